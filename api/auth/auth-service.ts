@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Forbidden, Locked, NotAuthenticated, Unavailable } from '../../domain/errors';
+import { IdentityRepository, CredentialRow } from '../../db/repositories/identity';
+import type { Config } from '../config';
+import { acceptsCredential, credentialEnvironment } from './credential-environment';
+import { DECOY_HASH, verifySecret } from './passwords';
+import type { Principal } from './principal';
+import type { TokenService } from './tokens';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  scopes: string[];
+}
+
+/**
+ * Credentials and users: token exchange, login with lockout, and re-reading the identity behind
+ * every request so that revocation and expiry take effect at once.
+ */
+export class AuthService {
+  private readonly verifiedSecrets = new Map<string, true>();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly tokens: TokenService,
+    private readonly config: Pick<Config, 'serviceEnv' | 'login'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get identities(): IdentityRepository {
+    return new IdentityRepository(this.db);
+  }
+
+  private usable(row: CredentialRow | undefined): row is CredentialRow {
+    if (!row || row.revokedAt) return false;
+    if (row.expiresAt && row.expiresAt.getTime() <= this.now().getTime()) return false;
+    const prefixEnv = credentialEnvironment(row.clientId);
+    return prefixEnv === row.env && acceptsCredential(this.config.serviceEnv, row.env);
+  }
+
+  /** Verifies a client secret; a verified (id, secret, hash) triple is remembered to spare the slow hash. */
+  private async checkCredential(clientId: string, secret: string): Promise<CredentialRow> {
+    const row = await this.identities.credentialByClientId(clientId);
+    const hash = row?.secretHash ?? DECOY_HASH;
+    const cacheKey = createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
+    const ok = this.verifiedSecrets.has(cacheKey) || (await verifySecret(secret, hash));
+    if (!ok || !this.usable(row)) throw new NotAuthenticated('invalid_client_credentials');
+    if (this.verifiedSecrets.size > 10_000) this.verifiedSecrets.clear();
+    this.verifiedSecrets.set(cacheKey, true);
+    return row;
+  }
+
+  async exchangeClientCredentials(clientId: string, secret: string, requested: string[] | null): Promise<TokenResponse> {
+    const row = await this.checkCredential(clientId, secret);
+    const scopes = requested ?? row.scopes;
+    const notAllowed = scopes.filter((scope) => !row.scopes.includes(scope));
+    if (notAllowed.length > 0) {
+      throw new Forbidden({
+        code: 'scope_not_allowed',
+        message: `Scopes not allowed for this credential: ${notAllowed.join(', ')}`,
+        allowed_scopes: row.scopes,
+      });
+    }
+    const access_token = this.tokens.issue({
+      sub: row.id, originator_id: row.originatorId, env: row.env, scopes, token_type: 'client',
+    });
+    return { access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes };
+  }
+
+  async authenticateLegacy(clientId: string, secret: string): Promise<Principal> {
+    const row = await this.checkCredential(clientId, secret);
+    return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes: row.scopes };
+  }
+
+  async authenticateBearer(token: string): Promise<Principal> {
+    const claims = await this.tokens.verify(token);
+    if (claims.token_type === 'client') {
+      const row = await this.identities.credentialById(claims.sub);
+      if (!this.usable(row)) throw new NotAuthenticated('invalid_client_credentials');
+      const scopes = claims.scopes.filter((scope) => row.scopes.includes(scope));
+      return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes };
+    }
+    if (claims.token_type === 'user') {
+      const user = await this.identities.userById(claims.sub);
+      if (!user || user.disabledAt) throw new NotAuthenticated('user_not_found');
+      return { tokenType: 'user', userId: user.id, email: user.email, userKind: user.kind, originatorId: user.originatorId, scopes: user.scopes };
+    }
+    throw new NotAuthenticated('invalid_token');
+  }
+
+  async login(email: string, password: string): Promise<TokenResponse & { user: Record<string, unknown> }> {
+    try {
+      return await this.db.transaction(async (trx) => {
+        const users = new IdentityRepository(trx);
+        const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).forUpdate().first('id')
+          .then((row) => (row ? users.userById(row.id) : undefined));
+        const ok = await verifySecret(password, user?.passwordHash ?? DECOY_HASH);
+        if (!user || user.disabledAt) throw new NotAuthenticated('invalid_credentials');
+        const now = this.now();
+        const lockInForce = user.lockedUntil !== null && user.lockedUntil.getTime() > now.getTime();
+        if (lockInForce) {
+          if (ok) throw new Locked('user_locked');
+          throw new NotAuthenticated('invalid_credentials');
+        }
+        if (!ok) {
+          // After a lock has run out the counter restarts: this failure is the first of a new series.
+          const failures = (user.lockedUntil ? 0 : user.failedAttempts) + 1;
+          const lockedUntil = failures >= this.config.login.maxFailures ? new Date(now.getTime() + this.config.login.lockMinutes * 60_000) : null;
+          await users.recordLoginFailure(user.id, failures, lockedUntil);
+          return { failed: true } as const;
+        }
+        await users.recordLoginSuccess(user.id);
+        const access_token = this.tokens.issue({
+          sub: user.id, originator_id: user.originatorId, env: this.config.serviceEnv, scopes: user.scopes, token_type: 'user',
+        });
+        return {
+          access_token, token_type: 'bearer' as const, expires_in: this.tokens.expiresIn, scopes: user.scopes,
+          user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
+        };
+      }).then((result) => {
+        // The failure is committed before answering, so the counter survives the 401.
+        if ('failed' in result) throw new NotAuthenticated('invalid_credentials');
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof NotAuthenticated || err instanceof Locked) throw err;
+      throw new Unavailable('authentication_temporarily_unavailable');
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
+import type { Knex } from 'knex';
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
+export interface Jwk {
+  kty: string;
+  n: string;
+  e: string;
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+}
+
+function thumbprint(publicKey: KeyObject): string {
+  const jwk = publicKey.export({ format: 'jwk' });
+  // RFC 7638 member order for RSA keys.
+  return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url').slice(0, 16);
+}
+
+function fromPrivatePem(pem: string): SigningKey {
+  const privateKey = createPrivateKey(pem);
+  const publicKey = createPublicKey(privateKey);
+  return { kid: thumbprint(publicKey), privateKey, publicKey };
+}
+
+/**
+ * The keys every api process signs and verifies with. Production supplies the private key by
+ * configuration; elsewhere the first process generates one and keeps it in Postgres, so that any
+ * number of api processes share it (an advisory lock makes the first generation happen once).
+ */
+export class KeyRing {
+  private constructor(
+    readonly current: SigningKey,
+    private readonly byKid: Map<string, SigningKey>,
+    private readonly reload: () => Promise<KeyRing>,
+  ) {}
+
+  static async load(db: Knex, configuredPem: string | null): Promise<KeyRing> {
+    const load = () => KeyRing.load(db, configuredPem);
+    if (configuredPem) {
+      const key = fromPrivatePem(configuredPem);
+      return new KeyRing(key, new Map([[key.kid, key]]), load);
+    }
+    const rows: { kid: string; private_pem: string; retired_at: Date | null }[] = await db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['signing_keys']);
+      const existing = await trx('signing_keys').select('kid', 'private_pem', 'retired_at').orderBy('created_at', 'desc');
+      if (existing.some((row) => row.retired_at === null)) return existing;
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const key = fromPrivatePem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+      await trx('signing_keys').insert({
+        kid: key.kid,
+        private_pem: key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        public_pem: key.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+      });
+      return trx('signing_keys').select('kid', 'private_pem', 'retired_at').orderBy('created_at', 'desc');
+    });
+    const keys = rows.map((row) => ({ ...fromPrivatePem(row.private_pem), retired: row.retired_at !== null }));
+    const current = keys.find((key) => !key.retired)!;
+    return new KeyRing(current, new Map(keys.map((key) => [key.kid, key])), load);
+  }
+
+  /** A kid we do not know may have been created by another process since we loaded: look once more. */
+  async find(kid: string): Promise<SigningKey | undefined> {
+    const known = this.byKid.get(kid);
+    if (known) return known;
+    const fresh = await this.reload();
+    fresh.byKid.forEach((key, id) => this.byKid.set(id, key));
+    return this.byKid.get(kid);
+  }
+
+  jwks(): { keys: Jwk[] } {
+    return {
+      keys: [...this.byKid.values()].map((key) => {
+        const jwk = key.publicKey.export({ format: 'jwk' });
+        return { kty: jwk.kty!, n: jwk.n!, e: jwk.e!, kid: key.kid, alg: 'RS256', use: 'sig' };
+      }),
+    };
+  }
+}

@@ -1,0 +1,24 @@
+export type Principal =
+  | {
+      tokenType: 'client';
+      credentialId: string;
+      clientId: string;
+      originatorId: string;
+      env: 'prod' | 'sandbox';
+      scopes: string[];
+    }
+  | {
+      tokenType: 'user';
+      userId: string;
+      email: string;
+      userKind: 'backoffice' | 'originator';
+      originatorId: string | null;
+      scopes: string[];
+    };
+
+export const CLIENT_SCOPES = [
+  'stock:read', 'stock:write', 'simulation:create', 'operation:create', 'operation:read',
+  'webhook:read', 'webhook:write', 'contract:read', 'contract:send', 'payable:read', 'payable:write',
+] as const;
+
+export const BACKOFFICE_SCOPES = ['backoffice:read', 'backoffice:decide', 'backoffice:configure'] as const;

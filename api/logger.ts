@@ -1,0 +1,39 @@
+import winston from 'winston';
+
+const SECRET_KEYS = new Set([
+  'client_secret', 'clientsecret', 'secret', 'password', 'access_token', 'accesstoken', 'token', 'authorization',
+  'hmac_secret', 'hmacsecret', 'signer_token', 'signertoken', 'sign_url', 'signurl', 'x-client-secret', 'private_pem', 'privatekey',
+]);
+const JWT_PATTERN = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g;
+const SIGN_URL_PATTERN = /(\/sign\/)[\w-]+/g;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return value;
+  if (typeof value === 'string') return value.replace(JWT_PATTERN, '[REDACTED]').replace(SIGN_URL_PATTERN, '$1[REDACTED]');
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, SECRET_KEYS.has(key.toLowerCase()) ? '[REDACTED]' : redact(inner, depth + 1)]),
+    );
+  }
+  return value;
+}
+
+/** Secrets are removed here, by the logger itself, so no call site can leak one by forgetting. */
+const redactSecrets = winston.format((info) => {
+  for (const key of Object.keys(info)) {
+    info[key] = SECRET_KEYS.has(key.toLowerCase()) ? '[REDACTED]' : redact(info[key]);
+  }
+  return info;
+});
+
+export function createLogger(level: string, service: string): winston.Logger {
+  return winston.createLogger({
+    level,
+    defaultMeta: { service },
+    format: winston.format.combine(redactSecrets(), winston.format.timestamp(), winston.format.json()),
+    transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn'] })],
+  });
+}
+
+export type Logger = winston.Logger;

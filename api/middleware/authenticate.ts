@@ -1,0 +1,70 @@
+import type { RequestHandler } from 'express';
+import { Forbidden, NotAuthenticated } from '../../domain/errors';
+import type { AuthService } from '../auth/auth-service';
+import type { Principal } from '../auth/principal';
+import type { SecurityRequirement } from '../openapi/route-table';
+
+const SCHEME_TOKEN_TYPE: Record<string, Principal['tokenType']> = {
+  clientCredentials: 'client',
+  legacyClientId: 'client',
+  userSession: 'user',
+};
+
+function acceptedTokenTypes(security: SecurityRequirement[]): Set<Principal['tokenType']> {
+  return new Set(security.flatMap((req) => Object.keys(req).map((scheme) => SCHEME_TOKEN_TYPE[scheme]).filter(Boolean)));
+}
+
+/**
+ * Establishes who is calling, from a Bearer token or the legacy client headers, as the route's
+ * documented security allows. The credential or user is re-read on every request.
+ */
+export function authenticate(auth: AuthService): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const security = req.ctx.route!.security;
+      if (security.length === 0) return next();
+      const header = req.get('Authorization');
+      const clientId = req.get('X-Client-Id');
+      const clientSecret = req.get('X-Client-Secret');
+      let principal: Principal;
+      if (header !== undefined) {
+        const [scheme, token] = header.split(' ');
+        if (scheme?.toLowerCase() !== 'bearer' || !token) throw new NotAuthenticated('invalid_token');
+        principal = await auth.authenticateBearer(token);
+      } else if (clientId !== undefined || clientSecret !== undefined) {
+        if (!security.some((req) => 'legacyClientId' in req)) throw new NotAuthenticated('invalid_token_type');
+        if (!clientId || !clientSecret) throw new NotAuthenticated('missing_client_credentials');
+        principal = await auth.authenticateLegacy(clientId, clientSecret);
+      } else {
+        throw new NotAuthenticated('not_authenticated');
+      }
+      if (!acceptedTokenTypes(security).has(principal.tokenType)) throw new NotAuthenticated('invalid_token_type');
+      req.ctx.principal = principal;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** The route's scopes, from its OpenAPI security: any one alternative must be fully granted. */
+export function requireScopes(): RequestHandler {
+  return (req, _res, next) => {
+    const principal = req.ctx.principal;
+    if (!principal) return next();
+    const alternatives = req.ctx.route!.security
+      .filter((requirement) => Object.keys(requirement).some((scheme) => SCHEME_TOKEN_TYPE[scheme] === principal.tokenType))
+      .map((requirement) => Object.values(requirement).flat());
+    if (alternatives.length === 0 || alternatives.some((scopes) => scopes.every((s) => principal.scopes.includes(s)))) return next();
+    const required = alternatives.reduce((a, b) => (b.length > a.length ? b : a));
+    next(new Forbidden({
+      code: 'scope_insufficient',
+      required: alternatives.length === 1 ? required : alternatives[0],
+      granted: principal.scopes,
+      message: alternatives.length === 1
+        ? `This route requires the scopes: ${required.join(', ')}`
+        : `This route requires one of: ${alternatives.map((scopes) => scopes.join(' + ')).join(' or ')}`,
+      ...(alternatives.length > 1 ? { accepted_alternatives: alternatives } : {}),
+    }));
+  };
+}

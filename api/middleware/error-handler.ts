@@ -1,0 +1,26 @@
+import type { ErrorRequestHandler } from 'express';
+import { AppError, ValidationFailed } from '../../domain/errors';
+import type { Logger } from '../logger';
+
+/** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
+function redactInputs(err: ValidationFailed): ValidationFailed {
+  return new ValidationFailed(
+    err.errors.map((e) => ('input' in e ? { ...e, input: '[REDACTED]' } : e)),
+    (err.detail as { message: string }).message,
+  );
+}
+
+/** The one place where failures become HTTP responses. Stacks are logged only for 500s. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    let appError: AppError;
+    if (err instanceof AppError) {
+      appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
+    } else {
+      logger.error('unhandled error', { request_id: req.ctx?.requestId, err: (err as Error).message, stack: (err as Error).stack });
+      appError = new AppError(500, 'internal_error');
+    }
+    if (res.headersSent) return res.end();
+    res.set(appError.headers).status(appError.status).type('application/json').send(JSON.stringify(appError.toBody()));
+  };
+}

@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { defaultExecutor } from '../http/unit-of-work';
+
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Gives every request its ids and stamps the platform headers first, so that every response,
+ * errors included, carries them.
+ */
+export function requestContext(config: Config, db: Knex, logger: Logger): RequestHandler {
+  const banner = config.serviceEnv.toUpperCase();
+  return (req, res, next) => {
+    const incoming = req.get('X-Request-Id');
+    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : uuidv7();
+    const callerCorrelation = req.get('X-Correlation-Id');
+    const correlationId = callerCorrelation && SAFE_ID.test(callerCorrelation) ? callerCorrelation : requestId;
+    req.ctx = {
+      requestId,
+      correlationId,
+      startedAt: performance.now(),
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      execute: defaultExecutor(db, MUTATING.has(req.method), logger),
+    };
+    res.set({
+      'X-Service-Env': config.serviceEnv,
+      'X-Request-Id': requestId,
+      'X-Correlation-Id': correlationId,
+      'X-Service-API-Version': config.apiVersion,
+      ...(config.serviceEnv === 'prod' ? {} : { 'X-Service-Banner': banner }),
+    });
+    next();
+  };
+}

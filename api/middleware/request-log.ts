@@ -1,0 +1,21 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+
+/** One JSON line per request, written when the response has been sent. */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    res.on('finish', () => {
+      const principal = req.ctx.principal;
+      logger.info('request', {
+        request_id: req.ctx.requestId,
+        correlation_id: req.ctx.correlationId,
+        originator_id: principal?.originatorId ?? null,
+        method: req.method,
+        route: req.ctx.route?.pathTemplate ?? req.path,
+        status: res.statusCode,
+        ms: Math.round((performance.now() - req.ctx.startedAt) * 10) / 10,
+      });
+    });
+    next();
+  };
+}

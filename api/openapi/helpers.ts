@@ -1,0 +1,67 @@
+/**
+ * Small builders for the OpenAPI document, so that each path file states only what differs:
+ * its scopes, its bodies and the statuses it can answer.
+ */
+export type Schema = Record<string, unknown>;
+export type Operation = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Integration routes: a client token with these scopes, or the legacy client headers. */
+export function clientSecurity(...scopeAlternatives: string[][]): Schema[] {
+  return [
+    ...scopeAlternatives.map((scopes) => ({ clientCredentials: scopes })),
+    { legacyClientId: [], legacyClientSecret: [] },
+  ];
+}
+
+export const clientScopes = (...scopes: string[]): Schema[] => clientSecurity(scopes);
+
+/** Backoffice routes: a user token with these scopes. */
+export const userSecurity = (...scopes: string[]): Schema[] => [{ userSession: scopes }];
+
+export const anyTokenSecurity = (): Schema[] => [{ clientCredentials: [] }, { userSession: [] }, { legacyClientId: [], legacyClientSecret: [] }];
+
+export const jsonBody = (schema: Schema, required = true): Schema => ({
+  required,
+  content: { 'application/json': { schema } },
+});
+
+export const json = (description: string, schema: Schema): Schema => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const errorDescriptions: Record<number, string> = {
+  401: 'Not authenticated',
+  403: 'Scope insufficient or policy limit',
+  404: 'Not found (also another originator\'s resource)',
+  409: 'State or idempotency conflict',
+  422: 'Schema failure or business-rule violation',
+  423: 'Account locked',
+  429: 'Rate limit exceeded',
+  502: 'External e-signature provider failed',
+  503: 'An internal dependency is unavailable',
+};
+
+/** Error responses by status, all in the contract's `{detail}` envelope. */
+export function errors(...statuses: number[]): Record<string, Schema> {
+  return Object.fromEntries(statuses.map((status) => [String(status), json(errorDescriptions[status] ?? 'Error', ref('ErrorEnvelope'))]));
+}
+
+export const idempotencyKey = (required: boolean): Schema => ({
+  $ref: required ? '#/components/parameters/IdempotencyKeyRequired' : '#/components/parameters/IdempotencyKey',
+});
+
+export const pagination: Schema[] = [
+  { $ref: '#/components/parameters/Limit' },
+  { $ref: '#/components/parameters/Offset' },
+];
+
+export const pathId = (name: string): Schema => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+
+export const listOf = (item: Schema): Schema => ({
+  type: 'object',
+  required: ['items', 'total'],
+  properties: { items: { type: 'array', items: item }, total: { type: 'integer', minimum: 0 }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+});

@@ -1,0 +1,57 @@
+import { anyTokenSecurity, errors, json, jsonBody } from '../helpers';
+
+const tokenResponse = {
+  type: 'object',
+  required: ['access_token', 'token_type', 'expires_in', 'scopes'],
+  properties: {
+    access_token: { type: ['string', 'null'], description: 'RS256 JWT (null in an idempotent replay, never here in practice)' },
+    token_type: { const: 'bearer' },
+    expires_in: { type: 'integer', examples: [900] },
+    scopes: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+export const authPaths = {
+  '/v1/auth/token': {
+    post: {
+      operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT', security: [],
+      'x-rate-limit': 'auth_token',
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['client_id', 'client_secret'],
+        properties: {
+          client_id: { type: 'string', minLength: 1, maxLength: 200 },
+          client_secret: { type: 'string', minLength: 1, maxLength: 500 },
+          scopes: { type: 'array', items: { type: 'string' }, description: 'Optional subset of the credential\'s scopes' },
+          scope: { type: 'string', description: 'Optional OAuth-style space-separated subset (alternative to scopes)' },
+        },
+      }),
+      responses: { 200: json('Token issued', tokenResponse), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/auth/login': {
+    post: {
+      operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
+      'x-rate-limit': 'login',
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['email', 'password'],
+        properties: { email: { type: 'string', minLength: 1, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 500 } },
+      }),
+      responses: {
+        200: json('Session token', {
+          ...tokenResponse,
+          required: [...tokenResponse.required, 'user'],
+          properties: { ...tokenResponse.properties, user: { type: 'object' } },
+        }),
+        ...errors(401, 422, 423, 429, 503),
+      },
+    },
+  },
+  '/v1/auth/me': {
+    get: {
+      operationId: 'me', tags: ['auth'], summary: 'Who the token belongs to', security: anyTokenSecurity(),
+      responses: { 200: json('Identity (free-form)', { type: 'object' }), ...errors(401, 429) },
+    },
+  },
+};

@@ -1,0 +1,66 @@
+export type RateLimitClass = 'default' | 'exempt' | 'login' | 'auth_token';
+export type SecurityRequirement = Record<string, string[]>;
+
+export interface RouteSpec {
+  method: string;
+  pathTemplate: string;
+  operationId: string;
+  /** Alternatives: the caller must satisfy one of them. Empty means public. */
+  security: SecurityRequirement[];
+  rateLimit: RateLimitClass;
+  idempotencyKey: 'required' | 'optional';
+}
+
+interface Entry extends RouteSpec {
+  pattern: RegExp;
+  literalSegments: number;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function compile(template: string): { pattern: RegExp; literalSegments: number } {
+  const segments = template.split('/').filter(Boolean);
+  const source = segments
+    .map((segment) => (segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return { pattern: new RegExp(`^/${source}/?$`), literalSegments: segments.filter((s) => !s.startsWith('{')).length };
+}
+
+/** Which documented operation a request addresses, read from the OpenAPI document itself. */
+export class RouteTable {
+  private readonly entries: Entry[] = [];
+
+  constructor(document: { paths: Record<string, Record<string, Record<string, unknown>>> }) {
+    for (const [pathTemplate, item] of Object.entries(document.paths)) {
+      const { pattern, literalSegments } = compile(pathTemplate);
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        const parameters = (op.parameters as { $ref?: string }[] | undefined) ?? [];
+        this.entries.push({
+          method: method.toUpperCase(),
+          pathTemplate,
+          operationId: String(op.operationId),
+          security: (op.security as SecurityRequirement[] | undefined) ?? [],
+          rateLimit: (op['x-rate-limit'] as RateLimitClass | undefined) ?? 'default',
+          idempotencyKey: parameters.some((p) => p.$ref?.endsWith('/IdempotencyKeyRequired')) ? 'required' : 'optional',
+          pattern,
+          literalSegments,
+        });
+      }
+    }
+    // A literal segment beats a template one (`/v1/stock/simulate-anticipation` before `/v1/stock/{id}`).
+    this.entries.sort((a, b) => b.literalSegments - a.literalSegments);
+  }
+
+  match(method: string, path: string): RouteSpec | null {
+    const entry = this.entries.find((e) => e.method === method && e.pattern.test(path));
+    if (!entry) return null;
+    const { pattern: _pattern, literalSegments: _literal, ...spec } = entry;
+    return spec;
+  }
+
+  all(): RouteSpec[] {
+    return this.entries.map(({ pattern: _p, literalSegments: _l, ...spec }) => spec);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Server } from 'node:http';
+import { loadConfig, Config } from './config';
+import { createLogger } from './logger';
+import { createDb } from '../db/connection';
+import { KeyRing } from './auth/keys';
+import { TokenService } from './auth/tokens';
+import { AuthService } from './auth/auth-service';
+import { connectTemporal } from './temporal-client';
+import { DependencyProbe } from './dependency-probe';
+import { createApp } from './app';
+
+export interface RunningApi {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
+export async function startApi(config: Config): Promise<RunningApi> {
+  const logger = createLogger(config.logLevel, 'api');
+  const db = createDb(config.databaseUrl, config.db.poolMax);
+  const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
+  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
+  const auth = new AuthService(db, tokens, config);
+  const temporal = connectTemporal(config.temporal);
+  const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  return {
+    server,
+    url: `http://${config.http.host}:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await temporal.connection.close().catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}
+
+if (require.main === module) {
+  const config = loadConfig();
+  startApi(config).then((api) => {
+    process.stdout.write(`api listening on ${api.url}\n`);
+    const stop = () => { api.close().finally(() => process.exit(0)); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  }).catch((err) => {
+    process.stderr.write(`api failed to start: ${(err as Error).stack}\n`);
+    process.exit(1);
+  });
+}

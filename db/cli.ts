@@ -1,0 +1,23 @@
+import { loadConfig } from '../api/config';
+import { createDb, migrate } from './connection';
+import { seedDev } from './seeds/dev-seed';
+
+/** `tsx db/cli.ts migrate [seed]`: used by `npm run dev` and the deployment. */
+async function main(commands: string[]): Promise<void> {
+  const config = loadConfig();
+  const db = createDb(config.databaseUrl, 2);
+  try {
+    if (commands.includes('migrate')) await migrate(db);
+    if (commands.includes('seed')) {
+      if (config.serviceEnv === 'prod') throw new Error('the dev seed is refused when SERVICE_ENV=prod');
+      await seedDev(db);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(1);
+});

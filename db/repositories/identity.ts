@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+
+export interface CredentialRow {
+  id: string;
+  originatorId: string;
+  clientId: string;
+  secretHash: string;
+  env: 'prod' | 'sandbox';
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  kind: 'backoffice' | 'originator';
+  originatorId: string | null;
+  scopes: string[];
+  failedAttempts: number;
+  lockedUntil: Date | null;
+  disabledAt: Date | null;
+}
+
+const credentialColumns = {
+  id: 'id', originatorId: 'originator_id', clientId: 'client_id', secretHash: 'secret_hash', env: 'env',
+  scopes: 'scopes', expiresAt: 'expires_at', revokedAt: 'revoked_at',
+};
+
+const userColumns = {
+  id: 'id', email: 'email', name: 'name', passwordHash: 'password_hash', kind: 'kind', originatorId: 'originator_id',
+  scopes: 'scopes', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
+};
+
+/** Identity lookups are cross-tenant by nature: they are what establishes the tenant. */
+export class IdentityRepository {
+  constructor(private readonly db: Knex) {}
+
+  async credentialByClientId(clientId: string): Promise<CredentialRow | undefined> {
+    return this.db('api_credentials').select(credentialColumns).where({ client_id: clientId }).first();
+  }
+
+  async credentialById(id: string): Promise<CredentialRow | undefined> {
+    return this.db('api_credentials').select(credentialColumns).where({ id }).first();
+  }
+
+  async revokeCredential(id: string, at: Date): Promise<void> {
+    await this.db('api_credentials').where({ id }).update({ revoked_at: at });
+  }
+
+  async userByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db('users').select(userColumns).whereRaw('lower(email) = lower(?)', [email]).first();
+  }
+
+  async userById(id: string): Promise<UserRow | undefined> {
+    return this.db('users').select(userColumns).where({ id }).first();
+  }
+
+  async recordLoginFailure(id: string, failedAttempts: number, lockedUntil: Date | null): Promise<void> {
+    await this.db('users').where({ id }).update({ failed_attempts: failedAttempts, locked_until: lockedUntil });
+  }
+
+  async recordLoginSuccess(id: string): Promise<void> {
+    await this.db('users').where({ id }).update({ failed_attempts: 0, locked_until: null });
+  }
+}

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { waitForPort } from './ports.mjs';
+
+const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
+
+/** `temporal server start-dev`: the server with Temporal Web built in, our search attributes registered. */
+export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, log = () => {} }) {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-format', 'json'];
+  if (headless) args.push('--headless');
+  else args.push('--ui-port', String(uiPort));
+  if (dbFile) args.push('--db-filename', dbFile);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => log(String(d)));
+  child.stderr.on('data', (d) => log(String(d)));
+  let exited = false;
+  child.on('exit', () => { exited = true; });
+  await waitForPort(port, 60_000, 'Temporal dev server');
+  if (exited) throw new Error('Temporal dev server exited during start-up');
+  return {
+    address: `127.0.0.1:${port}`,
+    webUrl: headless ? null : `http://127.0.0.1:${uiPort}`,
+    stop: () => new Promise((resolve) => {
+      if (exited) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    }),
+  };
+}

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { sharedApi } from '../support/stack';
+import { ApiClient } from '../support/http';
+import { buildIntegrator } from '../support/factories';
+
+describe('platform rules', () => {
+  let client: ApiClient;
+  before(async () => { client = new ApiClient((await sharedApi()).url); });
+
+  function expectPlatformHeaders(headers: Headers) {
+    expect(headers.get('x-service-env')).to.equal('dev');
+    expect(headers.get('x-service-banner')).to.equal('DEV');
+    expect(headers.get('x-request-id')).to.match(/^[\w.:-]+$/);
+    expect(headers.get('x-correlation-id')).to.equal(headers.get('x-request-id'));
+    expect(headers.get('x-service-api-version')).to.equal('1.6.0');
+  }
+
+  it('serves /v1/health with status, env, version and uptime, and the platform headers', async () => {
+    const res = await client.get('/v1/health');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ status: 'ok', env: 'dev', version: '1.6.0' });
+    expect(res.body.uptime_seconds).to.be.a('number');
+    expectPlatformHeaders(res.headers);
+  });
+
+  it('puts the platform headers on errors too, and echoes the caller\'s correlation id', async () => {
+    const res = await client.get('/v1/nowhere', { headers: { 'X-Correlation-Id': 'corr-123' } });
+    expect(res.status).to.equal(404);
+    expect(res.body).to.deep.equal({ detail: 'not_found' });
+    expect(res.headers.get('x-correlation-id')).to.equal('corr-123');
+    expect(res.headers.get('x-service-banner')).to.equal('DEV');
+  });
+
+  it('answers malformed JSON with 422 validation_error, never 400', async () => {
+    const res = await client.request('POST', '/v1/auth/token', { rawBody: '{"client_id": ' });
+    expect(res.status).to.equal(422);
+    expect(res.body.detail.code).to.equal('validation_error');
+    expect(res.body.detail.errors[0].type).to.equal('json_invalid');
+  });
+
+  it('answers a wrong content type with 422', async () => {
+    const res = await client.request('POST', '/v1/auth/token', { rawBody: 'client_id=x', headers: { 'Content-Type': 'text/plain' } });
+    expect(res.status).to.equal(422);
+    expect(res.body.detail.code).to.equal('validation_error');
+  });
+
+  it('answers an oversized body with 422', async () => {
+    const res = await client.request('POST', '/v1/auth/token', { rawBody: JSON.stringify({ client_id: 'x'.repeat(2_000_000), client_secret: 'y' }) });
+    expect(res.status).to.equal(422);
+    expect(res.body.detail.code).to.equal('validation_error');
+  });
+
+  it('reports a missing field with a FastAPI-style loc and type, and redacts input under /v1/auth', async () => {
+    const res = await client.post('/v1/auth/login', { email: 42 });
+    expect(res.status).to.equal(422);
+    const errors = res.body.detail.errors as { loc: unknown[]; type: string; input?: unknown }[];
+    expect(errors).to.deep.include({ loc: ['body', 'password'], msg: "must have required property 'password'", type: 'missing' });
+    const wrongType = errors.find((e) => e.loc.join('.') === 'body.email');
+    expect(wrongType).to.include({ type: 'string_type', input: '[REDACTED]' });
+  });
+
+  it('serves the OpenAPI 3.1 document at version 1.6.0 without auth', async () => {
+    const res = await client.get('/v1/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.body.openapi).to.equal('3.1.0');
+    expect(res.body.info.version).to.equal('1.6.0');
+    expect(res.body.paths).to.include.keys('/v1/health', '/v1/flow', '/v1/auth/token', '/v1/.well-known/jwks.json');
+  });
+
+  it('describes the integration flow as data', async () => {
+    const res = await client.get('/v1/flow');
+    expect(res.status).to.equal(200);
+    expect(res.body.steps.map((s: { name: string }) => s.name)).to.deep.equal(
+      ['authenticate', 'products', 'simulate', 'create', 'approval', 'contract', 'disbursement', 'follow']);
+  });
+
+  it('requires authentication for /v1/health/deep and reports database and Temporal', async () => {
+    expect((await client.get('/v1/health/deep')).status).to.equal(401);
+    const { token } = await buildIntegrator(client);
+    const res = await client.get('/v1/health/deep', { token });
+    expect(res.body.dependencies.database.status).to.equal('ok');
+    expect(res.body.dependencies.temporal.status).to.equal('ok');
+  });
+});
