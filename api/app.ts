@@ -17,6 +17,7 @@ import { mapValidatorErrors, openapiValidation } from './middleware/openapi-vali
 import { errorHandler } from './middleware/error-handler';
 import { platformRoutes } from './routes/platform';
 import { authRoutes } from './routes/auth';
+import { assignorRoutes } from './routes/assignors';
 
 export interface AppDeps {
   config: Config;
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
+    assignorRoutes(),
   ];
   app.use(...routers);
 

@@ -10,7 +10,9 @@ const database = `ra_test_${process.pid}`;
 const databaseUrl = await createDatabase(infra.serverUrl, database, { recreate: true });
 say(`test database ${database}; Temporal at ${infra.temporalAddress}${infra.temporalWebUrl ? `, Web ${infra.temporalWebUrl}` : ''}`);
 
+// Files named on the command line run alone; otherwise the whole suite.
 const mochaArgs = process.argv.slice(2);
+if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.test.ts');
 const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
   cwd: ROOT,
   stdio: 'inherit',

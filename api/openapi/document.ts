@@ -1,12 +1,27 @@
 import { components } from './components';
 import { authPaths } from './paths/auth';
 import { platformPaths } from './paths/platform';
+import { assignorPaths, assignorSchemas } from './paths/assignors';
+
+interface Section {
+  tag: string;
+  paths: Record<string, unknown>;
+  schemas?: Record<string, unknown>;
+}
+
+/** One entry per area of the API: its tag, its paths and the schemas they reference. */
+const SECTIONS: Section[] = [
+  { tag: 'platform', paths: platformPaths },
+  { tag: 'auth', paths: authPaths },
+  { tag: 'assignors', paths: assignorPaths, schemas: assignorSchemas },
+];
 
 /**
  * The OpenAPI 3.1 document: the single source of request shapes, route security and the
  * statuses each route can answer. Served live at `GET /v1/openapi.json`.
  */
 export function buildDocument(publicUrl: string): Record<string, unknown> {
+  const base = components(publicUrl);
   return {
     openapi: '3.1.0',
     info: {
@@ -15,9 +30,9 @@ export function buildDocument(publicUrl: string): Record<string, unknown> {
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'platform' }, { name: 'auth' }],
-    paths: { ...platformPaths, ...authPaths },
-    components: components(publicUrl),
+    tags: SECTIONS.map((section) => ({ name: section.tag })),
+    paths: Object.assign({}, ...SECTIONS.map((section) => section.paths)),
+    components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
     webhooks: {},
   };
 }

@@ -1,0 +1,84 @@
+import { clientScopes, errors, json, jsonBody, listOf, pagination, pathId, ref, idempotencyKey } from '../helpers';
+
+export const assignorSchemas = {
+  Address: {
+    type: 'object',
+    properties: {
+      street: { type: 'string' }, number: { type: 'string' }, complement: { type: 'string' }, district: { type: 'string' },
+      city: { type: 'string' }, state: { type: 'string' }, zip_code: { type: 'string' }, country: { type: 'string' },
+    },
+    additionalProperties: true,
+  },
+  Bank: {
+    type: 'object',
+    description: 'Used only when code, agency and account are all non-empty; otherwise PIX on the assignor\'s document.',
+    properties: {
+      use_document_pix: { type: ['boolean', 'null'] },
+      code: { type: ['string', 'null'] },
+      agency: { type: ['string', 'null'] },
+      account: { type: ['string', 'null'] },
+      type: { type: ['string', 'null'], description: 'CC (default), SA, CP; any other value is treated as CC' },
+    },
+  },
+  AssignorFields: {
+    type: 'object',
+    required: ['name', 'type', 'email'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 200 },
+      type: { type: 'string', enum: ['F', 'J'] },
+      cpf: { type: ['string', 'null'], description: 'Required for type F; punctuation accepted' },
+      cnpj: { type: ['string', 'null'], description: 'Required for type J; numeric or alphanumeric, punctuation accepted' },
+      email: { type: 'string', format: 'email', maxLength: 320 },
+      trade_name: { type: ['string', 'null'], maxLength: 200 },
+      phone: { type: ['string', 'null'], maxLength: 40 },
+      address: { anyOf: [ref('Address'), { type: 'null' }] },
+    },
+  },
+  Assignor: {
+    type: 'object',
+    required: ['id', 'type', 'name', 'document', 'email', 'disbursement_method', 'created_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: ['F', 'J'] },
+      name: { type: 'string' },
+      trade_name: { type: ['string', 'null'] },
+      document: { type: 'string' },
+      cpf: { type: ['string', 'null'] },
+      cnpj: { type: ['string', 'null'] },
+      email: { type: 'string' },
+      phone: { type: ['string', 'null'] },
+      address: { type: ['object', 'null'] },
+      disbursement_method: { type: ['string', 'null'], description: 'pix_document or bank_account; treat unknown values as unknown' },
+      pix_key_document: { type: ['string', 'null'] },
+      bank: { type: ['object', 'null'] },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+};
+
+export const assignorPaths = {
+  '/v1/assignors': {
+    post: {
+      operationId: 'createAssignor', tags: ['assignors'], summary: 'Register an assignor (cedente) ahead of its first operation',
+      security: clientScopes('operation:create'),
+      parameters: [idempotencyKey(false)],
+      requestBody: jsonBody({ allOf: [ref('AssignorFields'), { type: 'object', properties: { bank: ref('Bank') } }] }),
+      responses: { 201: json('Assignor registered', ref('Assignor')), ...errors(401, 403, 409, 422, 429) },
+    },
+    get: {
+      operationId: 'listAssignors', tags: ['assignors'], summary: 'Assignors of the originator, newest first',
+      security: clientScopes('operation:read'),
+      parameters: pagination,
+      responses: { 200: json('Page of assignors', listOf(ref('Assignor'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/assignors/{id}': {
+    get: {
+      operationId: 'getAssignor', tags: ['assignors'], summary: 'One assignor',
+      security: clientScopes('operation:read'),
+      parameters: [pathId('id')],
+      responses: { 200: json('The assignor', ref('Assignor')), ...errors(401, 403, 404, 422, 429) },
+    },
+  },
+};

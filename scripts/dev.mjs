@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm run dev`: Postgres, Temporal (with Temporal Web), migrations, dev seed, sandbox providers,
+// worker and api, from one command. Ctrl-C stops every child; a second run reuses the data.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
+
+if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
+  say('installing dependencies (npm ci)...');
+  if (spawnSync('npm', ['ci'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const apiPort = Number(process.env.PORT ?? 8000);
+const sandboxPort = Number(process.env.SANDBOX_PORT ?? 8100);
+const infra = await startInfra({ purpose: 'dev' });
+const databaseUrl = process.env.DATABASE_URL ?? (await createDatabase(infra.serverUrl, 'receivables'));
+const apiUrl = `http://127.0.0.1:${apiPort}`;
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const env = {
+  ...process.env,
+  SERVICE_ENV: process.env.SERVICE_ENV ?? 'dev',
+  DATABASE_URL: databaseUrl,
+  TEMPORAL_ADDRESS: infra.temporalAddress,
+  PORT: String(apiPort),
+  PUBLIC_URL: process.env.PUBLIC_URL ?? apiUrl,
+  ESIGN_URL: process.env.ESIGN_URL ?? `${sandboxUrl}/esign`,
+  PIX_URL: process.env.PIX_URL ?? `${sandboxUrl}/pix`,
+  SANDBOX_PORT: String(sandboxPort),
+  WEBHOOKS_ALLOW_PRIVATE_HOSTS: process.env.WEBHOOKS_ALLOW_PRIVATE_HOSTS ?? 'true',
+};
+
+say('migrating and seeding the dev data...');
+if (spawnSync(TSX, ['db/cli.ts', 'migrate', 'seed'], { cwd: ROOT, env, stdio: 'inherit' }).status !== 0) {
+  await infra.stop();
+  process.exit(1);
+}
+
+const children = [];
+function start(name, entry) {
+  const child = spawn(TSX, [entry], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (!stopping) say(`${name} exited (${code ?? signal}); stopping everything`);
+    void shutdown();
+  });
+  children.push(child);
+}
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  await infra.stop();
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+
+if (existsSync(path.join(ROOT, 'sandbox', 'main.ts'))) start('sandbox', 'sandbox/main.ts');
+start('worker', 'worker/main.ts');
+start('api', 'api/server.ts');
+
+say([
+  '',
+  `API            ${apiUrl}   (try ${apiUrl}/v1/health, ${apiUrl}/v1/openapi.json)`,
+  `Temporal Web   ${infra.temporalWebUrl ?? '(external Temporal: see TEMPORAL_WEB_URL)'}`,
+  `Temporal gRPC  ${infra.temporalAddress}`,
+  `Sandbox        ${sandboxUrl}   (e-sign signing pages, PIX, mailbox)`,
+  'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
+  'Backoffice     backoffice@example.com / backoffice-dev-password',
+  `Token          curl -s -X POST ${apiUrl}/v1/auth/token -H 'Content-Type: application/json' -d '{"client_id":"zk_sbx_demo_a","client_secret":"sk_sbx_demo_a_secret"}'`,
+  'Ctrl-C stops everything; data stays in .data/ for the next run.',
+  '',
+].join('\n'));
