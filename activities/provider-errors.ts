@@ -1,0 +1,37 @@
+/**
+ * Failures of the external providers, named by the step that failed so the workflow can record
+ * `CONTRACT_ERROR` with the contract's code and the api can answer 502 `esign_unavailable`.
+ * They carry no provider payload, only a message for logs.
+ */
+export type EsignErrorCode =
+  | 'esign_create_failed'
+  | 'esign_add_signer_failed'
+  | 'esign_update_signer_failed'
+  | 'esign_template_inventory_failed'
+  | 'esign_unavailable'
+  | 'esign_void_failed';
+
+/** `pix_rejected`: the provider refused the order itself (4xx); `pix_unavailable`: it could not be reached or failed. */
+export type PixErrorCode = 'pix_rejected' | 'pix_unavailable';
+
+/**
+ * Worth retrying with backoff: the provider was unreachable, timed out, throttled, failed (5xx) or
+ * answered something we could not read (no status). A refusal (other 4xx) is not.
+ */
+export function isTransient(providerStatus: number | null): boolean {
+  return providerStatus === null || providerStatus === 429 || providerStatus >= 500;
+}
+
+export abstract class ProviderError<Code extends string> extends Error {
+  readonly retryable: boolean;
+
+  constructor(readonly code: Code, message: string, readonly providerStatus: number | null) {
+    super(`${code}: ${message}`);
+    this.name = new.target.name;
+    this.retryable = isTransient(providerStatus);
+  }
+}
+
+export class EsignError extends ProviderError<EsignErrorCode> {}
+
+export class PixError extends ProviderError<PixErrorCode> {}

@@ -1,0 +1,106 @@
+/**
+ * JSON over HTTP to one external provider, shared by the e-sign and PIX adapters. The timeout
+ * covers the whole exchange (headers and body); every failure, including a reply of the wrong
+ * shape, becomes the caller's typed error, so no provider payload escapes an adapter.
+ */
+export type Fail = (message: string, providerStatus: number | null) => Error;
+
+export interface ProviderRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+/** A request path from raw segments, each escaped (ids come from providers and callers). */
+export const pathOf = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
+
+/** Safe reads of a provider reply; a missing or mistyped field throws with its path. */
+export class Reader {
+  constructor(private readonly value: unknown, private readonly path = 'reply') {}
+
+  at(key: string): Reader {
+    const inner = this.value && typeof this.value === 'object' ? (this.value as Record<string, unknown>)[key] : undefined;
+    return new Reader(inner, `${this.path}.${key}`);
+  }
+
+  text(): string {
+    if (typeof this.value !== 'string') throw new Error(`${this.path} is not a string`);
+    return this.value;
+  }
+
+  /** Money stays a string with exactly two decimals; it is never read as a number. */
+  money(): string {
+    const text = this.text();
+    if (!/^-?\d+\.\d{2}$/.test(text)) throw new Error(`${this.path} is not an amount with two decimals`);
+    return text;
+  }
+
+  moneyOrNull(): string | null {
+    return this.value === null || this.value === undefined ? null : this.money();
+  }
+
+  flag(): boolean {
+    if (typeof this.value !== 'boolean') throw new Error(`${this.path} is not a boolean`);
+    return this.value;
+  }
+
+  textOrNull(): string | null {
+    return this.value === null || this.value === undefined ? null : this.text();
+  }
+
+  list(): Reader[] {
+    if (!Array.isArray(this.value)) throw new Error(`${this.path} is not a list`);
+    return this.value.map((item, index) => new Reader(item, `${this.path}[${index}]`));
+  }
+}
+
+function unreachable(err: unknown, timeoutMs: number): string {
+  if ((err as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`;
+}
+
+function refusal(status: number, text: string): string {
+  try {
+    const error = new Reader(JSON.parse(text)).at('error');
+    return `provider answered ${status} ${error.at('code').text()}: ${error.at('message').text()}`;
+  } catch {
+    return `provider answered ${status}`;
+  }
+}
+
+export class ProviderHttp {
+  private readonly baseUrl: string;
+
+  constructor(baseUrl: string, private readonly timeoutMs: number) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  async call<T>(request: ProviderRequest, parse: (reply: Reader) => T, fail: Fail): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(`${this.baseUrl}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (err) {
+      throw fail(unreachable(err, this.timeoutMs), null);
+    }
+    if (status < 200 || status > 299) throw fail(refusal(status, text), status);
+    try {
+      return parse(new Reader(JSON.parse(text)));
+    } catch (err) {
+      // Not a refusal: what happened is unknown, so it is treated like no answer (retry with the same key).
+      throw fail(`unexpected reply to a ${status}: ${(err as Error).message}`, null);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The sandbox providers' own configuration: a separate process from the api, so it does not share
+ * the api's config object. Read once by `sandbox/main.ts`; tests pass the same shape directly.
+ */
+export interface SandboxConfig {
+  host: string;
+  port: number;
+  /** Base of the `sign_url`s handed out; defaults to the address the server listens on. */
+  publicUrl: string | null;
+  /** Used only when a document or payment was created without its own `callback_url`. */
+  esignCallbackUrl: string | null;
+  pixCallbackUrl: string | null;
+  settlementDelayMs: number;
+  slowSettlementDelayMs: number;
+  callbackAttempts: number;
+  callbackRetryDelayMs: number;
+  callbackTimeoutMs: number;
+  logLevel: string;
+}
+
+export const SANDBOX_DEFAULTS: SandboxConfig = {
+  host: '127.0.0.1',
+  port: 8100,
+  publicUrl: null,
+  esignCallbackUrl: null,
+  pixCallbackUrl: null,
+  settlementDelayMs: 300,
+  slowSettlementDelayMs: 30_000,
+  callbackAttempts: 5,
+  callbackRetryDelayMs: 500,
+  callbackTimeoutMs: 5_000,
+  logLevel: 'info',
+};
+
+type Env = Record<string, string | undefined>;
+
+function given(env: Env, name: string): string | undefined {
+  return env[name] === '' ? undefined : env[name];
+}
+
+function whole(env: Env, name: string, fallback: number): number {
+  const raw = given(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
+  const d = SANDBOX_DEFAULTS;
+  return {
+    host: given(env, 'SANDBOX_HOST') ?? d.host,
+    port: whole(env, 'SANDBOX_PORT', d.port),
+    publicUrl: given(env, 'SANDBOX_PUBLIC_URL') ?? d.publicUrl,
+    esignCallbackUrl: given(env, 'SANDBOX_ESIGN_CALLBACK_URL') ?? d.esignCallbackUrl,
+    pixCallbackUrl: given(env, 'SANDBOX_PIX_CALLBACK_URL') ?? d.pixCallbackUrl,
+    settlementDelayMs: whole(env, 'SANDBOX_SETTLEMENT_DELAY_MS', d.settlementDelayMs),
+    slowSettlementDelayMs: whole(env, 'SANDBOX_SLOW_SETTLEMENT_DELAY_MS', d.slowSettlementDelayMs),
+    callbackAttempts: Math.max(1, whole(env, 'SANDBOX_CALLBACK_ATTEMPTS', d.callbackAttempts)),
+    callbackRetryDelayMs: whole(env, 'SANDBOX_CALLBACK_RETRY_DELAY_MS', d.callbackRetryDelayMs),
+    callbackTimeoutMs: whole(env, 'SANDBOX_CALLBACK_TIMEOUT_MS', d.callbackTimeoutMs),
+    logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
+  };
+}

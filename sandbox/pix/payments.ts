@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Background } from '../background';
+import { FaultBook, MAGIC } from '../magic';
+import { notFound, Refusal, Replays } from '../http';
+
+export interface BankAccount {
+  code: string;
+  agency: string;
+  account: string;
+  type: string;
+}
+
+export interface Recipient {
+  name: string;
+  document: string;
+  email: string | null;
+  pixKey: string | null;
+  bank: BankAccount | null;
+}
+
+export interface NewPayment {
+  idempotencyKey: string;
+  amount: string;
+  recipient: Recipient;
+  callbackUrl: string | null;
+}
+
+export interface Payment extends NewPayment {
+  id: string;
+  status: 'PENDING' | 'SETTLED' | 'REJECTED';
+  settledAmount: string | null;
+  rejectionReason: string | null;
+  createdAt: string;
+  settledAt: string | null;
+  /** How many create requests carried this payment's key: retries are visible, payments are not doubled. */
+  requestCount: number;
+}
+
+export interface SettlementDelays {
+  normalMs: number;
+  slowMs: number;
+}
+
+/** The simulated PIX provider's payments, in memory, deduplicated by idempotency key. */
+export class PixLedger {
+  private readonly payments = new Map<string, Payment>();
+  private readonly byKey = new Replays<Payment>();
+
+  constructor(
+    private readonly faults: FaultBook,
+    private readonly background: Background,
+    private readonly delays: SettlementDelays,
+    private readonly onSettled: (payment: Payment) => void,
+  ) {}
+
+  create(input: NewPayment): { value: Payment; replayed: boolean } {
+    const result = this.byKey.run(input.idempotencyKey, () => this.open(input));
+    const payment = result.value;
+    if (result.replayed) {
+      if (payment.amount !== input.amount || payment.recipient.document !== input.recipient.document) {
+        throw new Refusal(409, 'idempotency_key_reused', 'this idempotency key was used for another amount or recipient');
+      }
+      payment.requestCount += 1;
+    }
+    return result;
+  }
+
+  find(paymentId: string): Payment {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw notFound('payment');
+    return payment;
+  }
+
+  withKey(idempotencyKey: string): Payment[] {
+    return [...this.payments.values()].filter((p) => p.idempotencyKey === idempotencyKey);
+  }
+
+  /** The outcome is decided when the payment is accepted, so a `-once` magic value counts payments, not polls. */
+  private open(input: NewPayment): Payment {
+    const emails = [input.recipient.email];
+    const rejected = this.faults.applies(MAGIC.pixReject, emails);
+    const delay = this.faults.applies(MAGIC.pixSlow, emails) ? this.delays.slowMs : this.delays.normalMs;
+    const payment: Payment = {
+      ...input, id: randomUUID(), status: 'PENDING', settledAmount: null, rejectionReason: null,
+      createdAt: new Date().toISOString(), settledAt: null, requestCount: 1,
+    };
+    this.payments.set(payment.id, payment);
+    this.background.after(delay, () => this.settle(payment, rejected));
+    return payment;
+  }
+
+  private settle(payment: Payment, rejected: boolean): void {
+    payment.status = rejected ? 'REJECTED' : 'SETTLED';
+    payment.settledAmount = rejected ? '0.00' : payment.amount;
+    payment.rejectionReason = rejected ? `recipient institution refused the transfer (sandbox magic value ${MAGIC.pixReject})` : null;
+    payment.settledAt = new Date().toISOString();
+    this.onSettled(payment);
+  }
+}

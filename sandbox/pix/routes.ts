@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import { asBody, optionalText, optionalUrl, Refusal, requiredText } from '../http';
+import type { Payment, PixLedger, Recipient } from './payments';
+
+/** Money stays a string end to end: positive, exactly two decimals, never parsed into a float. */
+const AMOUNT = /^(?!0+\.00$)\d{1,15}\.\d{2}$/;
+
+function amountOf(body: Record<string, unknown>): string {
+  const amount = body.amount;
+  if (typeof amount !== 'string' || !AMOUNT.test(amount)) throw new Refusal(422, 'invalid_amount', 'amount must be a positive string with two decimals, e.g. "1234.56"');
+  return amount;
+}
+
+function recipientOf(raw: unknown): Recipient {
+  const body = asBody(raw, 'recipient');
+  const pixKey = optionalText(body, 'pix_key');
+  const bankBody = body.bank === undefined || body.bank === null ? null : asBody(body.bank, 'recipient.bank');
+  if ((pixKey === null) === (bankBody === null)) throw new Refusal(422, 'invalid_recipient', 'recipient needs exactly one of pix_key or bank');
+  return {
+    name: requiredText(body, 'name'),
+    document: requiredText(body, 'document'),
+    email: optionalText(body, 'email'),
+    pixKey,
+    bank: bankBody && {
+      code: requiredText(bankBody, 'code'),
+      agency: requiredText(bankBody, 'agency'),
+      account: requiredText(bankBody, 'account'),
+      type: optionalText(bankBody, 'type') ?? 'CC',
+    },
+  };
+}
+
+export function presentPayment(payment: Payment) {
+  return {
+    id: payment.id,
+    idempotency_key: payment.idempotencyKey,
+    status: payment.status,
+    amount: payment.amount,
+    settled_amount: payment.settledAmount,
+    rejection_reason: payment.rejectionReason,
+    created_at: payment.createdAt,
+    settled_at: payment.settledAt,
+    request_count: payment.requestCount,
+  };
+}
+
+export function pixRoutes(ledger: PixLedger): Router {
+  const router = Router();
+
+  router.post('/payments', (req, res) => {
+    const body = asBody(req.body);
+    const { value, replayed } = ledger.create({
+      idempotencyKey: requiredText(body, 'idempotency_key'),
+      amount: amountOf(body),
+      recipient: recipientOf(body.recipient),
+      callbackUrl: optionalUrl(body, 'callback_url'),
+    });
+    res.status(replayed ? 200 : 201).set('Idempotent-Replayed', String(replayed)).json({ payment: presentPayment(value) });
+  });
+
+  router.get('/payments/:id', (req, res) => {
+    res.json({ payment: presentPayment(ledger.find(req.params.id)) });
+  });
+
+  router.get('/payments', (req, res) => {
+    const key = req.query.idempotency_key;
+    if (typeof key !== 'string' || key === '') throw new Refusal(400, 'invalid_request', 'idempotency_key query parameter is required');
+    res.json({ payments: ledger.withKey(key).map(presentPayment) });
+  });
+
+  return router;
+}

@@ -1,0 +1,93 @@
+import express from 'express';
+import type { Server } from 'node:http';
+import { createLogger } from '../api/logger';
+import { Background } from './background';
+import { SANDBOX_DEFAULTS, SandboxConfig } from './config';
+import { EsignBook, EsignDocument, Signer } from './esign/documents';
+import { esignRoutes } from './esign/routes';
+import { signingPage } from './esign/signing-page';
+import { notFound, sandboxErrors } from './http';
+import { FaultBook, MAGIC_EFFECTS } from './magic';
+import { Payment, PixLedger } from './pix/payments';
+import { pixRoutes } from './pix/routes';
+
+export interface RunningSandbox {
+  url: string;
+  esignUrl: string;
+  pixUrl: string;
+  close(): Promise<void>;
+}
+
+function signatureCallback(document: EsignDocument, signer: Signer) {
+  return {
+    event: 'signer.signed',
+    document_id: document.id,
+    external_reference: document.reference,
+    document_status: document.status,
+    signer: { id: signer.id, name: signer.name, email: signer.email, status: signer.status, signed_at: signer.signedAt },
+  };
+}
+
+function settlementCallback(payment: Payment) {
+  return {
+    payment_id: payment.id,
+    idempotency_key: payment.idempotencyKey,
+    status: payment.status,
+    amount: payment.amount,
+    settled_amount: payment.settledAmount,
+    rejection_reason: payment.rejectionReason,
+    settled_at: payment.settledAt,
+  };
+}
+
+/**
+ * The simulated e-sign and PIX providers on one port, under `/esign` and `/pix`. State lives in
+ * memory: a restart forgets every document, payment and e-mail.
+ */
+export async function startSandbox(options: Partial<SandboxConfig> = {}): Promise<RunningSandbox> {
+  const config: SandboxConfig = { ...SANDBOX_DEFAULTS, ...options };
+  const logger = createLogger(config.logLevel, 'sandbox');
+  const background = new Background(
+    { attempts: config.callbackAttempts, retryDelayMs: config.callbackRetryDelayMs, timeoutMs: config.callbackTimeoutMs },
+    logger,
+  );
+  const faults = new FaultBook();
+  let baseUrl = config.publicUrl ?? '';
+
+  const book = new EsignBook(faults, (document, signer) => {
+    const url = document.callbackUrl ?? config.esignCallbackUrl;
+    if (url) background.notify(url, signatureCallback(document, signer), { document_id: document.id, signer_id: signer.id });
+  });
+  const ledger = new PixLedger(faults, background, { normalMs: config.settlementDelayMs, slowMs: config.slowSettlementDelayMs }, (payment) => {
+    const url = payment.callbackUrl ?? config.pixCallbackUrl;
+    if (url) background.notify(url, settlementCallback(payment), { payment_id: payment.id });
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '100kb' }));
+  app.get('/', (_req, res) => {
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+  });
+  app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
+  app.use('/pix', pixRoutes(ledger));
+  app.use((_req, _res, next) => next(notFound('route')));
+  app.use(sandboxErrors(logger));
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const address = server.address();
+  const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+  baseUrl ||= url;
+  return {
+    url,
+    esignUrl: `${url}/esign`,
+    pixUrl: `${url}/pix`,
+    async close() {
+      background.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
