@@ -1,0 +1,29 @@
+import { proxyActivities, RetryPolicy } from '@temporalio/workflow';
+import type { createOperationActivities } from '../activities/operations';
+import type { createContractActivities } from '../activities/contract';
+import type { createDisbursementActivities } from '../activities/disbursement';
+
+/** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
+export const READ_MODEL_RETRY: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s' };
+/** Contract dispatch: a few tries with backoff, then CONTRACT_ERROR and a human re-dispatch. */
+export const CONTRACT_DISPATCH_RETRY: RetryPolicy = {
+  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3,
+  nonRetryableErrorTypes: ['operation_not_found'],
+};
+/** Reading signers is polling already: fail fast and let the next poll try again. */
+export const SIGNATURE_CHECK_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' };
+/** PIX orders carry an idempotency key, so retrying an uncertain call can never pay twice. */
+export const PIX_RETRY: RetryPolicy = {
+  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: ['disbursement_amount_mismatch'],
+};
+
+export const operationActivities = () =>
+  proxyActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
+
+export const contractActivities = () => ({
+  ...proxyActivities<Pick<ReturnType<typeof createContractActivities>, 'dispatchContract'>>({ startToCloseTimeout: '2m', retry: CONTRACT_DISPATCH_RETRY }),
+  ...proxyActivities<Pick<ReturnType<typeof createContractActivities>, 'checkSignatures' | 'voidContract'>>({ startToCloseTimeout: '30s', retry: SIGNATURE_CHECK_RETRY }),
+});
+
+export const disbursementActivities = () =>
+  proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY });

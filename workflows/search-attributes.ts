@@ -1,0 +1,7 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Registered on the dev server by scripts/lib/search-attributes.json; the names must match. */
+export const ORIGINATOR_ID = defineSearchAttributeKey('OriginatorId', SearchAttributeType.KEYWORD);
+export const LIFECYCLE_STATUS = defineSearchAttributeKey('LifecycleStatus', SearchAttributeType.KEYWORD);
+export const DISPLAY_NUMBER = defineSearchAttributeKey('DisplayNumber', SearchAttributeType.KEYWORD);
+export const ENVIRONMENT = defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD);
