@@ -1,0 +1,147 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { randomBytes } from 'node:crypto';
+import { checkCreditLimits, requestedByPayer } from '../../domain/limits';
+import { Money } from '../../domain/money';
+import { initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { Policy, PricedOperation } from '../../domain/pricing';
+import type { AssignorRow } from '../../db/repositories/assignors';
+import { ExposureRepository } from '../../db/repositories/exposure';
+import type { PayerRow } from '../../db/repositories/payers';
+import { enqueueWorkflow } from '../workflow-outbox';
+
+/** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
+export interface NfeFields {
+  nfe_number?: string | null;
+  nfe_serie?: string | null;
+  nfe_key?: string | null;
+  nfe_issue_date?: string | null;
+  nfe_total_value?: string | null;
+}
+
+export interface NewOperation {
+  originatorId: string;
+  channel: 'direct' | 'stock';
+  environment: string;
+  assignor: AssignorRow;
+  policy: Policy;
+  productId: string | null;
+  embeddedSignature: boolean;
+  priced: PricedOperation;
+  payers: Map<string, PayerRow>;
+  /** Per receivable: the stock item it anticipates (stock path) or its NF-e data (direct path). */
+  sources: { stockItemId: string | null; nfe: NfeFields }[];
+}
+
+export interface WrittenOperation {
+  id: string;
+  workflowId: string;
+  status: LifecycleStatus;
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** `OP-<8>-<8>`: the business date, then 8 random characters an analyst can read over the phone. */
+export function displayNumber(businessDate: string): string {
+  const random = [...randomBytes(8)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
+  return `OP-${businessDate.replaceAll('-', '')}-${random}`;
+}
+
+/**
+ * The write half of both creation routes, inside the caller's transaction: credit limits under
+ * row locks, then the operation, its titles, any remainder, the consumed stock items and the
+ * outbox row that gives the operation its workflow.
+ */
+export async function writeOperation(trx: Knex, input: NewOperation): Promise<WrittenOperation> {
+  const { priced, assignor, policy } = input;
+  const exposure = new ExposureRepository(trx, input.originatorId);
+  await exposure.lockOriginator();
+  const payerTotals = requestedByPayer(priced.receivables.map((r) => ({ payerDocument: r.input.payerDocument, requestedBrl: r.input.requestedNetFutureValue })));
+  const payerRows = [...payerTotals.keys()].map((document) => input.payers.get(document)!);
+  const payerExposure = await exposure.ofPayers(payerRows.map((p) => p.id));
+  checkCreditLimits({
+    policy: {
+      minOperationBrl: policy.minOperationValueBrl, maxOperationBrl: policy.maxOperationValueBrl,
+      aggregateCeilingBrl: policy.aggregateLimitBrl, assignorDefaultLimitBrl: policy.assignorDefaultLimitBrl,
+      payerDefaultLimitBrl: policy.payerDefaultLimitBrl, anchoring: policy.riskAnchoring,
+    },
+    operationTotalBrl: priced.requestedNetFutureValue,
+    assignor: {
+      entityId: assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
+      openExposureBrl: await exposure.ofAssignor(assignor.id), requestedBrl: priced.requestedNetFutureValue,
+    },
+    payers: payerRows.map((payer) => ({
+      entityId: payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
+      openExposureBrl: payerExposure.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
+    })),
+    aggregateOpenExposureBrl: await exposure.ofOriginator(),
+  });
+
+  const id = uuidv7();
+  const status = initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
+  const number = displayNumber(priced.businessDate);
+  const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
+  const firstContract = !(await trx('contracts').where({ assignor_id: assignor.id }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
+  await trx('operations').insert({
+    id, originator_id: input.originatorId, display_number: number, assignor_id: assignor.id, policy_id: policy.id,
+    product_id: input.productId, channel: input.channel, lifecycle_status: status,
+    needs_backoffice_approval: status === 'WAITING_APPROVAL', embedded_signature: input.embeddedSignature,
+    has_partial_anticipations: hasPartial, fee_hierarchy: 'receivable > operation > assignor > payer > policy',
+    disbursement_method: assignor.disbursement_method,
+    opr_gross_future_value: priced.grossFutureValue.toString(),
+    opr_net_future_value: priced.netFutureValue.toString(),
+    opr_requested_net_future_value: priced.requestedNetFutureValue.toString(),
+    opr_present_value_discount: priced.presentValueDiscount.toString(),
+    opr_net_liquid_value: priced.netLiquidValue.toString(),
+    other_debt_discounts: (priced.otherDebtDiscounts ?? Money.ZERO).toString(),
+    opr_net_present_liquid_value: priced.netPresentLiquidValue.toString(),
+    average_days_in_advance: priced.averageDaysInAdvance,
+    weighted_avg_days: priced.weightedAvgDays.toString(),
+    floating_days: priced.floatingDays,
+    cet_monthly_pct: priced.cetMonthlyPct.toDecimalPlaces(6).toString(),
+    cet_annual_pct: priced.cetAnnualPct.toDecimalPlaces(6).toString(),
+    contract_type: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
+    signers_count: 1,
+    approved_at: status === 'APPROVED_DIRECT' ? new Date() : null,
+  });
+
+  const titles = priced.receivables.map((p, i) => ({
+    id: uuidv7(), originator_id: input.originatorId, operation_id: id, assignor_id: assignor.id,
+    payer_id: input.payers.get(p.input.payerDocument)!.id, stock_item_id: input.sources[i].stockItemId,
+    external_id: p.input.externalId, identifier: p.input.identifier, backing_type: p.input.backingType, status: 'WAITING_PAYMENT',
+    gross_future_value: p.input.grossFutureValue.toString(), net_future_value: p.input.netFutureValue.toString(),
+    requested_net_future_value: p.input.requestedNetFutureValue.toString(), present_value_discount: p.discount.toString(),
+    net_present_liquid_value: p.liquid.toString(), outstanding_balance: p.input.requestedNetFutureValue.toString(), paid_amount: '0.00',
+    fixed_discount_brl: p.fixedDiscountBrl.toString(), due_date: p.input.dueDate, qty_days_advanced: p.daysAdvanced,
+    fee_source: p.feeSource, monthly_rate_pct: p.monthlyRatePct.toString(), discount_pct: p.discountPct.toString(),
+    is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue),
+  }));
+  await trx('titles').insert(titles);
+
+  const remainders = priced.receivables.flatMap((p, i) => {
+    const rest = p.input.netFutureValue.minus(p.input.requestedNetFutureValue);
+    if (!rest.gt(Money.ZERO) || input.channel !== 'direct') return [];
+    const nfe = input.sources[i].nfe;
+    return [{
+      id: uuidv7(), originator_id: input.originatorId, assignor_id: assignor.id, payer_id: titles[i].payer_id, status: 'IN_STOCK',
+      source_operation_id: id, external_id: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
+      backing_type: p.input.backingType, nfe_number: nfe.nfe_number ?? null, nfe_serie: nfe.nfe_serie ?? null, nfe_key: nfe.nfe_key ?? null,
+      nfe_issue_date: nfe.nfe_issue_date ?? null, nfe_total_value: nfe.nfe_total_value ?? null,
+      net_future_value: rest.toString(), due_date: p.input.dueDate, pre_authorized: false,
+    }];
+  });
+  if (remainders.length > 0) await trx('stock_items').insert(remainders);
+
+  const stockIds = input.sources.map((s) => s.stockItemId).filter((s): s is string => s !== null);
+  if (stockIds.length > 0) {
+    await trx('stock_items').whereIn('id', stockIds).update({ status: 'ANTICIPATED', operation_id: id, updated_at: new Date() });
+  }
+
+  const workflowId = `operation-${id}`;
+  await enqueueWorkflow(trx, {
+    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId,
+    args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
+    searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
+  });
+  return { id, workflowId, status };
+}

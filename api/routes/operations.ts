@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { NotFound } from '../../domain/errors';
+import { OperationsRepository } from '../../db/repositories/operations';
+import type { Config } from '../config';
+import type { TemporalHandle } from '../temporal-client';
+import { startEnqueued } from '../workflow-outbox';
+import { created, handle, ok } from '../http/handle';
+import { page, tenantOf } from '../http/request-helpers';
+import { createDirectOperation } from '../operations/create-direct';
+import { presentOperation, presentTitle, OperationView } from '../presenters/operation';
+
+export interface OperationRouteDeps {
+  db: Knex;
+  temporal: TemporalHandle;
+  config: Config;
+  now: () => Date;
+}
+
+/** Reads the operation back through the tenant's repository and renders it for `view`. */
+export async function renderOperation(db: Knex, originatorId: string, id: string, view: OperationView) {
+  const repository = new OperationsRepository(db, originatorId);
+  const op = await repository.byId(id);
+  if (!op) throw new NotFound('operation_not_found');
+  return presentOperation(op, await repository.titlesOf([id]), view);
+}
+
+/** After commit: start the workflow now; the worker's relay covers a crash in between. */
+export function startWorkflowAfterCommit(deps: OperationRouteDeps, workflowId: string) {
+  return () => startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, workflowId);
+}
+
+export function operationRoutes(deps: OperationRouteDeps): Router {
+  const router = Router();
+
+  router.post('/v1/operations/direct', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const written = await createDirectOperation(uow.db, originatorId, deps.config.serviceEnv, req.body, deps.now());
+    uow.afterCommit(startWorkflowAfterCommit(deps, written.workflowId));
+    return created(await renderOperation(uow.db, originatorId, written.id, 'direct_creation'));
+  }));
+
+  router.get('/v1/operations', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const { limit, offset } = page(req);
+    const repository = new OperationsRepository(uow.db, originatorId);
+    const { items, total } = await repository.list(limit, offset, req.query.lifecycle_status as string | undefined);
+    const titles = await repository.titlesOf(items.map((op) => op.id));
+    return ok({
+      items: items.map((op) => presentOperation(op, titles.filter((t) => t.operation_id === op.id), 'read')),
+      total, limit, offset,
+    });
+  }));
+
+  router.get('/v1/operations/:id', handle(async (req, uow) => ok(await renderOperation(uow.db, tenantOf(req), String(req.params.id), 'read'))));
+
+  router.get('/v1/titles', handle(async (req, uow) => {
+    const { limit, offset } = page(req);
+    const q = req.query as Record<string, string | undefined>;
+    const { items, total } = await new OperationsRepository(uow.db, tenantOf(req)).listTitles({
+      status: q.status, operationId: q.operation_id, payerDocument: q.payer_document, dueFrom: q.due_date_from, dueTo: q.due_date_to,
+    }, limit, offset);
+    return ok({ items: items.map(presentTitle), total, limit, offset });
+  }));
+
+  router.get('/v1/titles/:id', handle(async (req, uow) => {
+    const title = await new OperationsRepository(uow.db, tenantOf(req)).titleById(String(req.params.id));
+    if (!title) throw new NotFound('title_not_found');
+    return ok(presentTitle(title));
+  }));
+  return router;
+}

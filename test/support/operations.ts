@@ -1,0 +1,33 @@
+import { Money } from '../../domain/money';
+import type { PolicySettings } from '../../db/repositories/policies';
+import { buildPricingIntegrator, receivable } from '../api/simulate.support';
+import { cnpj } from './documents';
+import type { ApiClient } from './http';
+import { newIdempotencyKey } from './idempotency';
+
+/** A policy that lets operations through: every limit layer configured, auto-approval up to 50,000.00. */
+export const OPERATIONS_POLICY: Partial<PolicySettings> = {
+  aggregateLimitBrl: Money.of('100000000.00'),
+  autoApproveLimitBrl: Money.of('50000.00'),
+};
+
+export async function buildOperationsIntegrator(client: ApiClient, policy: Partial<PolicySettings> = {}) {
+  return buildPricingIntegrator(client, { policy: { ...OPERATIONS_POLICY, ...policy } });
+}
+
+/** A valid direct-creation body: a company assignor (PIX on its CNPJ) and one receivable of 10,000.00. */
+export function directBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Comercial Exemplo Ltda',
+    type: 'J',
+    cnpj: cnpj(),
+    email: 'finance@comercial.example',
+    bank: {},
+    receivables: [receivable()],
+    ...overrides,
+  };
+}
+
+export async function createDirect(client: ApiClient, token: string, body: Record<string, unknown> = directBody()) {
+  return client.post('/v1/operations/direct', body, { token, headers: { 'Idempotency-Key': newIdempotencyKey() } });
+}
