@@ -20,10 +20,13 @@ export const PIX_RETRY: RetryPolicy = {
 export const operationActivities = () =>
   proxyActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
 
-export const contractActivities = () => ({
-  ...proxyActivities<Pick<ReturnType<typeof createContractActivities>, 'dispatchContract'>>({ startToCloseTimeout: '2m', retry: CONTRACT_DISPATCH_RETRY }),
-  ...proxyActivities<Pick<ReturnType<typeof createContractActivities>, 'checkSignatures' | 'voidContract'>>({ startToCloseTimeout: '30s', retry: SIGNATURE_CHECK_RETRY }),
-});
+/** Two proxies with their own policies; a proxy cannot be spread, so the methods are picked by name. */
+export const contractActivities = () => {
+  type Contract = ReturnType<typeof createContractActivities>;
+  const dispatch = proxyActivities<Contract>({ startToCloseTimeout: '2m', retry: CONTRACT_DISPATCH_RETRY });
+  const reads = proxyActivities<Contract>({ startToCloseTimeout: '30s', retry: SIGNATURE_CHECK_RETRY });
+  return { dispatchContract: dispatch.dispatchContract, checkSignatures: reads.checkSignatures, voidContract: reads.voidContract };
+};
 
 export const disbursementActivities = () =>
   proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY });

@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { readSignatureCallback } from '../../activities/esign-client';
+import { readSettlementCallback } from '../../activities/pix-client';
+import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation';
+import type { TemporalHandle } from '../temporal-client';
+import { handle } from '../http/handle';
+import { signalWorkflow } from '../operations/workflow-calls';
+
+/**
+ * Provider callbacks (internal routes). A callback is only a hint that wakes the workflow, which
+ * then re-reads the provider itself, so a forged call can at most cause an extra read.
+ */
+export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandle }): Router {
+  const router = Router();
+  const accepted = { status: 202, body: { accepted: true } };
+
+  router.post('/v1/internal/esign/callback', handle(async (req) => {
+    const notice = readSignatureCallback(req.body);
+    const contract = notice && await deps.db('contracts').where({ provider_document_id: notice.documentId }).first('operation_id');
+    if (contract) await signalWorkflow(deps, `operation-${contract.operation_id}`, signerSignedSignal.name);
+    return accepted;
+  }));
+
+  router.post('/v1/internal/pix/callback', handle(async (req) => {
+    const settlement = readSettlementCallback(req.body);
+    const payment = settlement && await deps.db('disbursements').where({ provider_payment_id: settlement.paymentId }).first('operation_id');
+    if (payment) await signalWorkflow(deps, `operation-${payment.operation_id}`, disbursementSettledSignal.name);
+    return accepted;
+  }));
+  return router;
+}

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import type { ApiClient } from './http';
+import { eventually } from './webhooks';
+import { signThroughPage } from '../sandbox/support';
+
+/** Polls the operation until its lifecycle_status is `status` (the workflow runs asynchronously). */
+export async function untilStatus(client: ApiClient, token: string, operationId: string, status: string, timeoutMs = 20_000) {
+  return eventually(async () => {
+    const res = await client.get(`/v1/operations/${operationId}`, { token });
+    expect(res.body.lifecycle_status, `operation ${operationId}`).to.equal(status);
+    return res.body;
+  }, timeoutMs);
+}
+
+/** The contract's signers once the dispatch is done (404/409 are transient while it is pending). */
+export async function signersOf(client: ApiClient, token: string, operationId: string) {
+  return eventually(async () => {
+    const res = await client.get(`/v1/operations/${operationId}/contract/signers`, { token });
+    expect(res.status, res.text).to.equal(200);
+    return res.body;
+  });
+}
+
+/** Signs every pending signer through the sandbox signing page, as a person would. */
+export async function signAll(client: ApiClient, token: string, operationId: string): Promise<void> {
+  const signers = await signersOf(client, token, operationId);
+  for (const signer of signers.signers) if (signer.sign_url) await signThroughPage(signer.sign_url);
+}

@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
+import { buildUser, loginAs } from '../support/factories';
+import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { signAll, signersOf, untilStatus } from '../support/lifecycle';
+import { receivable } from '../api/simulate.support';
+import { eventually } from '../support/webhooks';
+
+describe('operation lifecycle on Temporal', () => {
+  let client: ApiClient;
+  let token: string;
+  let backoffice: string;
+  before(async () => {
+    client = new ApiClient((await sharedApi()).url);
+    await sharedWorker();
+    ({ token } = await buildOperationsIntegrator(client));
+    backoffice = await loginAs(client, await buildUser());
+  });
+
+  const eventsOf = async (operationId: string) =>
+    (await testDb()('events').whereRaw("data->>'operation_id' = ?", [operationId]).orderBy('occurred_at')).map((e) => e.event_type);
+
+  it('reaches PAID with e-mail signing: contract sent, signed through the page, PIX settled and reconciled', async () => {
+    const created = await createDirect(client, token);
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    const signers = await signersOf(client, token, id);
+    expect(signers.signers[0]).to.include({ signed: false });
+    expect(signers.document_status).to.be.a('string');
+    await signAll(client, token, id);
+    const paid = await untilStatus(client, token, id, 'PAID');
+    const disbursement = await testDb()('disbursements').where({ operation_id: id }).first();
+    expect(disbursement).to.include({ status: 'SETTLED', settled_amount: paid.opr_net_present_liquid_value });
+    const after = await signersOf(client, token, id);
+    expect(after.signers[0]).to.include({ signed: true, sign_url: null });
+    expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid']);
+  });
+
+  it('reaches PAID with embedded signing: no e-mail sent, the integrator presents the sign_url', async () => {
+    const body = directBody({ embedded_signature: true, email: `embedded+${Date.now()}@example.com` });
+    const created = await createDirect(client, token, body);
+    await untilStatus(client, token, created.body.id, 'CONTRACT_SENT');
+    await signAll(client, token, created.body.id);
+    await untilStatus(client, token, created.body.id, 'PAID');
+  });
+
+  it('waits for a human: approval moves WAITING_APPROVAL to PRE_APPROVED and on to the contract', async () => {
+    const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'WAITING_APPROVAL');
+    const queue = await client.get('/v1/backoffice/approval-queue?limit=200', { token: backoffice });
+    expect(queue.body.items.map((i: { id: string }) => i.id)).to.include(id);
+    const approved = await client.post(`/v1/backoffice/operations/${id}/approve`, { note: 'ok' }, { token: backoffice });
+    expect(approved.status, approved.text).to.equal(200);
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    const again = await client.post(`/v1/backoffice/operations/${id}/approve`, {}, { token: backoffice });
+    expect(again.status).to.equal(409);
+    expect(again.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
+    expect(await eventsOf(id)).to.include.members(['operation.approval_requested', 'operation.approved']);
+  });
+
+  it('denies with a reason: DENIED, titles cancelled, and a second decision is 409', async () => {
+    const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '80000.00', requested_net_future_value: '80000.00' })] }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'WAITING_APPROVAL');
+    const denied = await client.post(`/v1/backoffice/operations/${id}/deny`, { reason: 'payer concentration' }, { token: backoffice });
+    expect(denied.status, denied.text).to.equal(200);
+    expect(denied.body.lifecycle_status).to.equal('DENIED');
+    expect(denied.body.titles.every((t: { status: string }) => t.status === 'CANCELLED')).to.equal(true);
+    const deniedAgain = await client.post(`/v1/backoffice/operations/${id}/deny`, { reason: 'again' }, { token: backoffice });
+    expect(deniedAgain.body).to.deep.equal({ detail: 'operation_cannot_be_denied' });
+    const approveDenied = await client.post(`/v1/backoffice/operations/${id}/approve`, {}, { token: backoffice });
+    expect(approveDenied.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
+    expect(await eventsOf(id)).to.include('operation.denied');
+  });
+
+  it('refuses a client token on a backoffice route and a user token on an integration route', async () => {
+    expect((await client.get('/v1/backoffice/approval-queue', { token })).body).to.deep.equal({ detail: 'invalid_token_type' });
+    expect((await client.get('/v1/operations', { token: backoffice })).body).to.deep.equal({ detail: 'invalid_token_type' });
+  });
+
+  describe('cancellation', () => {
+    for (const [label, setup] of [
+      ['WAITING_APPROVAL', async () => (await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '90000.00', requested_net_future_value: '90000.00' })] }))).body.id],
+      ['CONTRACT_SENT', async () => (await createDirect(client, token)).body.id],
+    ] as [string, () => Promise<string>][]) {
+      it(`cancels in ${label}: CANCELLED, titles cancelled, document voided`, async () => {
+        const id = await setup();
+        await untilStatus(client, token, id, label);
+        const res = await client.post(`/v1/operations/${id}/cancel`, { reason: 'customer gave up' }, { token });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.lifecycle_status).to.equal('CANCELLED');
+        expect(res.body.titles.every((t: { status: string }) => t.status === 'CANCELLED')).to.equal(true);
+        const signers = await client.get(`/v1/operations/${id}/contract/signers`, { token });
+        expect(signers.body).to.deep.equal({ detail: 'contract_not_found' });
+        expect(await eventsOf(id)).to.include('operation.cancelled');
+      });
+    }
+
+    it('refuses to cancel a PAID operation with 409 operation_cannot_be_cancelled', async () => {
+      const id = (await createDirect(client, token)).body.id;
+      await untilStatus(client, token, id, 'CONTRACT_SENT');
+      await signAll(client, token, id);
+      await untilStatus(client, token, id, 'PAID');
+      const res = await client.post(`/v1/operations/${id}/cancel`, {}, { token });
+      expect(res.status).to.equal(409);
+      expect(res.body).to.deep.equal({ detail: 'operation_cannot_be_cancelled' });
+    });
+  });
+
+  describe('contract dispatch failures', () => {
+    for (const [magic, code] of [
+      ['esign-fail-create-once', 'esign_create_failed'],
+      ['esign-fail-signer-once', 'esign_add_signer_failed'],
+      ['esign-fail-update-once', 'esign_update_signer_failed'],
+      ['esign-fail-template-once', 'esign_template_inventory_failed'],
+    ]) {
+      it(`${code}: CONTRACT_ERROR with the partial document voided, then a re-dispatch reaches CONTRACT_SENT`, async () => {
+        const created = await createDirect(client, token, directBody({ email: `${magic}+${Date.now()}@example.com` }));
+        const id = created.body.id;
+        await untilStatus(client, token, id, 'CONTRACT_ERROR');
+        const failed = await testDb()('contracts').where({ operation_id: id }).first();
+        expect(failed).to.include({ status: 'ERROR', error_code: code });
+        expect((await client.get(`/v1/operations/${id}/contract/signers`, { token })).body).to.deep.equal({ detail: 'contract_not_found' });
+        const redispatch = await client.post(`/v1/operations/${id}/contract/send-for-signature`, { embedded: true }, { token });
+        expect(redispatch.status, redispatch.text).to.equal(201);
+        expect(redispatch.body).to.include({ operation_id: id, lifecycle_status: 'CONTRACT_SENT', embedded: true, signers_notified: null, is_first_contract: true });
+        expect(redispatch.body.signers[0].sign_url).to.be.a('string');
+        await untilStatus(client, token, id, 'CONTRACT_SENT');
+        const second = await client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token });
+        expect(second.body).to.deep.equal({ detail: 'contract_already_exists' });
+      });
+    }
+
+    it('answers operation_not_in_signable_state while waiting for approval', async () => {
+      const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '95000.00', requested_net_future_value: '95000.00' })] }));
+      await untilStatus(client, token, created.body.id, 'WAITING_APPROVAL');
+      const res = await client.post(`/v1/operations/${created.body.id}/contract/send-for-signature`, {}, { token });
+      expect(res.status).to.equal(409);
+      expect(res.body).to.deep.equal({ detail: 'operation_not_in_signable_state' });
+    });
+  });
+
+  it('PIX refusal: DISBURSEMENT_FAILED, then a human retry reaches PAID with a second payment', async () => {
+    const created = await createDirect(client, token, directBody({ email: `pix-reject-once+${Date.now()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    await signAll(client, token, id);
+    await untilStatus(client, token, id, 'DISBURSEMENT_FAILED');
+    const retry = await client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: backoffice });
+    expect(retry.status, retry.text).to.equal(200);
+    await untilStatus(client, token, id, 'PAID');
+    const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
+    expect(attempts.map((a) => a.status)).to.deep.equal(['REJECTED', 'SETTLED']);
+  });
+
+  it('the signers route answers 502 esign_unavailable when the provider fails, and recovers', async () => {
+    const created = await createDirect(client, token, directBody({ email: `esign-unavailable-x2+${Date.now()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    const statuses = await eventually(async () => {
+      const res = await client.get(`/v1/operations/${id}/contract/signers`, { token });
+      expect(res.status).to.equal(200);
+      return res;
+    });
+    expect(statuses.body.signers.length).to.be.greaterThan(0);
+  });
+});
