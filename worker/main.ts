@@ -1,8 +1,13 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, LogLevel, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
 import { loadConfig, Config } from '../api/config';
-import { createLogger } from '../api/logger';
+import { createLogger, Logger } from '../api/logger';
 import { createDb } from '../db/connection';
 import { createActivities } from './activities';
+import type { HostResolver } from '../domain/url-guard';
+import { systemResolver } from '../activities/webhooks-http';
+import { startWebhookDispatcher } from './webhook-dispatcher';
+import { startOutboxRelay } from './outbox-relay';
 
 export interface RunningWorker {
   worker: Worker;
@@ -14,8 +19,22 @@ export interface RunningWorker {
  * The operations worker: the workflow bundle plus the activities, built from factories with the
  * real dependencies. The only place where those dependencies are wired together.
  */
-export async function startWorker(config: Config): Promise<RunningWorker> {
+const TEMPORAL_LEVELS: Record<string, LogLevel> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
+let runtimeInstalled = false;
+
+/** The SDK logs through our logger, at our level (once per process: the runtime is global). */
+function installRuntime(logger: Logger, level: string): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: new DefaultLogger(TEMPORAL_LEVELS[level] ?? 'INFO', (entry) => logger.log(entry.level.toLowerCase() === 'trace' ? 'debug' : entry.level.toLowerCase(), entry.message, entry.meta)),
+    telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: TEMPORAL_LEVELS[level] ?? 'INFO' }) } },
+  });
+}
+
+export async function startWorker(config: Config, options: { resolveHost?: HostResolver } = {}): Promise<RunningWorker> {
   const logger = createLogger(config.logLevel, 'worker');
+  installRuntime(logger, config.logLevel);
   const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
@@ -23,13 +42,19 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db, config, logger }),
+    activities: createActivities({ db, config, logger, resolveHost: options.resolveHost ?? systemResolver }),
   });
   const run = worker.run();
+  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
+  const dispatcher = startWebhookDispatcher({ db, client, config, logger });
+  const relay = startOutboxRelay({ db, client, config, logger });
   return {
     worker,
     run,
     async stop() {
+      await dispatcher.stop();
+      await relay.stop();
+      await client.connection.close();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await run.catch(() => undefined);
       await connection.close();
