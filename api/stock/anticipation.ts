@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import { AssignorInput, BankInput, resolvePrimaryAccount } from '../../domain/assignor-registration';
+import { RuleViolation } from '../../domain/errors';
+import { Money } from '../../domain/money';
+import {
+  businessDate, enforceCetBounds, Policy, priceOperation, PricedOperation, ReceivableInput, renderPricedOperation, renderPricedReceivable,
+} from '../../domain/pricing';
+import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
+import { PayersRepository } from '../../db/repositories/payers';
+import { PoliciesRepository } from '../../db/repositories/policies';
+import type { StockItemRow } from '../../db/repositories/stock';
+import { openDebtOf } from '../operations/debt-netting';
+import { refuseTooMany, requireProduct } from '../operations/create-direct';
+import { writeOperation, WrittenOperation } from '../operations/write-operation';
+import { SIMULATION_ID } from '../routes/simulation';
+import { AnticipationBody, selectStockItems, Selection } from './selection';
+
+export interface RequestAnticipationBody extends AnticipationBody {
+  bank: BankInput;
+  embedded_signature?: boolean;
+  product_id?: string | null;
+}
+
+const NO_OWN_FEES = { monthlyRatePct: null, discountPct: null, fixedDiscountBrl: null, liquidValueBrl: null };
+
+/** A stock item priced as a receivable anticipated in full: requested = NFV (route rule 3). */
+function toReceivable(item: StockItemRow): ReceivableInput {
+  const net = Money.of(item.net_future_value);
+  return {
+    externalId: item.external_id, identifier: item.identifier, payerName: item.payer_name, payerDocument: item.payer_document,
+    dueDate: item.due_date, backingType: item.backing_type,
+    grossFutureValue: item.gross_future_value === null ? net : Money.of(item.gross_future_value),
+    grossFutureValueDeductions: item.gross_future_value_deductions === null ? null : Money.of(item.gross_future_value_deductions),
+    netFutureValue: net, requestedNetFutureValue: net, requestedPercent: null, fees: NO_OWN_FEES,
+  };
+}
+
+/** The pricing engine names receivables; the stock routes name the items (external ids are unique in a selection). */
+function asStockRefusal(err: unknown, items: readonly StockItemRow[]): unknown {
+  if (!(err instanceof RuleViolation) || typeof err.detail === 'string' || err.detail.code !== 'RECEIVABLE_DISCOUNT_EXCEEDS_BASE') return err;
+  const offenders = err.detail.receivables as { external_id: string; discounted_value: string }[];
+  return new RuleViolation({
+    code: 'STOCK_ITEM_DISCOUNT_EXCEEDS_BASE',
+    message: `The computed discount is at or above the net face value of ${offenders.length} stock item(s)`,
+    items: offenders.map((offender) => {
+      const item = items.find((candidate) => candidate.external_id === offender.external_id)!;
+      return { stock_item_id: item.id, external_id: item.external_id, net_face_value: Money.of(item.net_future_value).toString(), discount_brl: offender.discounted_value };
+    }),
+  });
+}
+
+async function price(trx: Knex, originatorId: string, selection: Selection, context: { assignor: AssignorRow; policy: Policy; now: Date; otherDebt?: Money }): Promise<PricedOperation> {
+  const policies = new PoliciesRepository(trx, originatorId);
+  const receivables = selection.items.map(toReceivable);
+  const input = {
+    receivables, fees: selection.fees, policy: context.policy,
+    assignorDefaults: await policies.assignorFeeDefaults(context.assignor.document),
+    payerDefaultsByDocument: await policies.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
+    businessDate: businessDate(context.now), otherDebtDiscounts: context.otherDebt,
+  };
+  try {
+    return priceOperation(input);
+  } catch (err) {
+    throw asStockRefusal(err, selection.items);
+  }
+}
+
+/** Every selected item has the same assignor (checked), and items reference registered ones. */
+async function assignorOf(assignors: AssignorsRepository, selection: Selection): Promise<AssignorRow> {
+  return (await assignors.byId(selection.items[0].assignor_id))!;
+}
+
+/** `POST /v1/stock/simulate-anticipation`: the same gates and pricing as the request, and nothing written. */
+export async function simulateAnticipation(trx: Knex, originatorId: string, body: AnticipationBody, now: Date) {
+  const selection = await selectStockItems(trx, originatorId, body, 'simulate_anticipation');
+  const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
+  const assignor = await assignorOf(new AssignorsRepository(trx, originatorId), selection);
+  // The debt the request would net, read without locking it: the simulation settles nothing.
+  const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id, false) });
+  return {
+    id: SIMULATION_ID, status: 'SIMULATED', business_date: priced.businessDate, policy_id: policy.id, assignor_id: assignor.id,
+    ...renderPricedOperation(priced),
+    receivables: priced.receivables.map((p, i) => ({ stock_item_id: selection.items[i].id, ...renderPricedReceivable(p) })),
+    warnings: priced.cetFindings,
+  };
+}
+
+/** Contract bank rule 5: the assignor exists; `bank` only gives it its first account. */
+async function withPrimaryAccount(assignors: AssignorsRepository, assignor: AssignorRow, bank: BankInput): Promise<AssignorRow> {
+  if (assignor.disbursement_method) return assignor;
+  const input: AssignorInput = {
+    type: assignor.type, document: assignor.document, cpf: assignor.cpf, cnpj: assignor.cnpj, name: assignor.name,
+    tradeName: assignor.trade_name, email: assignor.email, phone: assignor.phone, address: assignor.address,
+  };
+  return assignors.setPrimaryAccountIfMissing(assignor.id, resolvePrimaryAccount(bank, input));
+}
+
+/**
+ * `POST /v1/stock/request-anticipation`: 100% of the selected items of one assignor become one
+ * operation. Everything is checked before anything is written; the write half (limits under
+ * locks, titles, items ANTICIPATED, outbox) is the one direct creation uses.
+ */
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, now: Date): Promise<WrittenOperation> {
+  const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
+  const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
+  refuseTooMany(selection.items.length, policy);
+  const productId = await requireProduct(trx, originatorId, body.product_id);
+  const assignors = new AssignorsRepository(trx, originatorId);
+  const registered = await assignorOf(assignors, selection);
+  // Payers before the assignor's payables: the order direct creation takes them in, so the two never deadlock.
+  const payers = await new PayersRepository(trx, originatorId).ensureLocked(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
+  const priced = await price(trx, originatorId, selection, { assignor: registered, policy, now, otherDebt: await openDebtOf(trx, originatorId, registered.id) });
+  enforceCetBounds(priced);
+  const assignor = await withPrimaryAccount(assignors, registered, body.bank);
+  return writeOperation(trx, {
+    originatorId, channel: 'stock', environment, assignor, policy, productId,
+    embeddedSignature: body.embedded_signature ?? false, priced, payers,
+    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {} })),
+  });
+}

@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import { Conflict, NotFound, RuleViolation } from '../../domain/errors';
+import { Money } from '../../domain/money';
+import { normaliseValues } from '../../domain/vocabulary';
+import { StockItemRow, StockRepository, StockValueChange } from '../../db/repositories/stock';
+
+export async function requireStockItem(stock: StockRepository, id: string, lock = false): Promise<StockItemRow> {
+  const item = await stock.byId(id, lock);
+  if (!item) throw new NotFound('stock_item_not_found');
+  return item;
+}
+
+/** 422 `STOCK_ITEM_NFV_ABOVE_GROSS`, naming each offender under the deprecated names error bodies keep. */
+export function nfvAboveGross(offenders: readonly { item: StockItemRow; net: Money; gross: Money }[]): RuleViolation {
+  return new RuleViolation({
+    code: 'STOCK_ITEM_NFV_ABOVE_GROSS',
+    message: `The net future value is above the gross future value of ${offenders.length} stock item(s)`,
+    items: offenders.map(({ item, net, gross }) => ({
+      stock_item_id: item.id, external_id: item.external_id, net_face_value: net.toString(), gross_face_value: gross.toString(),
+    })),
+  });
+}
+
+const stored = (value: string | null) => (value === null ? null : Money.of(value));
+
+/**
+ * `PATCH /v1/stock/{item_id}`: `pre_authorized` and the value fields. The vocabulary rules apply
+ * to what the body carries; NFV above gross is checked on the values the item would end up with
+ * (route rule 4). Only an item still `IN_STOCK` can change, and it is locked while it does.
+ */
+export async function changeStockItem(trx: Knex, originatorId: string, id: string, body: Record<string, unknown>): Promise<StockItemRow> {
+  const [values] = normaliseValues([{ raw: body, loc: ['body'] }], 'stock_patch');
+  const stock = new StockRepository(trx, originatorId);
+  const item = await requireStockItem(stock, id, true);
+  if (item.status !== 'IN_STOCK') throw new Conflict('stock_item_not_in_stock');
+  const gross = values.grossFutureValue ?? stored(item.gross_future_value);
+  const net = values.netFutureValue ?? Money.of(item.net_future_value);
+  if (gross && net.gt(gross)) throw nfvAboveGross([{ item, net, gross }]);
+
+  const change: StockValueChange = {};
+  if (values.grossFutureValue) change.gross_future_value = values.grossFutureValue.toString();
+  // Deductions describe a gross; with none, stored or sent, they are ignored as at registration.
+  if (values.grossFutureValueDeductions && gross) change.gross_future_value_deductions = values.grossFutureValueDeductions.toString();
+  if (values.netFutureValue) change.net_future_value = values.netFutureValue.toString();
+  if (typeof body.pre_authorized === 'boolean') change.pre_authorized = body.pre_authorized;
+  return stock.update(id, change);
+}
+
+/** IN_STOCK → CANCELLED; an anticipated or already cancelled item cannot be. */
+export async function cancelStockItem(trx: Knex, originatorId: string, id: string): Promise<StockItemRow> {
+  const stock = new StockRepository(trx, originatorId);
+  const item = await requireStockItem(stock, id, true);
+  if (item.status !== 'IN_STOCK') throw new Conflict('stock_item_cannot_be_cancelled');
+  return stock.update(id, { status: 'CANCELLED' });
+}

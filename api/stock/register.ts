@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { readAssignor } from '../../domain/assignor-registration';
+import { parseDocument, readDocument } from '../../domain/documents';
+import { RuleViolation, ValidationFailed } from '../../domain/errors';
+import { eventId } from '../../domain/events';
+import { InputErrors } from '../../domain/money-input';
+import { normaliseValues } from '../../domain/vocabulary';
+import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
+import { recordEvent } from '../../db/repositories/events';
+import { PayersRepository } from '../../db/repositories/payers';
+import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
+import { presentStockItem } from './present';
+
+type Raw = Record<string, unknown>;
+
+export interface StockBody {
+  assignor_document?: string | null;
+  items: Raw[];
+  [field: string]: unknown;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+const IDENTIFYING = ['name', 'type', 'email'] as const;
+
+/**
+ * The assignor of the items: an existing one named by `assignor_document` (422 `assignor_not_found`
+ * when the originator has none), or one registered or reused by document from the assignor fields,
+ * as direct creation does (without an account: `bank` belongs to request-anticipation).
+ */
+async function resolveAssignor(trx: Knex, originatorId: string, body: StockBody): Promise<AssignorRow> {
+  const assignors = new AssignorsRepository(trx, originatorId);
+  if (body.assignor_document) {
+    const { value } = parseDocument(body.assignor_document, ['body', 'assignor_document']);
+    const row = await assignors.byDocument(value);
+    if (!row) throw new RuleViolation({ code: 'assignor_not_found', message: `No assignor with document ${value}; register it first or send the assignor fields`, assignor_document: value });
+    return row;
+  }
+  return (await assignors.register(readAssignor(body as never), null)).row;
+}
+
+function requireAssignorReference(body: StockBody): void {
+  if (body.assignor_document) return;
+  const missing = IDENTIFYING.filter((field) => body[field] === undefined || body[field] === null);
+  if (missing.length === IDENTIFYING.length) {
+    throw ValidationFailed.field(['body', 'assignor_document'], 'Field required: send assignor_document, or name, type, cpf/cnpj and email', 'missing');
+  }
+  if (missing.length > 0) throw new ValidationFailed(missing.map((field) => ({ loc: ['body', field], msg: 'Field required without assignor_document', type: 'missing' })));
+}
+
+/** Payer documents and NF-e totals of the items; `external_id` is unique within one registration. */
+function readItems(items: Raw[], errors: InputErrors): { documents: string[]; nfeTotals: (string | null)[] } {
+  const externalIds = items.map((item) => String(item.external_id));
+  const documents = items.map((item, i) => {
+    const loc = ['body', 'items', i];
+    const first = externalIds.indexOf(externalIds[i]);
+    if (first < i) errors.add([...loc, 'external_id'], `external_id must be unique within one registration; items[${first}] already uses it`, 'value_error', externalIds[i]);
+    const document = readDocument(String(item.payer_document));
+    if (!('reason' in document)) return document.value;
+    errors.add([...loc, 'payer_document'], document.reason, 'value_error', item.payer_document);
+    return '';
+  });
+  const nfeTotals = items.map((item, i) => {
+    if (item.nfe_total_value === undefined || item.nfe_total_value === null) return null;
+    return errors.money(item.nfe_total_value, ['body', 'items', i, 'nfe_total_value'])?.toString() ?? null;
+  });
+  return { documents, nfeTotals };
+}
+
+/**
+ * `POST /v1/stock`: every item is checked (documents, vocabulary, NFV above gross as a schema
+ * failure) before anything is written; then the items and one `stock.item_registered` event each
+ * are written in the caller's transaction.
+ */
+export async function registerStock(trx: Knex, originatorId: string, body: StockBody, now: Date) {
+  requireAssignorReference(body);
+  const errors = new InputErrors();
+  const { documents, nfeTotals } = readItems(body.items, errors);
+  const values = normaliseValues(body.items.map((raw, i) => ({ raw, loc: ['body', 'items', i], label: String(raw.external_id) })), 'stock', errors);
+  const assignor = await resolveAssignor(trx, originatorId, body);
+  const payers = await new PayersRepository(trx, originatorId).ensureLocked(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
+
+  const rows: StockItemColumns[] = body.items.map((raw, i) => ({
+    id: uuidv7(), assignor_id: assignor.id, payer_id: payers.get(documents[i])!.id,
+    external_id: String(raw.external_id), identifier: text(raw.identifier), backing_type: text(raw.backing_type) ?? 'NFE',
+    nfe_number: text(raw.nfe_number), nfe_serie: text(raw.nfe_serie), nfe_key: text(raw.nfe_key), nfe_issue_date: text(raw.nfe_issue_date),
+    nfe_total_value: nfeTotals[i],
+    gross_future_value: values[i].grossFutureValue?.toString() ?? null,
+    // The contract: deductions are "ignored without the gross".
+    gross_future_value_deductions: values[i].grossFutureValue ? values[i].grossFutureValueDeductions?.toString() ?? null : null,
+    net_future_value: values[i].netFutureValue!.toString(),
+    due_date: String(raw.due_date),
+    // Registering an item is the integrator's go-ahead; only remainders start unauthorised.
+    pre_authorized: raw.pre_authorized !== false,
+  }));
+  const stock = new StockRepository(trx, originatorId);
+  await stock.insert(rows);
+  for (const row of rows) {
+    await recordEvent(trx, {
+      eventId: eventId(row.id, 'stock.item_registered'), originatorId, eventType: 'stock.item_registered', occurredAt: now,
+      data: {
+        stock_item_id: row.id, external_id: row.external_id, originator_id: originatorId, assignor_id: row.assignor_id,
+        net_future_value: row.net_future_value, gross_future_value: row.gross_future_value ?? row.net_future_value,
+        gross_future_value_deductions: row.gross_future_value_deductions, due_date: row.due_date, backing_type: row.backing_type,
+        pre_authorized: row.pre_authorized,
+      },
+    });
+  }
+  const stored = new Map((await stock.byIds(rows.map((row) => row.id))).map((item) => [item.id, item]));
+  return { assignor_id: assignor.id, items: rows.map((row) => presentStockItem(stored.get(row.id)!)) };
+}
