@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { eventId, EventType } from '../domain/events';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
+import { PayablesLedger } from '../db/repositories/payables-ledger';
 
 export interface OperationActivityDeps {
   db: Knex;
@@ -104,7 +105,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
 
     /**
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
-     * and the stock items it consumed return to IN_STOCK.
+     * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
     async releaseOperation(args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
       await db.transaction(async (trx) => {
@@ -118,6 +119,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
         await trx('titles').where({ operation_id: args.operationId }).update({ status: 'CANCELLED', updated_at: now });
         await trx('stock_items').where({ operation_id: args.operationId, status: 'ANTICIPATED' })
           .update({ status: 'IN_STOCK', operation_id: null, updated_at: now });
+        await new PayablesLedger(trx, moved.originator_id).reverseNetting(args.operationId);
       });
     },
   };

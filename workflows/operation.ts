@@ -6,6 +6,7 @@ import type { LifecycleStatus } from '../domain/operation-lifecycle';
 import { CANCELLABLE_STATES, SIGNABLE_STATES } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, operationActivities } from './operation-activities';
 import { LIFECYCLE_STATUS } from './search-attributes';
+import { trackTitlesUntilClosed } from './title-tracking';
 
 export interface OperationWorkflowInput {
   operationId: string;
@@ -152,7 +153,8 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
       state.lastError = null;
       return view;
     } catch (err) {
-      const code = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type ?? 'esign_create_failed' : 'esign_create_failed';
+      if (!(err instanceof ActivityFailure)) throw err;
+      const code = err.cause instanceof ApplicationFailure ? err.cause.type ?? 'esign_create_failed' : 'esign_create_failed';
       state.lastError = code;
       await contract.voidContract({ operationId: input.operationId });
       await transition([from], 'CONTRACT_ERROR', 'send-for-signature (POST /v1/operations/{id}/contract/send-for-signature) or cancel', { errorCode: code });
@@ -210,7 +212,10 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     if (dispatching) {
       await condition(() => !dispatching);
     } else if (state.status === 'APPROVED_DIRECT' || state.status === 'PRE_APPROVED') {
-      await dispatch(input.embeddedSignature).catch(() => undefined);
+      // A failed dispatch has already moved to CONTRACT_ERROR; anything else is a bug to surface.
+      await dispatch(input.embeddedSignature).catch((err) => {
+        if (!(err instanceof ApplicationFailure)) throw err;
+      });
     } else if (state.status === 'CONTRACT_ERROR') {
       await condition(() => !dispatching && (state.status !== 'CONTRACT_ERROR' || cancelRequested !== null));
     } else if (state.status === 'CONTRACT_SENT') {
@@ -254,6 +259,8 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     if (cancelRequested) return finishCancelled();
   }
 
+  await trackTitlesUntilClosed(input.operationId);
+  await transition(['PAID'], 'SETTLED', 'nothing (terminal)');
   await condition(allHandlersFinished);
   return state;
 }

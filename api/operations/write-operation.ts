@@ -9,6 +9,7 @@ import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
 import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow } from '../workflow-outbox';
+import { settleNettedDebt } from './debt-netting';
 
 /** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
 export interface NfeFields {
@@ -117,6 +118,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue),
   }));
   await trx('titles').insert(titles);
+  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
 
   const remainders = priced.receivables.flatMap((p, i) => {
     const rest = p.input.netFutureValue.minus(p.input.requestedNetFutureValue);

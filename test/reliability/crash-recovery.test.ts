@@ -72,10 +72,10 @@ describe('crash recovery', function () {
       try {
         const paid = await untilStatus(client, token, id, 'PAID', 90_000);
         const key = `operation-${id}-pix-1`;
-        const payments = await (await fetch(`${sandbox.pixUrl}/payments?idempotency_key=${encodeURIComponent(key)}`)).json();
+        const payments: any = await (await fetch(`${sandbox.pixUrl}/payments?idempotency_key=${encodeURIComponent(key)}`)).json();
         expect(payments.payments).to.have.length(1);
         expect(payments.payments[0]).to.include({ status: 'SETTLED', amount: paid.opr_net_present_liquid_value });
-        const second = await (await fetch(`${sandbox.pixUrl}/payments?idempotency_key=${encodeURIComponent(`operation-${id}-pix-2`)}`)).json();
+        const second: any = await (await fetch(`${sandbox.pixUrl}/payments?idempotency_key=${encodeURIComponent(`operation-${id}-pix-2`)}`)).json();
         expect(second.payments).to.have.length(0);
         expect(await testDb()('disbursements').where({ operation_id: id })).to.have.length(1);
       } finally {

@@ -1,0 +1,53 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { NotFound } from '../../domain/errors';
+import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
+import { payerPaymentUpdate, PayerPaymentInput, PayerPaymentResult, titleWorkflowId } from '../../workflows/title';
+import { payerPaymentRefusal, Refusal } from '../../workflows/title-rules';
+import type { TemporalHandle } from '../temporal-client';
+import { positiveAmount, createOnceIfIdentified } from './inputs';
+import { presentPayerPayment } from './presenters';
+import { refusalError, workflowRefusal } from './refusals';
+
+export interface PayerPaymentBody {
+  paid_amount_brl: unknown;
+  external_id: string;
+  paid_at?: string | null;
+}
+
+const NOT_TRACKED: Refusal = {
+  code: 'title_not_payable_yet',
+  detail: { code: 'title_not_payable_yet', message: 'Payer payments are accepted once the title\'s operation is PAID' },
+};
+
+/**
+ * The title's workflow decides. Once it has closed, the title's stored state answers as its
+ * validator would have; a title whose operation has not reached PAID has no workflow yet.
+ */
+async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
+  try {
+    return await temporal.client.workflow.getHandle(titleWorkflowId(title.id)).executeUpdate(payerPaymentUpdate, { args: [input] });
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err) ?? err;
+    const now = (await titles.titleById(title.id))!;
+    throw refusalError(payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_TRACKED);
+  }
+}
+
+/** A payer's payment on a title (backoffice or sandbox), deduplicated by (title, external_id). */
+export async function recordPayerPayment(
+  deps: { temporal: TemporalHandle },
+  trx: Knex.Transaction,
+  originatorId: string,
+  titleId: string,
+  body: PayerPaymentBody,
+  by: Pick<PayerPaymentInput, 'channel' | 'recordedBy'>,
+) {
+  const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
+  const titles = new OperationsRepository(trx, originatorId);
+  const title = await titles.titleById(titleId);
+  if (!title) throw new NotFound('title_not_found');
+  const input: PayerPaymentInput = { externalId: body.external_id, paidAmountBrl: amount.toString(), paidAt: body.paid_at ?? null, ...by };
+  return createOnceIfIdentified(trx, { grain: 'title_payer_payment', scope: title.id, externalId: body.external_id, request: { ...body } },
+    async () => presentPayerPayment(title.operation_id, await applyThroughWorkflow(deps.temporal, titles, title, input)));
+}

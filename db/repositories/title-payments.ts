@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { Money } from '../../domain/money';
+import { TenantScopedRepository } from './tenant-scoped';
+
+export interface TitlePaymentRow {
+  id: string;
+  title_id: string;
+  external_id: string;
+  amount: string;
+  remaining_after: string;
+  paid_at: Date;
+  channel: 'BACKOFFICE' | 'SANDBOX';
+  recorded_by: string;
+  created_at: Date;
+}
+
+export interface NewTitlePayment {
+  externalId: string;
+  amount: Money;
+  paidAt: Date;
+  channel: 'BACKOFFICE' | 'SANDBOX';
+  recordedBy: string;
+}
+
+/**
+ * Whose title this is: the backoffice's one cross-tenant read here (staff work across
+ * originators, DESIGN.md §8); everything after it goes through the owner's scoped repositories.
+ */
+export async function titleOwner(db: Knex, titleId: string): Promise<string | undefined> {
+  const row = await db('titles').where({ id: titleId }).first('originator_id');
+  return row?.originator_id;
+}
+
+export class TitlePaymentsRepository extends TenantScopedRepository {
+  async byExternalId(titleId: string, externalId: string): Promise<TitlePaymentRow | undefined> {
+    return this.scoped('title_payments').where({ title_id: titleId, external_id: externalId }).first();
+  }
+
+  /** Records the payment and moves the title's balance; the caller holds the title's row lock. */
+  async apply(title: { id: string; outstanding_balance: string; paid_amount: string }, payment: NewTitlePayment): Promise<TitlePaymentRow> {
+    const remaining = Money.of(title.outstanding_balance).minus(payment.amount);
+    await this.scoped('titles').where({ id: title.id }).update({
+      status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', outstanding_balance: remaining.toString(),
+      paid_amount: Money.of(title.paid_amount).plus(payment.amount).toString(), updated_at: new Date(),
+    });
+    const [row] = await this.insertOwned('title_payments', {
+      id: uuidv7(), title_id: title.id, external_id: payment.externalId, amount: payment.amount.toString(), remaining_after: remaining.toString(),
+      paid_at: payment.paidAt, channel: payment.channel, recorded_by: payment.recordedBy,
+    }).returning('*');
+    return row;
+  }
+}

@@ -1,0 +1,36 @@
+import { Money } from '../domain/money';
+
+/** DESIGN.md §5: a title's states. PAID, OVERDUE (its balance handed to an assignor payable) and CANCELLED end its tracking. */
+export type TitleStatus = 'WAITING_PAYMENT' | 'PARTIALLY_PAID' | 'PAID' | 'OVERDUE' | 'CANCELLED';
+export const CLOSED_TITLE_STATUSES: readonly TitleStatus[] = ['PAID', 'OVERDUE', 'CANCELLED'];
+
+/** A refusal as the api renders it: `code` is the ApplicationFailure type, `detail` the contract's `detail`. */
+export interface Refusal {
+  code: string;
+  detail: string | { code: string; message: string; [field: string]: unknown };
+}
+
+/**
+ * Why a payer payment cannot be applied to a title in this state, or null when it can. The
+ * workflow's validator asks it, and the api asks it with the stored state once the workflow has
+ * closed, so both answer the same.
+ */
+export function payerPaymentRefusal(title: { status: string; outstandingBalance: string }, paidAmountBrl: string): Refusal | null {
+  switch (title.status) {
+    case 'OVERDUE': return { code: 'title_balance_locked', detail: 'title_balance_locked' };
+    case 'PAID': return { code: 'title_already_paid', detail: { code: 'title_already_paid', message: 'The title is paid in full; nothing is left to pay' } };
+    case 'CANCELLED': return { code: 'title_cancelled', detail: { code: 'title_cancelled', message: 'The title was cancelled with its operation' } };
+  }
+  if (Money.of(paidAmountBrl).gt(Money.of(title.outstandingBalance))) {
+    return {
+      code: 'payment_exceeds_outstanding_balance',
+      detail: {
+        code: 'payment_exceeds_outstanding_balance',
+        message: `The payment of ${Money.of(paidAmountBrl)} exceeds the title's outstanding balance of ${Money.of(title.outstandingBalance)}`,
+        paid_amount_brl: Money.of(paidAmountBrl).toString(),
+        outstanding_balance: Money.of(title.outstandingBalance).toString(),
+      },
+    };
+  }
+  return null;
+}
