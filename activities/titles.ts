@@ -8,7 +8,7 @@ import { recordEvent } from '../db/repositories/events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TitleState } from '../workflows/title';
-import { payerPaymentRefusal, TitleStatus } from '../workflows/title-rules';
+import { payerPaymentRefusal, TitleStatus } from '../domain/title-rules';
 
 export interface TitleActivityDeps {
   db: Knex;

@@ -1,6 +1,6 @@
 import { allHandlersFinished, ApplicationFailure, condition, defineQuery, defineUpdate, setHandler } from '@temporalio/workflow';
 import { titleActivities } from './title-activities';
-import { CLOSED_TITLE_STATUSES, payerPaymentRefusal, TitleStatus } from './title-rules';
+import { CLOSED_TITLE_STATUSES, payerPaymentRefusal, TitleStatus } from '../domain/title-rules';
 
 export interface TitleWorkflowInput {
   titleId: string;

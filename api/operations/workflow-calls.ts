@@ -1,20 +1,11 @@
-import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ServiceError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { AppError, Conflict, NotFound, ProviderFailed } from '../../domain/errors';
+import { Conflict } from '../../domain/errors';
+import { workflowRefusal } from '../workflow-refusals';
 import type { TemporalHandle } from '../temporal-client';
 import { startEnqueued } from '../workflow-outbox';
-
-/** Refusal types a workflow's validators use, and how the api answers them. */
-const REFUSALS: Record<string, (type: string) => AppError> = {
-  esign_create_failed: (type) => new ProviderFailed(type),
-  esign_add_signer_failed: (type) => new ProviderFailed(type),
-  esign_update_signer_failed: (type) => new ProviderFailed(type),
-  esign_template_inventory_failed: (type) => new ProviderFailed(type),
-  esign_unavailable: (type) => new ProviderFailed(type),
-  title_not_found: (type) => new NotFound(type),
-};
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
 const GRPC_NOT_FOUND = 5;
@@ -22,13 +13,6 @@ const GRPC_NOT_FOUND = 5;
 function isMissing(err: unknown): boolean {
   if (err instanceof WorkflowNotFoundError) return true;
   return err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === GRPC_NOT_FOUND;
-}
-
-function refusalOf(err: unknown): AppError | null {
-  if (!(err instanceof WorkflowUpdateFailedError)) return null;
-  const cause = err.cause;
-  if (!(cause instanceof ApplicationFailure) || !cause.type) return null;
-  return (REFUSALS[cause.type] ?? ((type: string) => new Conflict(type)))(cause.type);
 }
 
 /**
@@ -49,7 +33,7 @@ export async function executeWorkflowUpdate<Ret, Arg>(
     try {
       return await handle.executeUpdate(update, { args: [arg] });
     } catch (err) {
-      const refusal = refusalOf(err);
+      const refusal = workflowRefusal(err, 'workflow_unavailable');
       if (refusal) throw refusal;
       if (!isMissing(err)) throw err;
       if (attempt > 0) throw new Conflict(whenClosed);

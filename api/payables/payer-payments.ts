@@ -3,11 +3,11 @@ import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
 import { payerPaymentUpdate, PayerPaymentInput, PayerPaymentResult, titleWorkflowId } from '../../workflows/title';
-import { payerPaymentRefusal, Refusal } from '../../workflows/title-rules';
+import { payerPaymentRefusal, Refusal } from '../../domain/title-rules';
 import type { TemporalHandle } from '../temporal-client';
 import { positiveAmount, createOnceIfIdentified } from './inputs';
 import { presentPayerPayment } from './presenters';
-import { refusalError, workflowRefusal } from './refusals';
+import { refusalError, workflowRefusal } from '../workflow-refusals';
 
 export interface PayerPaymentBody {
   paid_amount_brl: unknown;
@@ -28,9 +28,10 @@ async function applyThroughWorkflow(temporal: TemporalHandle, titles: Operations
   try {
     return await temporal.client.workflow.getHandle(titleWorkflowId(title.id)).executeUpdate(payerPaymentUpdate, { args: [input] });
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err) ?? err;
+    if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
-    throw refusalError(payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_TRACKED);
+    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_TRACKED;
+    throw refusalError(refusal.code, refusal.detail);
   }
 }
 

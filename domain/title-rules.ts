@@ -1,4 +1,4 @@
-import { Money } from '../domain/money';
+import { Money } from './money';
 
 /** DESIGN.md §5: a title's states. PAID, OVERDUE (its balance handed to an assignor payable) and CANCELLED end its tracking. */
 export type TitleStatus = 'WAITING_PAYMENT' | 'PARTIALLY_PAID' | 'PAID' | 'OVERDUE' | 'CANCELLED';
