@@ -8,6 +8,7 @@ import { startEnqueued } from '../workflow-outbox';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from '../operations/create-direct';
+import type { WrittenOperation } from '../operations/write-operation';
 import { presentOperation, presentTitle, OperationView } from '../presenters/operation';
 
 export interface OperationRouteDeps {
@@ -25,20 +26,25 @@ export async function renderOperation(db: Knex, originatorId: string, id: string
   return presentOperation(op, await repository.titlesOf([id]), view);
 }
 
-/** After commit: start the workflow now; the worker's relay covers a crash in between. */
-export function startWorkflowAfterCommit(deps: OperationRouteDeps, workflowId: string) {
-  return () => startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, workflowId);
+type Create = (trx: Knex, originatorId: string, environment: string, body: never, now: Date) => Promise<WrittenOperation>;
+
+/**
+ * A creation route: create in the request's transaction, start the workflow once it has committed
+ * (the worker's relay covers a crash in between), answer with the operation as `view` shows it.
+ */
+export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
+  return handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const written = await create(uow.db, originatorId, deps.config.serviceEnv, req.body as never, deps.now());
+    uow.afterCommit(() => startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.workflowId));
+    return created(await renderOperation(uow.db, originatorId, written.id, view));
+  });
 }
 
 export function operationRoutes(deps: OperationRouteDeps): Router {
   const router = Router();
 
-  router.post('/v1/operations/direct', handle(async (req, uow) => {
-    const originatorId = tenantOf(req);
-    const written = await createDirectOperation(uow.db, originatorId, deps.config.serviceEnv, req.body, deps.now());
-    uow.afterCommit(startWorkflowAfterCommit(deps, written.workflowId));
-    return created(await renderOperation(uow.db, originatorId, written.id, 'direct_creation'));
-  }));
+  router.post('/v1/operations/direct', creationHandler(deps, createDirectOperation, 'direct_creation'));
 
   router.get('/v1/operations', handle(async (req, uow) => {
     const originatorId = tenantOf(req);

@@ -6,7 +6,7 @@ import { requestAnticipation, simulateAnticipation } from '../stock/anticipation
 import { cancelStockItem, changeStockItem, requireStockItem } from '../stock/items';
 import { presentStockItem } from '../stock/present';
 import { registerStock } from '../stock/register';
-import { OperationRouteDeps, renderOperation, startWorkflowAfterCommit } from './operations';
+import { creationHandler, OperationRouteDeps } from './operations';
 
 export function stockRoutes(deps: OperationRouteDeps): Router {
   const router = Router();
@@ -22,12 +22,7 @@ export function stockRoutes(deps: OperationRouteDeps): Router {
 
   router.post('/v1/stock/simulate-anticipation', handle(async (req, uow) => ok(await simulateAnticipation(uow.db, tenantOf(req), req.body, deps.now()))));
 
-  router.post('/v1/stock/request-anticipation', handle(async (req, uow) => {
-    const originatorId = tenantOf(req);
-    const written = await requestAnticipation(uow.db, originatorId, deps.config.serviceEnv, req.body, deps.now());
-    uow.afterCommit(startWorkflowAfterCommit(deps, written.workflowId));
-    return created(await renderOperation(uow.db, originatorId, written.id, 'stock_creation'));
-  }));
+  router.post('/v1/stock/request-anticipation', creationHandler(deps, requestAnticipation, 'stock_creation'));
 
   router.get('/v1/stock/:item_id', handle(async (req, uow) => {
     return ok(presentStockItem(await requireStockItem(new StockRepository(uow.db, tenantOf(req)), itemId(req.params))));
