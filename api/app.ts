@@ -15,9 +15,25 @@ import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
 import { errorHandler } from './middleware/error-handler';
+import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
+import { idempotency } from './middleware/idempotency';
 import { platformRoutes } from './routes/platform';
 import { authRoutes } from './routes/auth';
+import { webhookRoutes } from './routes/webhooks';
+import type { HostResolver } from '../domain/url-guard';
+import { systemResolver } from '../activities/webhooks-http';
 import { assignorRoutes } from './routes/assignors';
+import { operationRoutes } from './routes/operations';
+import { contractRoutes } from './routes/contracts';
+import { backofficeRoutes } from './routes/backoffice';
+import { providerCallbackRoutes } from './routes/provider-callbacks';
+import { EsignProvider, HttpEsignProvider } from '../activities/esign-client';
+import { productRoutes } from './routes/products';
+import { simulationRoutes } from './routes/simulation';
+import { stockRoutes } from './routes/stock';
+import { assignorPayableRoutes } from './routes/assignor-payables';
+import { discountCreditRoutes } from './routes/discount-credits';
+import { titlePaymentRoutes } from './routes/titles-payments';
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +44,12 @@ export interface AppDeps {
   probe: DependencyProbe;
   logger: Logger;
   startedAt?: number;
+  /** The clock of rate-limit windows and idempotency expiry; tests move it. */
+  now?: () => Date;
+  /** The e-sign provider the signers route reads; by default the one configured. */
+  esign?: EsignProvider;
+  /** Webhook hosts to addresses for the URL guard: the system's DNS unless a test gives a fixed table. */
+  resolveHost?: HostResolver;
 }
 
 /**
@@ -42,18 +64,36 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.disable('etag');
 
+  const now = deps.now ?? (() => new Date());
+  const limits = { db, config: config.rateLimit, now };
+
   app.use(requestContext(config, db, logger));
   app.use(requestLog(logger));
-  app.use(...jsonBody(config.http.bodyLimit));
+  // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
+  app.use(perIpRateLimit(limits));
+  app.use(...jsonBody(config.http.bodyLimit));
   app.use(authenticate(deps.auth));
+  app.use(perTokenRateLimit(limits));
   app.use(requireScopes());
+  app.use(idempotency({ db, settings: config.idempotency, logger, now }));
   app.use(...openapiValidation(document, config.openapi.validateResponses));
 
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
+    webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
     assignorRoutes(),
+    productRoutes(),
+    simulationRoutes(now),
+    operationRoutes({ db, temporal: deps.temporal, config, now }),
+    stockRoutes({ db, temporal: deps.temporal, config, now }),
+    contractRoutes({ db, temporal: deps.temporal, esign: deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs) }),
+    backofficeRoutes({ db, temporal: deps.temporal }),
+    providerCallbackRoutes({ db, temporal: deps.temporal }),
+    titlePaymentRoutes({ temporal: deps.temporal, config }),
+    assignorPayableRoutes(),
+    discountCreditRoutes(),
   ];
   app.use(...routers);
 

@@ -14,8 +14,11 @@ export interface Config {
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number };
   login: { maxFailures: number; lockMinutes: number };
-  rateLimit: { perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number };
+  /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
+  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
+  /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
+  purge: { intervalMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[] };
   titles: { graceDaysOverride: number | null };
@@ -97,16 +100,19 @@ export function loadConfig(env: Env = process.env): Config {
     jwt: { privateKeyPem: optional(env, 'JWT_PRIVATE_KEY'), tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 900, 1) },
     login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
     rateLimit: {
+      enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
       perTokenRpm: int(env, 'RATE_LIMIT_TOKEN_RPM', 120, 1),
       perIpRpm: int(env, 'RATE_LIMIT_IP_RPM', 120, 1),
       loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
     },
     idempotency: {
-      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 10_000, 0),
+      // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.
+      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 10_000, 1),
       reservationCeilingSeconds: Math.min(600, int(env, 'IDEMPOTENCY_RESERVATION_SECONDS', 600, 1)),
       ttlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
     },
+    purge: { intervalMs: int(env, 'PURGE_INTERVAL_MS', 60_000, 10) },
     providers: {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),
@@ -128,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused when SERVICE_ENV=prod');
     }
     if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
+    if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
   }
   return config;
 }

@@ -7,7 +7,9 @@ import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
 import { DependencyProbe } from './dependency-probe';
-import { createApp } from './app';
+import { AppDeps, createApp } from './app';
+import { purgeExpiredRecords } from '../db/repositories/idempotency';
+import { purgeIdleWindows } from '../db/repositories/rate-limit';
 
 export interface RunningApi {
   server: Server;
@@ -16,14 +18,20 @@ export interface RunningApi {
 }
 
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
-export async function startApi(config: Config): Promise<RunningApi> {
+export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax);
   const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
   const auth = new AuthService(db, tokens, config);
   const temporal = connectTemporal(config.temporal);
-  const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger });
+  const now = options.now ?? (() => new Date());
+  const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
+  // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
+  const purge = setInterval(() => {
+    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now())])
+      .catch((err) => logger.warn('purge of idempotency records and rate-limit windows failed', { err: (err as Error).message }));
+  }, config.purge.intervalMs).unref();
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
   });
@@ -33,6 +41,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     server,
     url: `http://${config.http.host}:${port}`,
     async close() {
+      clearInterval(purge);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.connection.close().catch(() => undefined);

@@ -3,6 +3,15 @@ import { startApi, RunningApi } from '../../api/server';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
 import { startWorker, RunningWorker } from '../../worker/main';
+import { startSandbox, RunningSandbox } from '../../sandbox/server';
+import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webhooks';
+
+// Every test calls from 127.0.0.1 and rate-limit windows are shared in Postgres, so every api the
+// suite starts, in this process or as a child process (which inherits the environment), gets
+// budgets the whole suite cannot exhaust. Rate-limit tests set low ones (and their own X-Forwarded-For).
+Object.assign(process.env, {
+  RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+});
 
 /**
  * The system under test, started once per run and shared: the real api on an ephemeral port,
@@ -22,6 +31,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 let db: Db | undefined;
 let api: Promise<RunningApi> | undefined;
 let worker: Promise<RunningWorker> | undefined;
+let sandbox: Promise<RunningSandbox> | undefined;
 const extraApis: RunningApi[] = [];
 
 export async function prepareDatabase(): Promise<Db> {
@@ -38,20 +48,34 @@ export function testDb(): Db {
   return db;
 }
 
+/** The simulated e-sign and PIX providers; quick settlement and callback retries keep tests short. */
+export function sharedSandbox(): Promise<RunningSandbox> {
+  sandbox ??= startSandbox({ port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error' });
+  return sandbox;
+}
+
+/** The api and the worker under test reach the shared sandbox as their providers. */
+async function providerUrls(): Promise<Record<string, string>> {
+  const providers = await sharedSandbox();
+  return { ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl };
+}
+
 export function sharedApi(): Promise<RunningApi> {
-  api ??= startApi(testConfig());
+  api ??= providerUrls().then((urls) => startApi(testConfig(urls), { resolveHost: fixedResolver(API_HOSTS) }));
   return api;
 }
 
 /** A second, separate api process-equivalent with its own pools and key ring. */
 export async function anotherApi(overrides: Record<string, string> = {}): Promise<RunningApi> {
-  const started = await startApi(testConfig(overrides));
+  const started = await startApi(testConfig({ ...(await providerUrls()), ...overrides }), { resolveHost: fixedResolver(API_HOSTS) });
   extraApis.push(started);
   return started;
 }
 
+/** Provider callbacks reach the shared api, so the worker hands out its real address. */
 export function sharedWorker(): Promise<RunningWorker> {
-  worker ??= startWorker(testConfig());
+  worker ??= Promise.all([providerUrls(), webhookWorkerEnv(), sharedApi()])
+    .then(([urls, webhooks, running]) => startWorker(testConfig({ ...urls, ...webhooks, PUBLIC_URL: running.url }), { resolveHost: fixedResolver(WORKER_HOSTS) }));
   return worker;
 }
 
@@ -59,5 +83,6 @@ export async function stopAll(): Promise<void> {
   for (const extra of extraApis.splice(0)) await extra.close();
   if (worker) await (await worker).stop();
   if (api) await (await api).close();
+  if (sandbox) await (await sandbox).close();
   if (db) await db.destroy();
 }
