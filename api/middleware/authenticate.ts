@@ -52,7 +52,9 @@ export function requireScopes(): RequestHandler {
   return (req, _res, next) => {
     const principal = req.ctx.principal;
     if (!principal) return next();
+    // The legacy headers name no scopes of their own: they authenticate the same credential, held to the token's scopes.
     const alternatives = req.ctx.route!.security
+      .filter((requirement) => !('legacyClientId' in requirement))
       .filter((requirement) => Object.keys(requirement).some((scheme) => SCHEME_TOKEN_TYPE[scheme] === principal.tokenType))
       .map((requirement) => Object.values(requirement).flat());
     if (alternatives.length === 0 || alternatives.some((scopes) => scopes.every((s) => principal.scopes.includes(s)))) return next();

@@ -1,0 +1,145 @@
+import { clientScopes, errors, json, jsonBody, ref } from '../helpers';
+
+const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
+const rate = (description: string) => ({ ...ref('NullableRateInput'), description });
+const out = (description: string) => ({ ...ref('Money'), description });
+const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
+
+/** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
+export const simulationSchemas = {
+  RateInput: {
+    description: 'Percent as a JSON number or a string, at most 4 decimals, not negative',
+    type: ['number', 'string'],
+  },
+  NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
+  ReceivableInput: {
+    type: 'object',
+    required: ['external_id', 'payer_name', 'payer_document', 'due_date'],
+    description: 'The requested value is required under requested_net_future_value, requested_advance_value or requested_net_future_value_percent; '
+      + 'net_future_value under either name. Both names of one value with different numbers give 422 VOCABULARY_CONFLICT.',
+    properties: {
+      external_id: { type: 'string', minLength: 1, maxLength: 120, description: 'Unique within the operation' },
+      identifier: { type: ['string', 'null'], maxLength: 120 },
+      payer_name: { type: 'string', minLength: 1, maxLength: 200 },
+      payer_document: { type: 'string', description: 'CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified' },
+      due_date: { type: 'string', format: 'date', description: 'A past date is not refused; it prices as zero days to due' },
+      backing_type: { type: ['string', 'null'], description: 'Default NFE; also RECURRING_CONTRACT, BOLETO' },
+      gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is refused'),
+      gross_future_value_deductions: money('gross − net; managerial, enters no calculation; ignored without the gross'),
+      net_future_value: money('Ceiling of the anticipation (NFV); required under either name'),
+      requested_net_future_value: money('How much of the NFV is anticipated'),
+      requested_net_future_value_percent: { ...ref('NullableRateInput'), description: '0 < p <= 100; p/100 × NFV rounded down to cents' },
+      monthly_rate_pct: rate('Monthly rate, pro rata to days advanced (simple, base 30)'),
+      discount_pct: rate('Flat % on the requested value, cumulative with the monthly rate'),
+      fixed_discount_brl: money('Nominal discount in BRL'),
+      liquid_value_brl: money('Net value wanted for this receivable, worked backwards; exclusive with the three rate fields'),
+      gross_face_value: money('Deprecated name of gross_future_value (accepted alone, without deductions)', true),
+      net_face_value: money('Deprecated name of net_future_value', true),
+      requested_advance_value: money('Deprecated name of requested_net_future_value', true),
+    },
+  },
+  FeesInput: {
+    type: 'object',
+    description: 'The operation level of the fee hierarchy. total_liquid_value_brl prices every receivable (spread by requested × days).',
+    properties: {
+      monthly_rate_pct: rate('Monthly rate %'),
+      floating_days: { type: ['integer', 'null'], minimum: 0, maximum: 365 },
+      discount_pct: rate('Flat discount %'),
+      fixed_discount_brl: money('Nominal discount in BRL, per receivable'),
+      total_liquid_value_brl: money('Target net total of the operation; above the sum of requested values gives 422'),
+    },
+  },
+  PricedReceivable: {
+    type: 'object',
+    required: ['external_id', 'payer_name', 'payer_document', 'due_date', 'requested_net_future_value', 'net_future_value', 'gross_future_value',
+      'days_advanced', 'monthly_rate_pct', 'floating_days', 'present_value_discount', 'net_present_liquid_value', 'fee_source'],
+    properties: {
+      external_id: { type: 'string' }, identifier: { type: ['string', 'null'] }, backing_type: { type: 'string' },
+      payer_name: { type: 'string' }, payer_document: { type: 'string', description: 'As stored: digits (or the alphanumeric CNPJ)' },
+      due_date: ref('Date'),
+      gross_future_value: out('Gross, or the NFV when no gross was sent'), gross_face_value: twin('gross_future_value'),
+      net_future_value: out('NFV'), net_face_value: twin('net_future_value'),
+      requested_net_future_value: out('Anticipated value (resolved from the percent when sent so)'), requested_advance_value: twin('requested_net_future_value'),
+      present_value_discount: out('Discount'), discounted_value: twin('present_value_discount'), discount_brl: twin('present_value_discount'),
+      net_present_liquid_value: out('What the assignor receives for it'), liquid_value: twin('net_present_liquid_value'),
+      gross_future_value_deductions: { anyOf: [ref('Money'), { type: 'null' }] },
+      requested_net_future_value_percent: { type: ['number', 'null'] },
+      days_to_due: { type: 'integer', minimum: 0 },
+      floating_days: { type: 'integer', minimum: 0 },
+      days_advanced: { type: 'integer', minimum: 0, description: 'Days to due plus floating days' },
+      qty_days_advanced: { type: 'integer', minimum: 0, description: 'Same as days_advanced (the title\'s name)' },
+      monthly_rate_pct: { type: 'number', description: 'Applied rate, or the implied one when priced by a net value' },
+      discount_pct: { type: 'number' },
+      fixed_discount_brl: ref('Money'),
+      fee_source: ref('FeeSource'),
+    },
+  },
+  FeeSource: { type: 'string', enum: ['receivable', 'operation', 'assignor', 'payer', 'policy'] },
+  CetFinding: {
+    type: 'object',
+    required: ['code', 'message', 'scope', 'cet_monthly_pct'],
+    properties: {
+      code: { const: 'CET_OUT_OF_BOUNDS' }, message: { type: 'string' }, scope: { type: 'string', enum: ['operation', 'receivable'] },
+      external_id: { type: 'string' }, cet_monthly_pct: { type: 'number' },
+      min_cet_monthly_pct: { type: ['number', 'null'] }, max_cet_monthly_pct: { type: ['number', 'null'] },
+    },
+  },
+};
+
+/** The figures `renderPricedOperation` writes: simulation and the operation responses share them. */
+export const pricedOperationProperties = {
+  opr_gross_future_value: out('Σ gross'), opr_gross_face_value: twin('opr_gross_future_value'),
+  opr_net_future_value: out('Σ NFV'), opr_net_face_value: twin('opr_net_future_value'),
+  opr_requested_net_future_value: out('Σ requested'),
+  opr_present_value_discount: out('Σ discounts'), opr_discounted_value: twin('opr_present_value_discount'),
+  opr_net_present_liquid_value: out('The PIX amount: Σ liquid − other_debt_discounts'), opr_liquid_value: twin('opr_net_present_liquid_value'),
+  opr_net_liquid_value: out('Σ liquid before other debts (informational; creation only)'),
+  other_debt_discounts: out('Open assignor payables settled from the operation (creation only)'),
+  floating_days: { type: 'integer', minimum: 0 },
+  average_days_in_advance: { type: 'integer', description: 'Mean of days_advanced, rounded half-up' },
+  weighted_avg_days: { type: 'number', description: 'days_advanced weighted by requested value, 2 decimals' },
+  cet_monthly_pct: { type: 'number' },
+  cet_annual_pct: { type: 'number' },
+  fee_hierarchy: { type: 'string', examples: ['receivable > operation > assignor > payer > policy'] },
+  assignor_defaults_used: { type: 'boolean' },
+  payer_defaults_used: { type: 'boolean' },
+};
+
+const simulationResponse = {
+  type: 'object',
+  required: ['id', 'status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount', 'opr_net_present_liquid_value',
+    'average_days_in_advance', 'weighted_avg_days', 'fee_hierarchy', 'assignor_defaults_used', 'payer_defaults_used', 'receivables'],
+  properties: {
+    id: { const: 'simulation', description: 'A fixed label: nothing is created' },
+    status: { const: 'SIMULATED' },
+    business_date: { ...ref('Date'), description: 'The pricing date, in America/Sao_Paulo' },
+    policy_id: { type: 'string', format: 'uuid' },
+    ...pricedOperationProperties,
+    receivables: { type: 'array', items: ref('PricedReceivable') },
+    warnings: { type: 'array', items: ref('CetFinding'), description: 'Advisory CET_OUT_OF_BOUNDS (enforced only on creation)' },
+  },
+};
+
+export const simulationPaths = {
+  '/v1/simulate': {
+    post: {
+      operationId: 'simulate', tags: ['simulation'], summary: 'Price receivables as direct creation would; creates nothing',
+      description: 'Read-only and retried freely; needs no Idempotency-Key. 422 codes: validation_error, VOCABULARY_CONFLICT, '
+        + 'DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, REQUESTED_VALUE_AMBIGUOUS, "Receivable <external_id>: requested_advance_value (...) '
+        + 'cannot exceed net_face_value (...)", "total_liquid_value_brl exceeds total face value: ...", RECEIVABLE_DISCOUNT_EXCEEDS_BASE, '
+        + 'originator_policy_not_configured, policy_not_found.',
+      security: clientScopes('simulation:create'),
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['receivables'],
+        properties: {
+          assignor_document: { type: ['string', 'null'], description: 'CPF or CNPJ; selects the assignor\'s fee defaults when registered' },
+          policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
+          receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
+          fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
+        },
+      }),
+      responses: { 200: json('The priced operation (nothing persisted)', simulationResponse), ...errors(401, 403, 422, 429) },
+    },
+  },
+};

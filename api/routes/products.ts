@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { Product, ProductsRepository } from '../../db/repositories/products';
+import { handle, ok } from '../http/handle';
+import { page, tenantOf } from '../http/request-helpers';
+
+function presentProduct(p: Product) {
+  return {
+    product_id: p.id,
+    name: p.name,
+    description: p.description,
+    min_monthly_rate_pct: p.minMonthlyRatePct.toNumber(),
+    max_monthly_rate_pct: p.maxMonthlyRatePct.toNumber(),
+    min_term_days: p.minTermDays,
+    max_term_days: p.maxTermDays,
+    min_value_brl: p.minValueBrl.toString(),
+    max_value_brl: p.maxValueBrl.toString(),
+  };
+}
+
+export function productRoutes(): Router {
+  const router = Router();
+  router.get('/v1/products', handle(async (req, uow) => {
+    const { limit, offset } = page(req);
+    const { items, total } = await new ProductsRepository(uow.db, tenantOf(req)).list(limit, offset);
+    return ok({ items: items.map(presentProduct), total, limit, offset });
+  }));
+  return router;
+}

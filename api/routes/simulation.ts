@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { parseDocument } from '../../domain/documents';
+import {
+  businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
+} from '../../domain/pricing';
+import { PoliciesRepository } from '../../db/repositories/policies';
+import { openDebtByDocument } from '../operations/debt-netting';
+import { handle, ok } from '../http/handle';
+import { tenantOf } from '../http/request-helpers';
+
+/** The simulation is not a resource: its `id` is a fixed label, the same in every response. */
+export const SIMULATION_ID = 'simulation';
+
+interface SimulateBody {
+  assignor_document?: string | null;
+  policy_id?: string | null;
+  receivables: unknown;
+  fees?: unknown;
+}
+
+/**
+ * Prices the receivables exactly as direct creation would, and creates nothing: it only reads the
+ * policy and the assignor's and payers' fee defaults. CET outside the policy range is advisory.
+ */
+async function simulate(db: Knex, originatorId: string, body: SimulateBody, now: Date) {
+  const { receivables, fees } = normalisePricingRequest(body, { route: 'simulate' });
+  const assignorDocument = body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : null;
+  const repository = new PoliciesRepository(db, originatorId);
+  const policy = await repository.forOperation(body.policy_id ?? null);
+  const priced = priceOperation({
+    receivables,
+    fees,
+    policy,
+    assignorDefaults: assignorDocument ? await repository.assignorFeeDefaults(assignorDocument) : null,
+    payerDefaultsByDocument: await repository.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
+    businessDate: businessDate(now),
+    otherDebtDiscounts: assignorDocument ? await openDebtByDocument(db, originatorId, assignorDocument) : undefined,
+  });
+  return {
+    id: SIMULATION_ID,
+    status: 'SIMULATED',
+    business_date: priced.businessDate,
+    policy_id: policy.id,
+    ...renderPricedOperation(priced),
+    receivables: priced.receivables.map(renderPricedReceivable),
+    warnings: priced.cetFindings,
+  };
+}
+
+export function simulationRoutes(now: () => Date): Router {
+  const router = Router();
+  router.post('/v1/simulate', handle(async (req, uow) => ok(await simulate(uow.db, tenantOf(req), req.body, now()))));
+  return router;
+}

@@ -1,0 +1,67 @@
+import { v7 as uuidv7 } from 'uuid';
+import { Dec, Money } from '../../domain/money';
+import { TenantScopedRepository } from './tenant-scoped';
+
+export interface Product {
+  id: string;
+  name: string;
+  description: string | null;
+  minMonthlyRatePct: Dec;
+  maxMonthlyRatePct: Dec;
+  minTermDays: number;
+  maxTermDays: number;
+  minValueBrl: Money;
+  maxValueBrl: Money;
+  active: boolean;
+}
+
+type Row = Record<string, string | number | boolean | null>;
+
+function toProduct(row: Row): Product {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    description: row.description === null ? null : String(row.description),
+    minMonthlyRatePct: new Dec(String(row.min_monthly_rate_pct)),
+    maxMonthlyRatePct: new Dec(String(row.max_monthly_rate_pct)),
+    minTermDays: Number(row.min_term_days),
+    maxTermDays: Number(row.max_term_days),
+    minValueBrl: Money.of(String(row.min_value_brl)),
+    maxValueBrl: Money.of(String(row.max_value_brl)),
+    active: Boolean(row.active),
+  };
+}
+
+/** The originator's product catalogue; only active products are offered. */
+export class ProductsRepository extends TenantScopedRepository {
+  async list(limit: number, offset: number): Promise<{ items: Product[]; total: number }> {
+    const offered = () => this.scoped('products').where({ active: true });
+    const [rows, [{ count }]] = await Promise.all([
+      offered().orderBy([{ column: 'name' }, { column: 'id' }]).limit(limit).offset(offset),
+      offered().count<{ count: number }[]>({ count: '*' }),
+    ]);
+    return { items: rows.map(toProduct), total: Number(count) };
+  }
+
+  async byId(id: string): Promise<Product | null> {
+    const row = await this.scoped('products').where({ id }).first();
+    return row ? toProduct(row) : null;
+  }
+
+  /** Inserts a product; with a fixed `id` a second run changes nothing (the dev seed). */
+  async create(product: Omit<Product, 'id'>, id: string = uuidv7()): Promise<Product> {
+    await this.insertOwned('products', {
+      id,
+      name: product.name,
+      description: product.description,
+      min_monthly_rate_pct: product.minMonthlyRatePct.toString(),
+      max_monthly_rate_pct: product.maxMonthlyRatePct.toString(),
+      min_term_days: product.minTermDays,
+      max_term_days: product.maxTermDays,
+      min_value_brl: product.minValueBrl.toString(),
+      max_value_brl: product.maxValueBrl.toString(),
+      active: product.active,
+    }).onConflict('id').ignore();
+    return (await this.byId(id))!;
+  }
+}

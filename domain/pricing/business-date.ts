@@ -1,0 +1,29 @@
+/** Prices are computed on the business calendar of São Paulo, whatever the server's zone. */
+export const BUSINESS_TIME_ZONE = 'America/Sao_Paulo';
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const formatter = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The business date (`YYYY-MM-DD`) at the instant `now`; the caller owns the clock. */
+export function businessDate(now: Date): string {
+  const parts = Object.fromEntries(formatter.formatToParts(now).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** Day number of a calendar date, or NaN when it is not a real date (2026-02-30). */
+export function dayNumber(date: string): number {
+  const match = ISO_DATE.exec(date);
+  if (!match) return NaN;
+  const [year, month, day] = match.slice(1).map(Number);
+  const ms = Date.UTC(year, month - 1, day);
+  return new Date(ms).getUTCDate() === day && month >= 1 && month <= 12 ? ms / DAY_MS : NaN;
+}
+
+export function isCalendarDate(date: string): boolean {
+  return !Number.isNaN(dayNumber(date));
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+}

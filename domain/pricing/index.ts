@@ -1,0 +1,14 @@
+export { BUSINESS_TIME_ZONE, businessDate, addDays, isCalendarDate } from './business-date';
+export { requirePolicy } from './policy';
+export type { Policy, PolicyFees, PricingPolicy, FeeDefaults, RiskAnchoring } from './policy';
+export { normaliseReceivables } from './receivables';
+export type { ReceivableInput, ReceivableFees, PricingRoute } from './receivables';
+export { normaliseFees, normalisePricingRequest } from './request';
+export type { PricingRequest } from './request';
+export { readOperationFees, resolveFees, FEE_HIERARCHY } from './fees';
+export type { FeeSource, OperationFees, FeeLevels, ResolvedFees } from './fees';
+export { priceOperation, enforceCetBounds } from './price-operation';
+export type { PricingInput, PricedOperation, PricedReceivable } from './price-operation';
+export { cet } from './cet';
+export type { Cet, CetFinding } from './cet';
+export { renderPricedReceivable, renderPricedOperation } from './render';

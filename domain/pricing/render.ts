@@ -1,0 +1,61 @@
+import type { Dec } from '../money';
+import { renderMoney } from '../vocabulary';
+import { FEE_HIERARCHY } from './fees';
+import type { PricedOperation, PricedReceivable } from './price-operation';
+
+const rate = (value: Dec) => value.toNumber();
+
+/**
+ * One priced receivable as responses show it, every value under both names. Simulation returns
+ * it as is; a title of direct creation adds its own fields (`id`, `status`, `is_partial`).
+ */
+export function renderPricedReceivable(p: PricedReceivable): Record<string, unknown> {
+  const r = p.input;
+  return {
+    external_id: r.externalId,
+    identifier: r.identifier,
+    backing_type: r.backingType,
+    payer_name: r.payerName,
+    payer_document: r.payerDocument,
+    due_date: r.dueDate,
+    ...renderMoney({
+      gross_future_value: r.grossFutureValue,
+      net_future_value: r.netFutureValue,
+      requested_net_future_value: r.requestedNetFutureValue,
+      present_value_discount: p.discount,
+      net_present_liquid_value: p.liquid,
+    }),
+    gross_future_value_deductions: r.grossFutureValueDeductions?.toString() ?? null,
+    requested_net_future_value_percent: r.requestedPercent ? rate(r.requestedPercent) : null,
+    days_to_due: p.daysToDue,
+    floating_days: p.floatingDays,
+    days_advanced: p.daysAdvanced,
+    qty_days_advanced: p.daysAdvanced,
+    monthly_rate_pct: rate(p.monthlyRatePct),
+    discount_pct: rate(p.discountPct),
+    fixed_discount_brl: p.fixedDiscountBrl.toString(),
+    fee_source: p.feeSource,
+  };
+}
+
+/** The operation's figures, every value under both names; `other_debt_discounts` only when priced with them. */
+export function renderPricedOperation(op: PricedOperation): Record<string, unknown> {
+  return {
+    ...renderMoney({
+      opr_gross_future_value: op.grossFutureValue,
+      opr_net_future_value: op.netFutureValue,
+      opr_present_value_discount: op.presentValueDiscount,
+      opr_net_present_liquid_value: op.netPresentLiquidValue,
+    }),
+    opr_requested_net_future_value: op.requestedNetFutureValue.toString(),
+    ...(op.otherDebtDiscounts ? { opr_net_liquid_value: op.netLiquidValue.toString(), other_debt_discounts: op.otherDebtDiscounts.toString() } : {}),
+    floating_days: op.floatingDays,
+    average_days_in_advance: op.averageDaysInAdvance,
+    weighted_avg_days: rate(op.weightedAvgDays),
+    cet_monthly_pct: rate(op.cetMonthlyPct),
+    cet_annual_pct: rate(op.cetAnnualPct),
+    fee_hierarchy: FEE_HIERARCHY,
+    assignor_defaults_used: op.assignorDefaultsUsed,
+    payer_defaults_used: op.payerDefaultsUsed,
+  };
+}

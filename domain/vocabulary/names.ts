@@ -1,0 +1,31 @@
+import type { Money } from '../money';
+
+/**
+ * The contract's "Monetary vocabulary": each value's canonical name and its deprecated names.
+ * Deprecated names stay accepted and returned in the whole 1.x series.
+ */
+export const MONEY_NAMES = {
+  gross_future_value: ['gross_face_value'],
+  net_future_value: ['net_face_value'],
+  requested_net_future_value: ['requested_advance_value'],
+  present_value_discount: ['discounted_value', 'discount_brl'],
+  net_present_liquid_value: ['liquid_value'],
+  opr_gross_future_value: ['opr_gross_face_value'],
+  opr_net_future_value: ['opr_net_face_value'],
+  opr_present_value_discount: ['opr_discounted_value'],
+  opr_net_present_liquid_value: ['opr_liquid_value'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CanonicalMoney = keyof typeof MONEY_NAMES;
+
+/** Every value under both of its names, as money strings: responses always carry both. */
+export function renderMoney(values: Partial<Record<CanonicalMoney, Money>>): Record<string, string> {
+  const body: Record<string, string> = {};
+  for (const [canonical, value] of Object.entries(values) as [CanonicalMoney, Money | undefined][]) {
+    if (value === undefined) continue;
+    const text = value.toString();
+    body[canonical] = text;
+    for (const name of MONEY_NAMES[canonical]) body[name] = text;
+  }
+  return body;
+}

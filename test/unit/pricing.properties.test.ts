@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import Decimal from 'decimal.js';
+import { RuleViolation } from '../../domain/errors';
+import { Dec, Money } from '../../domain/money';
+import { addDays, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
+
+const TODAY = '2026-11-21';
+const POLICY: PricingPolicy = {
+  fees: { monthlyRatePct: new Dec('2.5'), discountPct: new Dec(0), fixedDiscountBrl: Money.ZERO, floatingDays: 1 },
+  minCetMonthlyPct: null, maxCetMonthlyPct: null,
+};
+
+const cents = (max: number) => fc.integer({ min: 1, max }).map((n) => Money.fromCents(n).toString());
+const rate = (maxTimes10k: number) => fc.integer({ min: 0, max: maxTimes10k }).map((n) => (n / 10_000).toFixed(4));
+
+/** A receivable with NFV up to 1,000,000.00, a requested value or percent of it, and optional own rates. */
+const receivableArb = fc.record({
+  nfvCents: fc.integer({ min: 1, max: 100_000_000 }),
+  share: fc.integer({ min: 1, max: 100 }),
+  byPercent: fc.boolean(),
+  days: fc.integer({ min: -30, max: 400 }),
+  own: fc.option(fc.record({ monthly_rate_pct: rate(80_000), discount_pct: rate(50_000), fixed_discount_brl: cents(5_000) }), { nil: undefined }),
+});
+type ReceivableCase = typeof receivableArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toRaw(r: ReceivableCase, index: number): Record<string, unknown> {
+  const requestedCents = Math.floor((r.nfvCents * r.share) / 100);
+  return {
+    external_id: `R${index}`, payer_name: 'P', payer_document: '11222333000181', due_date: addDays(TODAY, r.days),
+    net_future_value: Money.fromCents(r.nfvCents).toString(),
+    ...(r.byPercent && requestedCents > 0
+      ? { requested_net_future_value_percent: r.share }
+      : { requested_advance_value: Money.fromCents(Math.max(1, requestedCents)).toString() }),
+    ...r.own,
+  };
+}
+
+/** Prices, or returns null when the rule refuses a discount at or above its base (checked to be true). */
+function priceOrRefuse(raw: Record<string, unknown>[], fees?: Record<string, unknown>, otherDebtDiscounts?: Money): PricedOperation | null {
+  const request = normalisePricingRequest({ receivables: raw, fees }, { route: 'simulate' });
+  try {
+    return priceOperation({ ...request, policy: POLICY, assignorDefaults: null, payerDefaultsByDocument: new Map(), businessDate: TODAY, otherDebtDiscounts });
+  } catch (err) {
+    expect(err).to.be.instanceOf(RuleViolation);
+    const offenders = (err as RuleViolation).detail as unknown as { receivables: { requested_advance_value: string; discounted_value: string }[] };
+    for (const o of offenders.receivables) expect(new Decimal(o.discounted_value).gte(o.requested_advance_value)).to.equal(true);
+    return null;
+  }
+}
+
+const sum = (values: Money[]) => Money.sum(values).toString();
+
+describe('pricing properties', () => {
+  it('per receivable liquid + discount = requested, and the discount is the half-up rounding of the exact formula', () => {
+    fc.assert(fc.property(fc.array(receivableArb, { minLength: 1, maxLength: 20 }), (receivables) => {
+      const op = priceOrRefuse(receivables.map(toRaw));
+      if (!op) return;
+      for (const p of op.receivables) {
+        expect(p.liquid.plus(p.discount).equals(p.input.requestedNetFutureValue)).to.equal(true);
+        const exact = p.input.requestedNetFutureValue.amount.times(p.monthlyRatePct).div(100).times(p.daysAdvanced).div(30)
+          .plus(p.input.requestedNetFutureValue.amount.times(p.discountPct).div(100)).plus(p.fixedDiscountBrl.amount);
+        expect(p.discount.amount.eq(exact.toDecimalPlaces(2, Decimal.ROUND_HALF_UP))).to.equal(true);
+      }
+    }));
+  });
+
+  it('operation totals equal the sums of the rounded parts, and the PIX amount is Σ liquid less the debts it can cover', () => {
+    fc.assert(fc.property(fc.array(receivableArb, { minLength: 1, maxLength: 20 }), cents(2_000_000_000), (receivables, debt) => {
+      const op = priceOrRefuse(receivables.map(toRaw), undefined, Money.of(debt));
+      if (!op) return;
+      const parts = op.receivables;
+      expect(op.grossFutureValue.toString()).to.equal(sum(parts.map((p) => p.input.grossFutureValue)));
+      expect(op.netFutureValue.toString()).to.equal(sum(parts.map((p) => p.input.netFutureValue)));
+      expect(op.requestedNetFutureValue.toString()).to.equal(sum(parts.map((p) => p.input.requestedNetFutureValue)));
+      expect(op.presentValueDiscount.toString()).to.equal(sum(parts.map((p) => p.discount)));
+      expect(op.netLiquidValue.toString()).to.equal(sum(parts.map((p) => p.liquid)));
+      expect(op.otherDebtDiscounts!.toString()).to.equal(Money.of(debt).min(op.netLiquidValue).toString());
+      expect(op.netPresentLiquidValue.plus(op.otherDebtDiscounts!).equals(op.netLiquidValue)).to.equal(true);
+      expect(op.netPresentLiquidValue.isNegative()).to.equal(false);
+    }));
+  });
+
+  it('total_liquid_value_brl is met to the cent: Σ liquid equals the target', () => {
+    fc.assert(fc.property(
+      fc.array(receivableArb.map((r) => ({ ...r, own: undefined })), { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 0, max: 100 }),
+      (receivables, keepPercent) => {
+        const raw = receivables.map(toRaw);
+        const requested = normalisePricingRequest({ receivables: raw }, { route: 'simulate' }).receivables.map((r) => r.requestedNetFutureValue);
+        const target = Money.of(Money.sum(requested).amount.times(keepPercent).div(100), Decimal.ROUND_DOWN);
+        const op = priceOrRefuse(raw, { total_liquid_value_brl: target.toString() });
+        if (!op) return;
+        expect(op.netLiquidValue.equals(target)).to.equal(true);
+        expect(op.receivables.every((p) => p.feeSource === 'operation')).to.equal(true);
+      },
+    ));
+  });
+
+  it('percent 100 anticipates exactly the NFV', () => {
+    fc.assert(fc.property(cents(100_000_000_000), (nfv) => {
+      const raw = [{ external_id: 'x', payer_name: 'P', payer_document: '11222333000181', due_date: TODAY, net_future_value: nfv, requested_net_future_value_percent: 100 }];
+      expect(normalisePricingRequest({ receivables: raw }, { route: 'simulate' }).receivables[0].requestedNetFutureValue.toString()).to.equal(nfv);
+    }));
+  });
+});
