@@ -1,7 +1,10 @@
+import { pricedOperationProperties } from './simulation';
 import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
+const pricedOperationPropertiesWithout = (...names: string[]) =>
+  Object.fromEntries(Object.entries(pricedOperationProperties).filter(([name]) => !names.includes(name)));
 const nullableMoney = { anyOf: [ref('Money'), { type: 'null' }] };
 
 export const operationSchemas = {
@@ -55,18 +58,7 @@ export const operationSchemas = {
       status: { anyOf: [ref('LifecycleStatus'), { type: 'null' }], description: 'Legacy alias: filled by direct creation only' },
       lifecycle_status: { anyOf: [ref('LifecycleStatus'), { type: 'null' }], description: 'Null in direct creation; filled by the stock path and reads' },
       assignor_id: { type: 'string', format: 'uuid' },
-      opr_gross_future_value: out('Σ gross'), opr_gross_face_value: twin('opr_gross_future_value'),
-      opr_net_future_value: out('Σ NFV'), opr_net_face_value: twin('opr_net_future_value'),
-      opr_requested_net_future_value: out('Σ requested'),
-      opr_present_value_discount: out('Σ discounts'), opr_discounted_value: twin('opr_present_value_discount'),
-      opr_net_present_liquid_value: out('The PIX amount: Σ liquid − other_debt_discounts'), opr_liquid_value: twin('opr_net_present_liquid_value'),
-      opr_net_liquid_value: out('Σ liquid before other debts (informational)'),
-      other_debt_discounts: out('Open assignor payables settled from this operation'),
-      average_days_in_advance: { type: 'integer' },
-      weighted_avg_days: { type: 'number' },
-      floating_days: { type: 'integer' },
-      cet_monthly_pct: { type: ['number', 'null'] },
-      cet_annual_pct: { type: ['number', 'null'] },
+      ...pricedOperationPropertiesWithout('assignor_defaults_used', 'payer_defaults_used'),
       product_id: { type: ['string', 'null'] },
       policy_id: { type: ['string', 'null'], format: 'uuid' },
       needs_backoffice_approval: { type: 'boolean' },
