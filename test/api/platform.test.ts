@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedApi } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
 
@@ -80,5 +80,23 @@ describe('platform rules', () => {
     const res = await client.get('/v1/health/deep', { token });
     expect(res.body.dependencies.database.status).to.equal('ok');
     expect(res.body.dependencies.temporal.status).to.equal('ok');
+  });
+
+  it('answers /v1/health 503 degraded with the same body when Temporal is unreachable', async () => {
+    const cut = new ApiClient((await anotherApi({ TEMPORAL_ADDRESS: '127.0.0.1:1' })).url);
+    const res = await cut.get('/v1/health');
+    expect(res.status).to.equal(503);
+    expect(res.body).to.include({ status: 'degraded', env: 'dev', version: '1.6.0' });
+    expect(res.body.checks).to.deep.equal({ database: 'ok', temporal: 'down' });
+    expect(res.body).to.not.have.property('detail');
+  });
+
+  it('sees the worker polling the operations task queue in /v1/health/deep', async () => {
+    await sharedWorker();
+    const { token } = await buildIntegrator(client);
+    const res = await client.get('/v1/health/deep', { token });
+    expect(res.status).to.equal(200);
+    expect(res.body.dependencies.worker).to.include({ status: 'ok', task_queue: 'operations' });
+    expect(res.body.dependencies.worker.pollers).to.be.greaterThan(0);
   });
 });
