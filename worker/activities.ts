@@ -1,14 +1,32 @@
 import type { Knex } from 'knex';
 import type { Config } from '../api/config';
 import type { Logger } from '../api/logger';
+import type { HostResolver } from '../domain/url-guard';
+import { createWebhookActivities } from '../activities/webhooks';
+import { createOperationActivities } from '../activities/operations';
+import { createContractActivities } from '../activities/contract';
+import { createDisbursementActivities } from '../activities/disbursement';
+import { createTitleActivities } from '../activities/titles';
+import { HttpEsignProvider } from '../activities/esign-client';
+import { HttpPixProvider } from '../activities/pix-client';
 
 export interface ActivityDeps {
   db: Knex;
   config: Config;
   logger: Logger;
+  /** Webhook hosts to addresses: the system's DNS, or a fixed table in tests. */
+  resolveHost: HostResolver;
 }
 
 /** Every activity the worker registers, each group built by its factory from the shared deps. */
-export function createActivities(_deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
-  return {};
+export function createActivities(deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
+  const { db, config } = deps;
+  const { esignUrl, pixUrl, timeoutMs } = config.providers;
+  return {
+    ...createWebhookActivities(deps),
+    ...createOperationActivities({ db }),
+    ...createContractActivities({ db, esign: new HttpEsignProvider(esignUrl, timeoutMs), esignCallbackUrl: `${config.http.publicUrl}/v1/internal/esign/callback` }),
+    ...createDisbursementActivities({ db, pix: new HttpPixProvider(pixUrl, timeoutMs), pixCallbackUrl: `${config.http.publicUrl}/v1/internal/pix/callback` }),
+    ...createTitleActivities({ db, config }),
+  };
 }

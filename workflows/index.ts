@@ -1,2 +1,4 @@
 // The workflow bundle: every workflow the worker runs is exported from here.
-export {};
+export { webhookDelivery } from './webhook-delivery';
+export { operationWorkflow } from './operation';
+export { titleWorkflow } from './title';

@@ -2,6 +2,16 @@ import { components } from './components';
 import { authPaths } from './paths/auth';
 import { platformPaths } from './paths/platform';
 import { assignorPaths, assignorSchemas } from './paths/assignors';
+import { simulationPaths, simulationSchemas } from './paths/simulation';
+import { productPaths, productSchemas } from './paths/products';
+import { webhookPaths, webhookSchemas } from './paths/webhooks';
+import { webhookEvents } from './webhook-events';
+import { operationPaths, operationSchemas } from './paths/operations';
+import { lifecyclePaths, lifecycleSchemas } from './paths/lifecycle';
+import { stockPaths, stockSchemas } from './paths/stock';
+import { payablePaths, payableSchemas } from './paths/payables';
+import { creditPaths, creditSchemas } from './paths/credits';
+import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
 
 interface Section {
   tag: string;
@@ -14,6 +24,15 @@ const SECTIONS: Section[] = [
   { tag: 'platform', paths: platformPaths },
   { tag: 'auth', paths: authPaths },
   { tag: 'assignors', paths: assignorPaths, schemas: assignorSchemas },
+  { tag: 'products', paths: productPaths, schemas: productSchemas },
+  { tag: 'simulation', paths: simulationPaths, schemas: simulationSchemas },
+  { tag: 'operations', paths: operationPaths, schemas: operationSchemas },
+  { tag: 'stock', paths: stockPaths, schemas: stockSchemas },
+  { tag: 'contracts', paths: lifecyclePaths, schemas: lifecycleSchemas },
+  { tag: 'titles', paths: titlePaymentPaths, schemas: titlePaymentSchemas },
+  { tag: 'assignor-payables', paths: payablePaths, schemas: payableSchemas },
+  { tag: 'discount-credits', paths: creditPaths, schemas: creditSchemas },
+  { tag: 'webhooks', paths: webhookPaths, schemas: webhookSchemas },
 ];
 
 /**
@@ -33,6 +52,6 @@ export function buildDocument(publicUrl: string): Record<string, unknown> {
     tags: SECTIONS.map((section) => ({ name: section.tag })),
     paths: Object.assign({}, ...SECTIONS.map((section) => section.paths)),
     components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
-    webhooks: {},
+    webhooks: webhookEvents,
   };
 }

@@ -1,0 +1,83 @@
+import type { EventType } from '../../domain/events';
+import { TenantScopedRepository } from './tenant-scoped';
+
+export interface WebhookSubscription {
+  id: string;
+  originatorId: string;
+  url: string;
+  eventTypes: EventType[];
+  description: string | null;
+  secret: string;
+  /** Still signs beside `secret` until `previousSecretExpiresAt` (rotation overlap). */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+interface SubscriptionRow {
+  id: string;
+  originator_id: string;
+  url: string;
+  event_types: EventType[];
+  description: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+}
+
+const toSubscription = (row: SubscriptionRow): WebhookSubscription => ({
+  id: row.id,
+  originatorId: row.originator_id,
+  url: row.url,
+  eventTypes: row.event_types,
+  description: row.description,
+  secret: row.secret,
+  previousSecret: row.previous_secret,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
+  createdAt: row.created_at,
+});
+
+/** Live (not deleted) webhook subscriptions of one originator. */
+export class WebhookSubscriptionRepository extends TenantScopedRepository {
+  private live() {
+    return this.scoped('webhook_subscriptions').whereNull('deleted_at');
+  }
+
+  async create(input: Pick<WebhookSubscription, 'id' | 'url' | 'eventTypes' | 'description' | 'secret'>): Promise<WebhookSubscription> {
+    const [row] = await this.insertOwned('webhook_subscriptions', {
+      id: input.id, url: input.url, event_types: input.eventTypes, description: input.description, secret: input.secret,
+    }).returning('*');
+    return toSubscription(row);
+  }
+
+  async list(page: Page): Promise<{ items: WebhookSubscription[]; total: number }> {
+    const [rows, [{ count }]] = await Promise.all([
+      this.live().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset),
+      this.live().count({ count: '*' }),
+    ]);
+    return { items: rows.map(toSubscription), total: Number(count) };
+  }
+
+  async find(id: string): Promise<WebhookSubscription | null> {
+    const row = await this.live().where({ id }).first();
+    return row ? toSubscription(row) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.live().where({ id }).update({ deleted_at: this.db.fn.now() })) > 0;
+  }
+
+  /** The current secret becomes the previous one, signing beside the new one until `overlapUntil`. */
+  async rotateSecret(id: string, secret: string, overlapUntil: Date): Promise<WebhookSubscription | null> {
+    const [row] = await this.live().where({ id })
+      .update({ previous_secret: this.db.ref('secret'), previous_secret_expires_at: overlapUntil, secret })
+      .returning('*');
+    return row ? toSubscription(row) : null;
+  }
+}

@@ -1,0 +1,128 @@
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
+import type { Knex } from 'knex';
+import type { Config } from '../api/config';
+import type { Logger } from '../api/logger';
+import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
+import { deliveryStart, type webhookDelivery } from '../workflows/webhook-delivery';
+
+/**
+ * Fans recorded events out to webhook deliveries: one workflow per (event, subscription of that
+ * event's originator), then marks the event dispatched. Woken by Postgres NOTIFY when an event
+ * row commits, so the first attempt follows within milliseconds; the interval only catches what
+ * a lost connection missed. Several workers may run it: rows are claimed with SKIP LOCKED and
+ * starts are idempotent, so a re-run never starts a delivery twice.
+ */
+export interface DispatcherDeps {
+  db: Knex;
+  client: Client;
+  config: Config;
+  logger: Logger;
+}
+
+export interface RunningDispatcher {
+  stop(): Promise<void>;
+}
+
+const BATCH = 200;
+const CHANNEL = 'events_recorded';
+const RECONNECT_MS = 1_000;
+
+async function startDelivery({ client, config }: DispatcherDeps, pair: DeliveryPair): Promise<void> {
+  const start = deliveryStart({ ...pair, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs });
+  try {
+    await client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+      ...start,
+      taskQueue: config.temporal.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    // Already ran to its end: a second dispatch of the same event must not deliver it again.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** One claimed batch; a failed start rolls the batch back and the next pass retries it. */
+export async function dispatchBatch(deps: DispatcherDeps): Promise<number> {
+  return deps.db.transaction(async (trx) => {
+    const { eventIds, pairs } = await claimUndispatched(trx, BATCH);
+    await Promise.all(pairs.map((pair) => startDelivery(deps, pair)));
+    if (eventIds.length > 0) await markDispatched(trx, eventIds);
+    return eventIds.length;
+  });
+}
+
+/** LISTEN on its own connection, reconnecting on loss; every (re)connect also triggers a pass. */
+function listen(deps: DispatcherDeps, onNotify: () => void): { close(): Promise<void> } {
+  let connection: PgClient | null = null;
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    const pg = new PgClient({ connectionString: deps.config.databaseUrl });
+    let lost = false;
+    // 'error' and 'end' may both fire for one loss: reconnect once.
+    const reconnect = (err?: Error) => {
+      if (lost || closed) return;
+      lost = true;
+      connection = null;
+      deps.logger.warn('webhook dispatcher has no LISTEN connection; retrying', { err: err?.message });
+      pg.end().catch(() => undefined);
+      setTimeout(() => void connect(), RECONNECT_MS).unref();
+    };
+    pg.on('notification', onNotify);
+    pg.on('error', reconnect);
+    pg.on('end', () => reconnect());
+    try {
+      await pg.connect();
+      await pg.query(`LISTEN ${CHANNEL}`);
+      if (closed) return void (await pg.end());
+      connection = pg;
+      onNotify();
+    } catch (err) {
+      reconnect(err as Error);
+    }
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      await connection?.end().catch(() => undefined);
+    },
+  };
+}
+
+export function startWebhookDispatcher(deps: DispatcherDeps): RunningDispatcher {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const drain = async (): Promise<void> => {
+    let full: boolean;
+    do {
+      again = false;
+      full = (await dispatchBatch(deps)) === BATCH;
+    } while ((full || again) && !stopped);
+  };
+  // Notifications that arrive mid-pass coalesce into one more pass.
+  const kick = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => { deps.logger.warn('webhook dispatch pass failed', { err: (err as Error).message }); })
+      .finally(() => { running = null; });
+  };
+
+  const listener = listen(deps, kick);
+  const timer = setInterval(kick, deps.config.outbox.relayIntervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await listener.close();
+      await running;
+    },
+  };
+}
