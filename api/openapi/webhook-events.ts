@@ -40,14 +40,20 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   'operation.denied': { summary: 'Backoffice denied an operation', data: data(operationIds, { ...operation, ...decision }) },
   'operation.cancelled': { summary: 'An operation was cancelled before the money moved', data: data(operationIds, { ...operation, ...decision }) },
   'operation.contract_signed': { summary: 'All signers signed the contract', data: data(operationIds, operation) },
-  'operation.paid': { summary: 'The PIX to the assignor settled', data: data(operationIds, { ...operation, opr_net_present_liquid_value: money }) },
+  'operation.paid': {
+    summary: 'The PIX to the assignor settled and was reconciled',
+    data: data(operationIds, { ...operation, opr_net_present_liquid_value: money, paid_amount: money, paid_at: timestamp, disbursement_method: nullableText }),
+  },
   'title.paid': {
     summary: 'A title was paid in full',
     data: data(['title_id', ...operationIds], { title_id: uuid, ...operation, external_id: text, paid_amount_brl: money, paid_at: timestamp }),
   },
   'stock.item_registered': {
     summary: 'A stock item was registered',
-    data: data(['stock_item_id'], { stock_item_id: uuid, external_id: text, net_future_value: money, due_date: ref('Date'), backing_type: text }),
+    data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {
+      stock_item_id: uuid, external_id: text, assignor_id: uuid, net_future_value: money, gross_future_value: money,
+      gross_future_value_deductions: { anyOf: [money, { type: 'null' }] }, due_date: ref('Date'), backing_type: text, pre_authorized: { type: 'boolean' },
+    }),
   },
 };
 
