@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { createDb, migrate } from '../../db/connection';
+import { startChild, Child } from '../../test/support/child-process';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const HIGH = String(1_000_000_000);
+
+export interface BenchStack {
+  apiUrl: string;
+  /** A small pool of the bench's own, for seeding and for sampling pg_stat_activity. */
+  db: Knex;
+  /** Root pid of each process of ours (api, worker, sandbox), for the CPU meter. */
+  pids: Record<string, number>;
+  temporalAddress: string;
+  stop(): Promise<void>;
+}
+
+interface Infra { serverUrl: string; temporalAddress: string; stop(): Promise<void> }
+
+/**
+ * Postgres and Temporal from scripts/lib/infra.mjs (DATABASE_URL / TEMPORAL_ADDRESS when set,
+ * otherwise a throw-away embedded Postgres and an in-memory Temporal dev server), a scratch
+ * database, and the api, the worker and the sandbox providers as three separate processes, so
+ * the load generator (this process) shares no event loop with them.
+ */
+export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string> }): Promise<BenchStack> {
+  const infraModule = await import(path.join(ROOT, 'scripts', 'lib', 'infra.mjs'));
+  const infra: Infra = await infraModule.startInfra({ purpose: 'test' });
+  const database = `ra_bench_${process.pid}`;
+  const databaseUrl: string = await infraModule.createDatabase(infra.serverUrl, database, { recreate: true });
+  const db = createDb(databaseUrl, 4);
+  await migrate(db);
+
+  const children: Child[] = [];
+  const pids: Record<string, number> = {};
+  const base = {
+    DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0',
+    RATE_LIMIT_IP_RPM: HIGH, RATE_LIMIT_TOKEN_RPM: HIGH, RATE_LIMIT_AUTH_TOKEN_RPM: HIGH, RATE_LIMIT_LOGIN_RPM: HIGH,
+  };
+  try {
+    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0' }, /e-sign (http\S+), PIX (http\S+)\)/);
+    children.push(sandbox);
+    pids.sandbox = sandbox.process.pid!;
+    const providers = { ESIGN_URL: sandbox.match[1], PIX_URL: sandbox.match[2] };
+    const api = await startChild('api/server.ts', { ...base, ...providers, ...options.apiEnv }, /api listening on (http:\/\/[\d.:]+)/);
+    children.push(api);
+    pids.api = api.process.pid!;
+    if (options.worker) {
+      const worker = await startChild('worker/main.ts', { ...base, ...providers, PUBLIC_URL: api.match[1] }, /worker polling task queue/);
+      children.push(worker);
+      pids.worker = worker.process.pid!;
+    }
+    return {
+      apiUrl: api.match[1],
+      db,
+      pids,
+      temporalAddress: infra.temporalAddress,
+      async stop() {
+        for (const child of children.reverse()) await child.kill('SIGTERM');
+        await db.destroy();
+        await infraModule.dropDatabase(infra.serverUrl, database).catch(() => undefined);
+        await infra.stop();
+      },
+    };
+  } catch (err) {
+    for (const child of children) await child.kill();
+    await db.destroy();
+    await infra.stop();
+    throw err;
+  }
+}
