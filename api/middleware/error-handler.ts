@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { AppError, ValidationFailed } from '../../domain/errors';
+import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import type { Logger } from '../logger';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
@@ -14,7 +14,11 @@ function redactInputs(err: ValidationFailed): ValidationFailed {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let appError: AppError;
-    if (err instanceof AppError) {
+    if ((err as Error).name === 'KnexTimeoutError') {
+      // The connection pool stayed exhausted: overload, retryable, not a bug.
+      logger.warn('database pool exhausted', { request_id: req.ctx?.requestId });
+      appError = new Unavailable('database_unavailable');
+    } else if (err instanceof AppError) {
       appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
     } else {
       logger.error('unhandled error', { request_id: req.ctx?.requestId, err: (err as Error).message, stack: (err as Error).stack });

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import type { Config } from '../config';
@@ -64,7 +65,7 @@ export function operationRoutes(deps: OperationRouteDeps): Router {
     const { limit, offset } = page(req);
     const q = req.query as Record<string, string | undefined>;
     const { items, total } = await new OperationsRepository(uow.db, tenantOf(req)).listTitles({
-      status: q.status, operationId: q.operation_id, payerDocument: q.payer_document, dueFrom: q.due_date_from, dueTo: q.due_date_to,
+      status: q.status, operationId: q.operation_id, payerDocument: q.payer_document ? stripDocument(q.payer_document) : undefined, dueFrom: q.due_date_from, dueTo: q.due_date_to,
     }, limit, offset);
     return ok({ items: items.map(presentTitle), total, limit, offset });
   }));

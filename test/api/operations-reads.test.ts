@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { formatCnpj } from '../support/documents';
 import { v7 as uuidv7 } from 'uuid';
 import { sharedApi } from '../support/stack';
 import { ApiClient } from '../support/http';
@@ -114,6 +115,7 @@ describe('operation and title reads', () => {
       expect(await listed('status=WAITING_PAYMENT')).to.deep.equal({ ids: titleIds('T30', 'T60', 'T90'), total: 3 });
       expect(await listed('status=PAID')).to.deep.equal({ ids: [], total: 0 });
       expect(await listed(`payer_document=${payerA}`)).to.deep.equal({ ids: titleIds('T30', 'T90'), total: 2 });
+      expect(await listed(`payer_document=${encodeURIComponent(formatCnpj(payerA))}`), 'punctuation accepted').to.deep.equal({ ids: titleIds('T30', 'T90'), total: 2 });
       expect(await listed(`due_date_from=${dueIn(30)}&due_date_to=${dueIn(60)}`)).to.deep.equal({ ids: titleIds('T30', 'T60'), total: 2 });
       expect(await listed(`due_date_from=${dueIn(31)}`)).to.deep.equal({ ids: titleIds('T60', 'T90'), total: 2 });
     });
