@@ -24,7 +24,7 @@ interface Infra { serverUrl: string; temporalAddress: string; stop(): Promise<vo
  * database, and the api, the worker and the sandbox providers as three separate processes, so
  * the load generator (this process) shares no event loop with them.
  */
-export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string> }): Promise<BenchStack> {
+export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string>; sandboxEnv?: Record<string, string> }): Promise<BenchStack> {
   const infraModule = await import(path.join(ROOT, 'scripts', 'lib', 'infra.mjs'));
   const infra: Infra = await infraModule.startInfra({ purpose: 'test' });
   const database = `ra_bench_${process.pid}`;
@@ -39,7 +39,7 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
     RATE_LIMIT_IP_RPM: HIGH, RATE_LIMIT_TOKEN_RPM: HIGH, RATE_LIMIT_AUTH_TOKEN_RPM: HIGH, RATE_LIMIT_LOGIN_RPM: HIGH,
   };
   try {
-    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0' }, /e-sign (http\S+), PIX (http\S+)\)/);
+    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0', ...options.sandboxEnv }, /e-sign (http\S+), PIX (http\S+)\)/);
     children.push(sandbox);
     pids.sandbox = sandbox.process.pid!;
     const providers = { ESIGN_URL: sandbox.match[1], PIX_URL: sandbox.match[2] };

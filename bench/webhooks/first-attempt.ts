@@ -17,7 +17,8 @@ import { newWebhookSecret } from '../../domain/webhook-signature';
 import { startWorker } from '../../worker/main';
 import { RECEIVER_HOST, startReceiver, testCa } from '../../test/support/https-receiver';
 import { fixedResolver } from '../../test/support/webhooks';
-import { startBenchInfra, summary } from '../support/stack';
+import { startBenchInfra } from '../support/stack';
+import { summary } from '../support/summary';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);
