@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { sharedApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
@@ -12,11 +11,7 @@ import { buildAssignor, buildPayable, readPayable } from './payables.support';
 describe('debt netting', () => {
   let client: ApiClient;
   let token: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token } = await startOperationsTest()));
 
   const operationFor = (assignor: { cnpj: string; email: string }, receivables = [receivable()]) =>
     createDirect(client, token, directBody({ cnpj: assignor.cnpj, email: assignor.email, receivables }));

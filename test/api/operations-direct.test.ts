@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { Money } from '../../domain/money';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { formatCnpj, cnpj } from '../support/documents';
 import { tokenFor } from '../support/factories';
 import { newIdempotencyKey } from '../support/idempotency';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
 import { dueIn, receivable } from './simulate.support';
 import { bodyOf, created, DISPLAY_NUMBER, UUID_V7 } from './operations.support';
 
@@ -35,11 +35,7 @@ function expectTwins(body: Record<string, unknown>, twins: Record<string, string
 describe('POST /v1/operations/direct', () => {
   let client: ApiClient;
   let token: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token } = await startOperationsTest()));
 
   describe('creation response', () => {
     // Policy: 2.5% a month, no floating days. A: 10,000.00 for 30 days → 250.00. B: 6,000.00 of 10,000.00 for 60 days → 300.00.

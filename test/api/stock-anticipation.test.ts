@@ -1,18 +1,13 @@
 import { expect } from 'chai';
 import { Money } from '../../domain/money';
 import { ApiClient } from '../support/http';
-import { buildOperationsIntegrator } from '../support/operations';
-import { sharedApi, sharedWorker } from '../support/stack';
+import { buildOperationsIntegrator, startOperationsTest } from '../support/operations';
 import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from './stock.support';
 
 describe('POST /v1/stock/simulate-anticipation and /v1/stock/request-anticipation', () => {
   let client: ApiClient;
   let token: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token } = await startOperationsTest()));
 
   const twoItems = () => stocked(client, token, stockBody({ items: [stockItem(), stockItem({ net_future_value: '5000.00' })] }));
 

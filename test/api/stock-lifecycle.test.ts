@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
+import { testDb } from '../support/stack';
 import { untilLockWait } from '../support/idempotency';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
@@ -11,11 +11,7 @@ import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody,
 describe('stock items through the life of their operations', () => {
   let client: ApiClient;
   let token: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token } = await startOperationsTest()));
 
   const itemOf = async (id: string) => (await client.get(`/v1/stock/${id}`, { token })).body;
   const untilBackInStock = (id: string) => eventually(async () => expect(await itemOf(id)).to.include({ status: 'IN_STOCK', operation_id: null }), 20_000);

@@ -2,8 +2,9 @@ import { Money } from '../../domain/money';
 import type { PolicySettings } from '../../db/repositories/policies';
 import { buildPricingIntegrator, receivable } from '../api/simulate.support';
 import { cnpj } from './documents';
-import type { ApiClient } from './http';
 import { newIdempotencyKey } from './idempotency';
+import { sharedApi, sharedWorker } from './stack';
+import { ApiClient } from './http';
 
 /** A policy that lets operations through: every limit layer configured, auto-approval up to 50,000.00. */
 export const OPERATIONS_POLICY: Partial<PolicySettings> = {
@@ -30,4 +31,11 @@ export function directBody(overrides: Record<string, unknown> = {}): Record<stri
 
 export async function createDirect(client: ApiClient, token: string, body: Record<string, unknown> = directBody()) {
   return client.post('/v1/operations/direct', body, { token, headers: { 'Idempotency-Key': newIdempotencyKey() } });
+}
+
+/** The usual start of an operations test: the shared api and worker, and an integrator with OPERATIONS_POLICY. */
+export async function startOperationsTest() {
+  const client = new ApiClient((await sharedApi()).url);
+  await sharedWorker();
+  return { client, ...(await buildOperationsIntegrator(client)) };
 }
