@@ -7,8 +7,8 @@ import path from 'node:path';
 import { createDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
 
 if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
-  say('installing dependencies (npm ci)...');
-  if (spawnSync('npm', ['ci'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+  say('installing dependencies (npm install)...');
+  if (spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
 }
 
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
