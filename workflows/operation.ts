@@ -1,5 +1,5 @@
 import {
-  ActivityFailure, allHandlersFinished, ApplicationFailure, condition, defineQuery, defineSignal, defineUpdate,
+  ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, defineQuery, defineSignal, defineUpdate,
   setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
@@ -14,6 +14,8 @@ export interface OperationWorkflowInput {
   displayNumber: string;
   initialStatus: LifecycleStatus;
   embeddedSignature: boolean;
+  /** Set when a long wait for signatures continued as a new run: the counters carry over. */
+  resumed?: { contractAttempts: number };
 }
 
 export interface OperationState {
@@ -79,7 +81,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     displayNumber: input.displayNumber,
     status: input.initialStatus,
     waitingFor: 'recording creation',
-    contractAttempts: 0,
+    contractAttempts: input.resumed?.contractAttempts ?? 0,
     disbursementAttempts: 0,
     lastError: null,
   };
@@ -230,6 +232,14 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
         const wait = polls < SIGNATURE_POLL_FAST_MS.length ? SIGNATURE_POLL_FAST_MS[polls] : SIGNATURE_POLL_SLOW_MS;
         polls += 1;
         await condition(() => signaturesMayHaveChanged || cancelRequested !== null, wait);
+        if (workflowInfo().continueAsNewSuggested && !cancelRequested) {
+          // Signing has no deadline, so the polling history would grow without bound: start afresh
+          // (unless a cancel arrives meanwhile: this run must finish it).
+          await condition(() => allHandlersFinished() || cancelRequested !== null);
+          if (!cancelRequested) {
+            return continueAsNew<typeof operationWorkflow>({ ...input, initialStatus: 'CONTRACT_SENT', resumed: { contractAttempts: state.contractAttempts } });
+          }
+        }
       }
     }
   }

@@ -68,6 +68,9 @@ export async function startInfra({ purpose, env = process.env }) {
     const temporal = await startTemporalDev({
       binary, port, uiPort, headless: false,
       dbFile: test ? null : path.join(ROOT, '.data', 'temporal.db'),
+      // Tests reach "continue as new suggested" after a few dozen events instead of thousands,
+      // so the long-wait paths that continue as new run in every test run.
+      dynamicConfig: test ? { 'limit.historyCount.suggestContinueAsNew': 40 } : {},
     });
     stops.push(() => temporal.stop());
     temporalAddress = temporal.address;

@@ -5,12 +5,13 @@ import { waitForPort } from './ports.mjs';
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
 
 /** `temporal server start-dev`: the server with Temporal Web built in, our search attributes registered. */
-export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, log = () => {} }) {
+export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, dynamicConfig = {}, log = () => {} }) {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-format', 'json'];
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
   if (dbFile) args.push('--db-filename', dbFile);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => log(String(d)));
   child.stderr.on('data', (d) => log(String(d)));

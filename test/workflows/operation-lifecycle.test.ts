@@ -6,6 +6,7 @@ import { buildOperationsIntegrator, createDirect, directBody } from '../support/
 import { signAll, signersOf, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
 import { eventually } from '../support/webhooks';
+import { closeTemporal, operationWorkflow } from '../support/temporal';
 
 describe('operation lifecycle on Temporal', () => {
   let client: ApiClient;
@@ -78,6 +79,26 @@ describe('operation lifecycle on Temporal', () => {
   it('refuses a client token on a backoffice route and a user token on an integration route', async () => {
     expect((await client.get('/v1/backoffice/approval-queue', { token })).body).to.deep.equal({ detail: 'invalid_token_type' });
     expect((await client.get('/v1/operations', { token: backoffice })).body).to.deep.equal({ detail: 'invalid_token_type' });
+  });
+
+  it('continues as new while waiting long for signatures, keeping its search attributes, and still reaches PAID', async function () {
+    this.timeout(120_000);
+    after(closeTemporal);
+    const created = await createDirect(client, token, directBody({ embedded_signature: true }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    const first = (await operationWorkflow(id)).description.runId;
+    // The test server suggests continuing as new after 40 events; each unanswered poll adds about 8.
+    const resumed = await eventually(async () => {
+      const now = await operationWorkflow(id);
+      expect(now.description.runId, `history length ${now.description.historyLength}`).to.not.equal(first);
+      return now;
+    }, 75_000);
+    expect(resumed.state).to.include({ status: 'CONTRACT_SENT' });
+    expect(resumed.searchAttributes).to.include({ lifecycleStatus: 'CONTRACT_SENT', displayNumber: created.body.display_number });
+    await signAll(client, token, id);
+    await untilStatus(client, token, id, 'PAID');
+    expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.contract_signed', 'operation.paid']);
   });
 
   describe('cancellation', () => {
