@@ -56,6 +56,7 @@ async function registerAssignor(assignors: AssignorsRepository, body: DirectBody
 export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, now: Date): Promise<WrittenOperation> {
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
+  // Every refusal of the body comes before the first write (the assignor is registered below).
   readAssignor(body as never);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
   const policies = new PoliciesRepository(trx, originatorId);
