@@ -166,13 +166,18 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     }
   };
 
-  setHandler(sendForSignatureUpdate, async ({ embedded }) => dispatch(embedded ?? input.embeddedSignature), {
-    validator: (_input: DispatchInput) => {
-      if (cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
-      if (dispatching || ALREADY_DISPATCHED.includes(state.status)) refuse('contract_already_exists', 'The contract was already dispatched');
-      if (!SIGNABLE_STATES.includes(state.status)) refuse('operation_not_in_signable_state', `Operation is ${state.status}`);
-    },
-  });
+  const refuseUnlessSignable = () => {
+    if (cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
+    if (ALREADY_DISPATCHED.includes(state.status)) refuse('contract_already_exists', 'The contract was already dispatched');
+    if (!SIGNABLE_STATES.includes(state.status)) refuse('operation_not_in_signable_state', `Operation is ${state.status}`);
+  };
+
+  // A dispatch already in flight (the automatic one) is waited for, then the state decides again.
+  setHandler(sendForSignatureUpdate, async ({ embedded }) => {
+    while (dispatching) await condition(() => !dispatching);
+    refuseUnlessSignable();
+    return dispatch(embedded ?? input.embeddedSignature);
+  }, { validator: (_input: DispatchInput) => refuseUnlessSignable() });
 
   setHandler(retryDisbursementUpdate, async () => {
     retryRequested = true;
