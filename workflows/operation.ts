@@ -97,9 +97,11 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     state.waitingFor = waitingFor;
     upsertSearchAttributes([{ key: LIFECYCLE_STATUS, value: status }]);
   };
+  // The workflow's own state moves first, so an update validated while the read model is being
+  // written already sees the new state (a client reacting to the read model is never refused).
   const transition = async (from: LifecycleStatus[], to: LifecycleStatus, waitingFor: string, extra: Record<string, unknown> = {}) => {
-    await ops.transitionOperation({ operationId: input.operationId, workflowId: workflowInfo().workflowId, from, to, ...extra });
     setStatus(to, waitingFor);
+    await ops.transitionOperation({ operationId: input.operationId, workflowId: workflowInfo().workflowId, from, to, ...extra });
   };
 
   setHandler(stateQuery, () => state);
@@ -268,8 +270,8 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
       }
     }
     state.lastError = outcome.reason ?? 'pix_rejected';
-    await transition(['DISBURSING'], 'DISBURSEMENT_FAILED', 'a human: retry the disbursement or cancel', { errorCode: state.lastError });
     retryRequested = false;
+    await transition(['DISBURSING'], 'DISBURSEMENT_FAILED', 'a human: retry the disbursement or cancel', { errorCode: state.lastError });
     await condition(() => retryRequested || cancelRequested !== null);
     if (cancelRequested) return finishCancelled();
   }
