@@ -13,17 +13,8 @@ export const SIGNABLE_STATES: readonly LifecycleStatus[] = ['PRE_APPROVED', 'APP
 export const CANCELLABLE_STATES: readonly LifecycleStatus[] = [
   'WAITING_APPROVAL', 'APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_ERROR', 'CONTRACT_SENT', 'DISBURSEMENT_FAILED',
 ];
-export const TERMINAL_STATES: readonly LifecycleStatus[] = ['SETTLED', 'DENIED', 'CANCELLED'];
 /** States in which the operation's titles still count towards exposure. */
 export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const;
-
-export function isSignable(status: LifecycleStatus): boolean {
-  return SIGNABLE_STATES.includes(status);
-}
-
-export function isCancellable(status: LifecycleStatus): boolean {
-  return CANCELLABLE_STATES.includes(status);
-}
 
 /** Auto-approval gate (contract rule 8): within a positive limit → born approved; absent or zero → human. */
 export function initialStatus(requestedTotal: Money, autoApproveLimit: Money | null): LifecycleStatus {

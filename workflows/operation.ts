@@ -3,7 +3,7 @@ import {
   setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
-import { CANCELLABLE_STATES, SIGNABLE_STATES } from '../domain/operation-lifecycle';
+import { APPROVED_STATES, CANCELLABLE_STATES, SIGNABLE_STATES } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, operationActivities } from './operation-activities';
 import { LIFECYCLE_STATUS } from './search-attributes';
 import { trackTitlesUntilClosed } from './title-tracking';
@@ -220,7 +220,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     if (cancelRequested) return finishCancelled();
     if (dispatching) {
       await condition(() => !dispatching);
-    } else if (state.status === 'APPROVED_DIRECT' || state.status === 'PRE_APPROVED') {
+    } else if (APPROVED_STATES.includes(state.status)) {
       // A failed dispatch has already moved to CONTRACT_ERROR; anything else is a bug to surface.
       await dispatch(input.embeddedSignature).catch((err) => {
         if (!(err instanceof ApplicationFailure)) throw err;

@@ -59,8 +59,4 @@ export class RouteTable {
     const { pattern: _pattern, literalSegments: _literal, ...spec } = entry;
     return spec;
   }
-
-  all(): RouteSpec[] {
-    return this.entries.map(({ pattern: _p, literalSegments: _l, ...spec }) => spec);
-  }
 }

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { AssignorInput, PrimaryAccount } from '../../domain/assignor-registration';
+import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface AssignorRow {
@@ -50,11 +51,7 @@ export class AssignorsRepository extends TenantScopedRepository {
   }
 
   async list(limit: number, offset: number): Promise<{ items: AssignorRow[]; total: number }> {
-    const [items, [{ count }]] = await Promise.all([
-      this.scoped('assignors').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset),
-      this.scoped('assignors').count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items, total: Number(count) };
+    return paged(() => this.scoped('assignors'), newestFirst(), limit, offset);
   }
 
   /** Inserts unless the document exists; returns the row either way and whether it was new. */

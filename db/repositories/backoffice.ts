@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { OperationRow } from './operations';
+import { paged } from './pagination';
 
 export interface QueueFilters {
   originatorId?: string;
@@ -39,12 +40,9 @@ export class BackofficeRepository {
 
   /** Oldest first: a queue is worked from its head. */
   async approvalQueue(filters: QueueFilters, limit: number, offset: number): Promise<{ items: QueueItem[]; total: number }> {
-    const [items, [{ count }]] = await Promise.all([
-      this.queue(filters).select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name', 'assignors.document as assignor_document')
-        .orderBy('operations.created_at').orderBy('operations.id').limit(limit).offset(offset),
-      this.queue(filters).count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items, total: Number(count) };
+    return paged(() => this.queue(filters), (query) => query
+      .select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name', 'assignors.document as assignor_document')
+      .orderBy('operations.created_at').orderBy('operations.id'), limit, offset);
   }
 
   async operation(id: string): Promise<OperationRow | undefined> {

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Money } from '../../domain/money';
-import { newestFirst } from './payables';
+import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface DiscountCreditRow {
@@ -32,6 +32,6 @@ export class DiscountCreditsRepository extends TenantScopedRepository {
       const query = this.scoped('discount_credits');
       return filters.assignorId ? query.where('assignor_id', filters.assignorId) : query;
     };
-    return newestFirst(filtered, limit, offset);
+    return paged(filtered, newestFirst(), limit, offset);
   }
 }

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface OperationRow {
@@ -82,11 +84,7 @@ export class OperationsRepository extends TenantScopedRepository {
       const query = this.scoped('operations');
       return lifecycleStatus ? query.where({ lifecycle_status: lifecycleStatus }) : query;
     };
-    const [items, [{ count }]] = await Promise.all([
-      filtered().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset),
-      filtered().count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items, total: Number(count) };
+    return paged(filtered, newestFirst(), limit, offset);
   }
 
   private titles() {
@@ -112,11 +110,7 @@ export class OperationsRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('titles.due_date', '<=', filters.dueTo);
       return query;
     };
-    const [items, [{ count }]] = await Promise.all([
-      filtered().select('titles.*', 'payers.document as payer_document', 'payers.name as payer_name')
-        .orderBy('titles.created_at', 'desc').orderBy('titles.id', 'desc').limit(limit).offset(offset),
-      filtered().count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items, total: Number(count) };
+    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.select('titles.*', 'payers.document as payer_document', 'payers.name as payer_name'));
+    return paged(filtered, withPayer, limit, offset);
   }
 }

@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { Money } from '../../domain/money';
+import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export type PayableStatus = 'OPEN' | 'PARTIALLY_PAID' | 'PAID' | 'WRITTEN_OFF';
@@ -45,14 +45,6 @@ export interface PayableFilters {
 }
 
 /** One page of a filtered list, newest first, with the count before pagination. */
-export async function newestFirst<T>(filtered: () => Knex.QueryBuilder, limit: number, offset: number): Promise<{ items: T[]; total: number }> {
-  const [items, [{ count }]] = await Promise.all([
-    filtered().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset),
-    filtered().count<{ count: number }[]>({ count: '*' }),
-  ]);
-  return { items, total: Number(count) };
-}
-
 /** Assignor payables as records; every change of their balance goes through `PayablesLedger`. */
 export class PayablesRepository extends TenantScopedRepository {
   async byId(id: string, lock = false): Promise<PayableRow | undefined> {
@@ -91,6 +83,6 @@ export class PayablesRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('due_date', '<=', filters.dueTo);
       return query;
     };
-    return newestFirst(filtered, limit, offset);
+    return paged(filtered, newestFirst(), limit, offset);
   }
 }

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Dec, Money } from '../../domain/money';
+import { paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface Product {
@@ -36,11 +37,8 @@ function toProduct(row: Row): Product {
 export class ProductsRepository extends TenantScopedRepository {
   async list(limit: number, offset: number): Promise<{ items: Product[]; total: number }> {
     const offered = () => this.scoped('products').where({ active: true });
-    const [rows, [{ count }]] = await Promise.all([
-      offered().orderBy([{ column: 'name' }, { column: 'id' }]).limit(limit).offset(offset),
-      offered().count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items: rows.map(toProduct), total: Number(count) };
+    const { items, total } = await paged<Row>(offered, (query) => query.orderBy([{ column: 'name' }, { column: 'id' }]), limit, offset);
+    return { items: items.map(toProduct), total };
   }
 
   async byId(id: string): Promise<Product | null> {

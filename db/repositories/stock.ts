@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 /** DESIGN.md §5: IN_STOCK → ANTICIPATED (in an operation) and back; CANCELLED by the cancel route. */
@@ -38,11 +39,14 @@ export interface StockItemRow extends StockItemColumns {
 
 export type StockValueChange = Partial<Pick<StockItemColumns, 'gross_future_value' | 'gross_future_value_deductions' | 'net_future_value' | 'pre_authorized'>>;
 
+/** Items carry their payer's document and name. */
+const withPayer = (query: Knex.QueryBuilder) => query.join('payers', 'payers.id', 'stock_items.payer_id')
+  .select('stock_items.*', 'payers.document as payer_document', 'payers.name as payer_name');
+
 export class StockRepository extends TenantScopedRepository {
   /** Items with their payer's document and name, which the item itself does not repeat. */
   private items(): Knex.QueryBuilder {
-    return this.scoped('stock_items').join('payers', 'payers.id', 'stock_items.payer_id')
-      .select('stock_items.*', 'payers.document as payer_document', 'payers.name as payer_name');
+    return withPayer(this.scoped('stock_items'));
   }
 
   async insert(rows: readonly StockItemColumns[]): Promise<void> {
@@ -63,11 +67,7 @@ export class StockRepository extends TenantScopedRepository {
 
   async list(limit: number, offset: number, status?: string): Promise<{ items: StockItemRow[]; total: number }> {
     const byStatus = (query: Knex.QueryBuilder) => (status ? query.where('stock_items.status', status) : query);
-    const [items, [{ count }]] = await Promise.all([
-      byStatus(this.items()).orderBy('stock_items.created_at', 'desc').orderBy('stock_items.id', 'desc').limit(limit).offset(offset),
-      byStatus(this.scoped('stock_items')).count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items, total: Number(count) };
+    return paged(() => byStatus(this.scoped('stock_items')), (query) => newestFirst('stock_items')(withPayer(query)), limit, offset);
   }
 
   async update(id: string, change: StockValueChange & { status?: StockStatus }): Promise<StockItemRow> {

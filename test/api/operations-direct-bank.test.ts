@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { sharedApi, testDb } from '../support/stack';
+import { testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { cnpj, cpf, formatCnpj } from '../support/documents';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { receivable } from './simulate.support';
 import { created, rowsOf } from './operations.support';
 
@@ -11,10 +11,7 @@ describe('POST /v1/operations/direct: bank, assignor and payers', () => {
   let client: ApiClient;
   let token: string;
   let originatorId: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    ({ token, originatorId } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token, originatorId } = await startOperationsTest()));
 
   const assignorOf = async (op: { assignor_id: string }) => {
     const res = await client.get(`/v1/assignors/${op.assignor_id}`, { token });

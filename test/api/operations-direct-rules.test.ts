@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Dec, Money } from '../../domain/money';
 import { ProductsRepository } from '../../db/repositories/products';
-import { sharedApi, testDb } from '../support/stack';
+import { testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
 import { buildPolicy, buildPricingIntegrator, dueIn, receivable, receivableWithout } from './simulate.support';
 import { created, refused, rowsOf } from './operations.support';
 
@@ -17,10 +17,7 @@ describe('POST /v1/operations/direct: rules and codes', () => {
   let client: ApiClient;
   let token: string;
   let originatorId: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    ({ token, originatorId } = await buildOperationsIntegrator(client));
-  });
+  before(async () => ({ client, token, originatorId } = await startOperationsTest()));
 
   it('gives the same 422 as /v1/simulate for every value and vocabulary code, and writes nothing', async () => {
     const cases: [unknown[], Record<string, unknown>][] = [
