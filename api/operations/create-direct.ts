@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { readAssignor, resolvePrimaryAccount, BankInput } from '../../domain/assignor-registration';
 import { RuleViolation, ValidationFailed } from '../../domain/errors';
-import { Money } from '../../domain/money';
 import { businessDate, enforceCetBounds, normaliseFees, normaliseReceivables, priceOperation, Policy } from '../../domain/pricing';
 import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignors';
 import { PayersRepository } from '../../db/repositories/payers';
@@ -72,9 +71,8 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
     payerDefaultsByDocument: await policies.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
     businessDate: businessDate(now),
   };
-  const gross = priceOperation({ ...pricingInput, otherDebtDiscounts: Money.ZERO });
-  const debt = await openDebtOf(trx, originatorId, assignor.id);
-  const priced = debt.isZero() ? gross : priceOperation({ ...pricingInput, otherDebtDiscounts: debt.min(gross.netLiquidValue) });
+  // Pricing caps the netted debt at Σ liquid, so the PIX amount is never negative.
+  const priced = priceOperation({ ...pricingInput, otherDebtDiscounts: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   return writeOperation(trx, {
     originatorId, channel: 'direct', environment, assignor, policy, productId,
