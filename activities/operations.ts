@@ -116,10 +116,13 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
         });
         if (!moved) return;
         const now = new Date();
+        const ledger = new PayablesLedger(trx, moved.originator_id);
+        // Payables before titles, as creation takes them: cancelling the titles locks the exposure counters.
+        await ledger.lockNetted(args.operationId);
         await trx('titles').where({ operation_id: args.operationId }).update({ status: 'CANCELLED', updated_at: now });
         await trx('stock_items').where({ operation_id: args.operationId, status: 'ANTICIPATED' })
           .update({ status: 'IN_STOCK', operation_id: null, updated_at: now });
-        await new PayablesLedger(trx, moved.originator_id).reverseNetting(args.operationId);
+        await ledger.reverseNetting(args.operationId);
       });
     },
   };

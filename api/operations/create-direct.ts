@@ -64,7 +64,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const productId = await requireProduct(trx, originatorId, body.product_id);
 
   const assignor = await registerAssignor(new AssignorsRepository(trx, originatorId), body);
-  const payers = await new PayersRepository(trx, originatorId).ensureLocked(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));
+  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));
   const pricingInput = {
     receivables, fees, policy,
     assignorDefaults: await policies.assignorFeeDefaults(assignor.document),

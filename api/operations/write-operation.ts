@@ -7,6 +7,7 @@ import { initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle
 import type { Policy, PricedOperation } from '../../domain/pricing';
 import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
+import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow } from '../workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
@@ -38,6 +39,9 @@ export interface WrittenOperation {
   id: string;
   workflowId: string;
   status: LifecycleStatus;
+  /** The rows as written (titles in id order, with their payer's document and name), for the 201 body. */
+  operation: OperationRow;
+  titles: TitleRow[];
 }
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -49,41 +53,24 @@ export function displayNumber(businessDate: string): string {
 }
 
 /**
- * The write half of both creation routes, inside the caller's transaction: credit limits under
- * row locks, then the operation, its titles, any remainder, the consumed stock items and the
- * outbox row that gives the operation its workflow.
+ * The write half of both creation routes, inside the caller's transaction (a refusal thrown here
+ * rolls back everything written before it): the operation, any remainder, the consumed stock items
+ * and the outbox row that gives the operation its workflow; then, under the exposure counters' row
+ * locks, the credit limits and the titles (whose trigger moves the counters) and the netting. Every
+ * read and every write that does not move exposure comes before the lock, so an originator's
+ * operations queue on it only for the check, the titles, the netting and the commit.
  */
 export async function writeOperation(trx: Knex, input: NewOperation): Promise<WrittenOperation> {
   const { priced, assignor, policy } = input;
-  const exposure = new ExposureRepository(trx, input.originatorId);
-  await exposure.lockOriginator();
   const payerTotals = requestedByPayer(priced.receivables.map((r) => ({ payerDocument: r.input.payerDocument, requestedBrl: r.input.requestedNetFutureValue })));
   const payerRows = [...payerTotals.keys()].map((document) => input.payers.get(document)!);
-  const payerExposure = await exposure.ofPayers(payerRows.map((p) => p.id));
-  checkCreditLimits({
-    policy: {
-      minOperationBrl: policy.minOperationValueBrl, maxOperationBrl: policy.maxOperationValueBrl,
-      aggregateCeilingBrl: policy.aggregateLimitBrl, assignorDefaultLimitBrl: policy.assignorDefaultLimitBrl,
-      payerDefaultLimitBrl: policy.payerDefaultLimitBrl, anchoring: policy.riskAnchoring,
-    },
-    operationTotalBrl: priced.requestedNetFutureValue,
-    assignor: {
-      entityId: assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
-      openExposureBrl: await exposure.ofAssignor(assignor.id), requestedBrl: priced.requestedNetFutureValue,
-    },
-    payers: payerRows.map((payer) => ({
-      entityId: payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
-      openExposureBrl: payerExposure.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
-    })),
-    aggregateOpenExposureBrl: await exposure.ofOriginator(),
-  });
+  const firstContract = !(await trx('contracts').where({ assignor_id: assignor.id }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
 
   const id = uuidv7();
   const status = initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
   const number = displayNumber(priced.businessDate);
   const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
-  const firstContract = !(await trx('contracts').where({ assignor_id: assignor.id }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
-  await trx('operations').insert({
+  const [operation]: OperationRow[] = await trx('operations').insert({
     id, originator_id: input.originatorId, display_number: number, assignor_id: assignor.id, policy_id: policy.id,
     product_id: input.productId, channel: input.channel, lifecycle_status: status,
     needs_backoffice_approval: status === 'WAITING_APPROVAL', embedded_signature: input.embeddedSignature,
@@ -104,7 +91,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     contract_type: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
     signers_count: 1,
     approved_at: status === 'APPROVED_DIRECT' ? new Date() : null,
-  });
+  }).returning('*');
 
   const titles = priced.receivables.map((p, i) => ({
     id: uuidv7(), originator_id: input.originatorId, operation_id: id, assignor_id: assignor.id,
@@ -117,8 +104,6 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     fee_source: p.feeSource, monthly_rate_pct: p.monthlyRatePct.toString(), discount_pct: p.discountPct.toString(),
     is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue),
   }));
-  await trx('titles').insert(titles);
-  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
 
   const remainders = priced.receivables.flatMap((p, i) => {
     const rest = p.input.netFutureValue.minus(p.input.requestedNetFutureValue);
@@ -145,5 +130,30 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
-  return { id, workflowId, status };
+
+  // Locked from here to the commit.
+  const exposure = await new ExposureRepository(trx, input.originatorId).lockForOperation(assignor.id, payerRows.map((p) => p.id));
+  checkCreditLimits({
+    policy: {
+      minOperationBrl: policy.minOperationValueBrl, maxOperationBrl: policy.maxOperationValueBrl,
+      aggregateCeilingBrl: policy.aggregateLimitBrl, assignorDefaultLimitBrl: policy.assignorDefaultLimitBrl,
+      payerDefaultLimitBrl: policy.payerDefaultLimitBrl, anchoring: policy.riskAnchoring,
+    },
+    operationTotalBrl: priced.requestedNetFutureValue,
+    assignor: {
+      entityId: assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
+      openExposureBrl: exposure.assignor, requestedBrl: priced.requestedNetFutureValue,
+    },
+    payers: payerRows.map((payer) => ({
+      entityId: payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
+      openExposureBrl: exposure.payers.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
+    })),
+    aggregateOpenExposureBrl: exposure.originator,
+  });
+  const payersById = new Map([...input.payers.values()].map((payer) => [payer.id, payer]));
+  const titleRows = (await trx('titles').insert(titles).returning('*') as TitleRow[])
+    .map((row) => ({ ...row, payer_document: payersById.get(row.payer_id)!.document, payer_name: payersById.get(row.payer_id)!.name }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
+  return { id, workflowId, status, operation, titles: titleRows };
 }

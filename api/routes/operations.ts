@@ -31,14 +31,15 @@ type Create = (trx: Knex, originatorId: string, environment: string, body: never
 
 /**
  * A creation route: create in the request's transaction, start the workflow once it has committed
- * (the worker's relay covers a crash in between), answer with the operation as `view` shows it.
+ * (the worker's relay covers a crash in between), answer with the operation as `view` shows it,
+ * rendered from the rows the insert returned: the same rows a read-back would find, without two
+ * more round trips while the exposure counters are locked.
  */
 export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
   return handle(async (req, uow) => {
-    const originatorId = tenantOf(req);
-    const written = await create(uow.db, originatorId, deps.config.serviceEnv, req.body as never, deps.now());
+    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, deps.now());
     uow.afterCommit(() => startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.workflowId));
-    return created(await renderOperation(uow.db, originatorId, written.id, view));
+    return created(presentOperation(written.operation, written.titles, view));
   });
 }
 

@@ -97,8 +97,8 @@ async function withPrimaryAccount(assignors: AssignorsRepository, assignor: Assi
 
 /**
  * `POST /v1/stock/request-anticipation`: 100% of the selected items of one assignor become one
- * operation. Everything is checked before anything is written; the write half (limits under
- * locks, titles, items ANTICIPATED, outbox) is the one direct creation uses.
+ * operation. Everything is checked before anything is written; the write half (limits under the
+ * exposure counters' locks, titles, items ANTICIPATED, outbox) is the one direct creation uses.
  */
 export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, now: Date): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
@@ -107,8 +107,8 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   const productId = await requireProduct(trx, originatorId, body.product_id);
   const assignors = new AssignorsRepository(trx, originatorId);
   const registered = await assignorOf(assignors, selection);
-  // Payers before the assignor's payables: the order direct creation takes them in, so the two never deadlock.
-  const payers = await new PayersRepository(trx, originatorId).ensureLocked(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
+  // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
+  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
   const priced = await price(trx, originatorId, selection, { assignor: registered, policy, now, otherDebt: await openDebtOf(trx, originatorId, registered.id) });
   enforceCetBounds(priced);
   const assignor = await withPrimaryAccount(assignors, registered, body.bank);

@@ -78,7 +78,7 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
   const { documents, nfeTotals } = readItems(body.items, errors);
   const values = normaliseValues(body.items.map((raw, i) => ({ raw, loc: ['body', 'items', i], label: String(raw.external_id) })), 'stock', errors);
   const assignor = await resolveAssignor(trx, originatorId, body);
-  const payers = await new PayersRepository(trx, originatorId).ensureLocked(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
+  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
 
   const rows: StockItemColumns[] = body.items.map((raw, i) => ({
     id: uuidv7(), assignor_id: assignor.id, payer_id: payers.get(documents[i])!.id,

@@ -1,35 +1,52 @@
 import { Money } from '../../domain/money';
-import { OPEN_TITLE_STATUSES } from '../../domain/operation-lifecycle';
 import { TenantScopedRepository } from './tenant-scoped';
+
+/** Open exposure before an operation: the originator's, its assignor's and each payer's (by payer id). */
+export interface OpenExposure {
+  originator: Money;
+  assignor: Money;
+  payers: Map<string, Money>;
+}
+
+interface CounterRow {
+  scope: 'originator' | 'assignor' | 'payer';
+  entity_id: string;
+  open_exposure: string;
+}
 
 /**
  * Open exposure (DESIGN.md §7): Σ outstanding of the open titles, per assignor, per payer and for
- * the whole originator. Outstanding is measured on the requested net future value, less what has
- * been paid. Called inside the creation transaction, after the entity rows are locked.
+ * the whole originator, measured on the requested net future value less what has been paid. The
+ * `exposure_counters` rows hold it, kept exact by triggers on `titles` (migration
+ * 20261121060100_exposure_counters), so reading it costs one row per entity whatever the book.
  */
 export class ExposureRepository extends TenantScopedRepository {
-  private open() {
-    return this.scoped('titles').whereIn('status', [...OPEN_TITLE_STATUSES]);
-  }
-
-  /** Serialises limit checks of one originator: the aggregate ceiling spans all its operations. */
-  async lockOriginator(): Promise<void> {
-    await this.db.raw('select pg_advisory_xact_lock(hashtext(?))', [`exposure:${this.originatorId}`]);
-  }
-
-  async ofAssignor(assignorId: string): Promise<Money> {
-    const [{ total }] = await this.open().where({ assignor_id: assignorId }).sum<{ total: string | null }[]>({ total: 'outstanding_balance' });
-    return Money.of(total ?? 0);
-  }
-
-  async ofPayers(payerIds: readonly string[]): Promise<Map<string, Money>> {
-    const rows: { payer_id: string; total: string }[] = await this.open().whereIn('payer_id', [...payerIds])
-      .groupBy('payer_id').select('payer_id').sum({ total: 'outstanding_balance' });
-    return new Map(payerIds.map((id) => [id, Money.of(rows.find((r) => r.payer_id === id)?.total ?? 0)]));
-  }
-
-  async ofOriginator(): Promise<Money> {
-    const [{ total }] = await this.open().sum<{ total: string | null }[]>({ total: 'outstanding_balance' });
-    return Money.of(total ?? 0);
+  /**
+   * Locks the counters an operation of `assignorId` and `payerIds` consumes, creating those still
+   * missing at 0, and reads them, in one statement. Locked in the triggers' order (the originator
+   * row first, then the assignor, then the payers by id) and held until commit: another operation
+   * of this originator waits here until this one has written its titles (which move the counters)
+   * or given up, so two operations can never both fit under a limit that only one fits.
+   */
+  async lockForOperation(assignorId: string, payerIds: readonly string[]): Promise<OpenExposure> {
+    const keys = [
+      { scope: 'originator', entity_id: this.originatorId },
+      { scope: 'assignor', entity_id: assignorId },
+      ...[...new Set(payerIds)].map((id) => ({ scope: 'payer', entity_id: id })),
+    ];
+    const { rows }: { rows: CounterRow[] } = await this.db.raw(`
+      insert into exposure_counters as c (originator_id, scope, entity_id, open_exposure)
+      select ?, k.scope, k.entity_id, 0 from jsonb_to_recordset(?::jsonb) as k (scope text, entity_id uuid)
+      order by k.scope <> 'originator', k.scope, k.entity_id
+      -- the no-op update is what locks an existing row and returns its latest committed value
+      on conflict (originator_id, scope, entity_id) do update set open_exposure = c.open_exposure
+      returning c.scope, c.entity_id, c.open_exposure`, [this.originatorId, JSON.stringify(keys)]);
+    const byKey = new Map(rows.map((row) => [`${row.scope}:${row.entity_id}`, Money.of(row.open_exposure)]));
+    const of = (scope: CounterRow['scope'], id: string) => byKey.get(`${scope}:${id}`)!;
+    return {
+      originator: of('originator', this.originatorId),
+      assignor: of('assignor', assignorId),
+      payers: new Map(payerIds.map((id) => [id, of('payer', id)])),
+    };
   }
 }

@@ -78,6 +78,18 @@ export class PayablesLedger extends TenantScopedRepository {
   }
 
   /**
+   * Locks the payables `operationId` netted and has not given back, oldest first, the order in
+   * which creation locks an assignor's open payables. Releasing an operation takes them before it
+   * cancels its titles: a title write moves the exposure counters, and creation holds payables
+   * while it waits for those counters, so payables always come first (docs/decisions.md,
+   * "Exposure counters").
+   */
+  async lockNetted(operationId: string): Promise<void> {
+    const netted = this.scoped('payable_payments').select('payable_id').where({ operation_id: operationId, source: 'OPERATION_NETTING' }).whereNull('reversed_at');
+    await this.scoped('assignor_payables').whereIn('id', netted).orderBy('created_at').orderBy('id').select('id').forUpdate();
+  }
+
+  /**
    * A cancelled or denied operation gives back the debt it netted: each of its netting lines is
    * marked reversed and its amount returns to the payable (and to the payable's title). Lines
    * already reversed are left alone, so a retry changes nothing.
