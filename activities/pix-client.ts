@@ -57,6 +57,19 @@ function readPayment(reply: Reader): PixPayment {
   };
 }
 
+/**
+ * The idempotency key a settlement callback echoes, or null. The callback can arrive before the
+ * activity that ordered the payment has stored the provider's payment id (a payment that settles
+ * at once), so the receiver finds the disbursement by this key, which was stored before the order.
+ */
+export function settlementCallbackKey(body: unknown): string | null {
+  try {
+    return new Reader(body, 'callback').at('idempotency_key').textOrNull();
+  } catch {
+    return null;
+  }
+}
+
 export function readSettlementCallback(body: unknown): PixSettlement | null {
   const reply = new Reader(body, 'callback');
   try {

@@ -1,4 +1,4 @@
-import { proxyActivities, RetryPolicy } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
 import type { createOperationActivities } from '../activities/operations';
 import type { createContractActivities } from '../activities/contract';
 import type { createDisbursementActivities } from '../activities/disbursement';
@@ -20,6 +20,15 @@ export const PIX_RETRY: RetryPolicy = {
 export const operationActivities = () =>
   proxyActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
 
+/**
+ * The same read-model writes as local activities (docs/decisions.md): short idempotent Postgres
+ * transactions run by the worker inside the workflow task that asks for them, with no task-queue
+ * round trip and one marker event instead of three events and a second workflow task. Same
+ * timeout and retry policy; a retry that outlasts the workflow task waits on a timer.
+ */
+export const localOperationActivities = () =>
+  proxyLocalActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
+
 /** Two proxies with their own policies; a proxy cannot be spread, so the methods are picked by name. */
 export const contractActivities = () => {
   type Contract = ReturnType<typeof createContractActivities>;
@@ -30,3 +39,7 @@ export const contractActivities = () => {
 
 export const disbursementActivities = () =>
   proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY });
+
+/** Reconciliation reads two rows and moves the read model to PAID: Postgres only, so local like the other read-model writes. */
+export const localReconciliation = () =>
+  proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY }).reconcileAndMarkPaid;

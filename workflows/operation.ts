@@ -1,10 +1,12 @@
 import {
   ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, defineQuery, defineSignal, defineUpdate,
-  setHandler, upsertSearchAttributes, workflowInfo,
+  patched, setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
 import { APPROVED_STATES, CANCELLABLE_STATES, SIGNABLE_STATES } from '../domain/operation-lifecycle';
-import { contractActivities, disbursementActivities, operationActivities } from './operation-activities';
+import {
+  contractActivities, disbursementActivities, localOperationActivities, localReconciliation, operationActivities,
+} from './operation-activities';
 import { LIFECYCLE_STATUS } from './search-attributes';
 import { trackTitlesUntilClosed } from './title-tracking';
 
@@ -63,6 +65,13 @@ const ALREADY_DISPATCHED: readonly LifecycleStatus[] = ['CONTRACT_SENT', 'SIGNED
 const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];
 const SIGNATURE_POLL_SLOW_MS = 300_000;
 const DISBURSEMENT_POLL_MS = 15_000;
+/**
+ * Runs started with this patch write the read model through local activities, hand each title
+ * workflow its starting state, do not re-read a document they have just dispatched and do not
+ * upsert a search attribute to the value it already has (docs/decisions.md). Histories written
+ * before it replay the remote activities they recorded.
+ */
+export const LOCAL_READ_MODEL_PATCH = 'local-read-model-writes';
 
 function refuse(code: string, message: string): never {
   throw ApplicationFailure.nonRetryable(message, code);
@@ -73,9 +82,12 @@ function refuse(code: string, message: string): never {
  * Postgres (idempotently, with the event row) and talk to the providers.
  */
 export async function operationWorkflow(input: OperationWorkflowInput): Promise<OperationState> {
-  const ops = operationActivities();
+  // First, before any handler can run: the whole run takes one side of the patch.
+  const local = patched(LOCAL_READ_MODEL_PATCH);
+  const ops = local ? localOperationActivities() : operationActivities();
   const contract = contractActivities();
   const pix = disbursementActivities();
+  const reconcileAndMarkPaid = local ? localReconciliation() : pix.reconcileAndMarkPaid;
   const state: OperationState = {
     operationId: input.operationId,
     displayNumber: input.displayNumber,
@@ -91,10 +103,14 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   let settlementReported = false;
   let retryRequested = false;
   let dispatching = false;
+  /** A dispatch of this run has just read the document back, unsigned: the first signature check can wait. */
+  let justDispatched = false;
 
   const setStatus = (status: LifecycleStatus, waitingFor: string) => {
     state.status = status;
     state.waitingFor = waitingFor;
+    // Already so (set at the start, or carried over by continue-as-new): no upsert, no visibility write.
+    if (local && workflowInfo().typedSearchAttributes.get(LIFECYCLE_STATUS) === status) return;
     upsertSearchAttributes([{ key: LIFECYCLE_STATUS, value: status }]);
   };
   // The workflow's own state moves first, so an update validated while the read model is being
@@ -155,6 +171,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
       const view = await contract.dispatchContract({ operationId: input.operationId, embedded, attempt: state.contractAttempts });
       await transition([from], 'CONTRACT_SENT', 'signatures (provider callback or polling)');
       state.lastError = null;
+      justDispatched = local;
       return view;
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
@@ -229,13 +246,20 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
       await condition(() => !dispatching && (state.status !== 'CONTRACT_ERROR' || cancelRequested !== null));
     } else if (state.status === 'CONTRACT_SENT') {
       let polls = 0;
+      // Right after a dispatch nobody has signed yet (the dispatch read the signers back): the
+      // first check waits for the provider's callback or the first poll, like every later one.
+      let checkNow = !justDispatched;
+      justDispatched = false;
       while (state.status === 'CONTRACT_SENT' && !cancelRequested) {
-        signaturesMayHaveChanged = false;
-        const { allSigned } = await contract.checkSignatures({ operationId: input.operationId });
-        if (allSigned) {
-          await transition(['CONTRACT_SENT'], 'SIGNED', 'PIX disbursement');
-          break;
+        if (checkNow) {
+          signaturesMayHaveChanged = false;
+          const { allSigned } = await contract.checkSignatures({ operationId: input.operationId });
+          if (allSigned) {
+            await transition(['CONTRACT_SENT'], 'SIGNED', 'PIX disbursement');
+            break;
+          }
         }
+        checkNow = true;
         const wait = polls < SIGNATURE_POLL_FAST_MS.length ? SIGNATURE_POLL_FAST_MS[polls] : SIGNATURE_POLL_SLOW_MS;
         polls += 1;
         await condition(() => signaturesMayHaveChanged || cancelRequested !== null, wait);
@@ -263,7 +287,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
       outcome = await pix.getDisbursement({ operationId: input.operationId, attempt: state.disbursementAttempts });
     }
     if (outcome.status === 'SETTLED') {
-      outcome = await pix.reconcileAndMarkPaid({ operationId: input.operationId, workflowId: workflowInfo().workflowId, attempt: state.disbursementAttempts });
+      outcome = await reconcileAndMarkPaid({ operationId: input.operationId, workflowId: workflowInfo().workflowId, attempt: state.disbursementAttempts });
       if (outcome.status === 'SETTLED') {
         setStatus('PAID', 'payer payments on the titles');
         break;
@@ -276,7 +300,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
     if (cancelRequested) return finishCancelled();
   }
 
-  await trackTitlesUntilClosed(input.operationId);
+  await trackTitlesUntilClosed(input.operationId, local);
   await transition(['PAID'], 'SETTLED', 'nothing (terminal)');
   await condition(allHandlersFinished);
   return state;

@@ -1,4 +1,4 @@
-import { proxyActivities, RetryPolicy } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
 import type { createTitleActivities } from '../activities/titles';
 import { READ_MODEL_RETRY } from './operation-activities';
 
@@ -19,3 +19,7 @@ export const titleActivities = () => {
     applyPayerPayment: payments.applyPayerPayment,
   };
 };
+
+/** What the operation reads once at PAID for all its titles, as a local activity (docs/decisions.md). */
+export const localTitleTracking = () =>
+  proxyLocalActivities<TitleActivities>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY }).titleTrackingOfOperation;

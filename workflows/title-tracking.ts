@@ -1,7 +1,7 @@
 import { startChild, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
-import { titleActivities } from './title-activities';
-import { titleWorkflow, titleWorkflowId } from './title';
+import { localTitleTracking, titleActivities } from './title-activities';
+import { titleWorkflow, titleWorkflowId, TitleWorkflowInput } from './title';
 import { DISPLAY_NUMBER, ENVIRONMENT, ORIGINATOR_ID } from './search-attributes';
 
 /** The operation's keys an operator filters title workflows by ("every title of OP-…"). */
@@ -16,12 +16,17 @@ function inheritedSearchAttributes(): SearchAttributePair[] {
 /**
  * From PAID: one child workflow per title (`title-<id>`), and the operation waits until every one
  * of them has closed. Children are addressed by the api directly, so payments never pass here.
+ * `handOver` (runs started since the read-model writes became local activities): every title is
+ * read at once by a local activity and each child starts from its title, with no activity of its
+ * own; otherwise (older histories replaying) the ids are read and each child reads its title.
  */
-export async function trackTitlesUntilClosed(operationId: string): Promise<void> {
-  const titleIds = await titleActivities().titlesToTrack({ operationId });
+export async function trackTitlesUntilClosed(operationId: string, handOver: boolean): Promise<void> {
+  const inputs: TitleWorkflowInput[] = handOver
+    ? (await localTitleTracking()({ operationId })).map((tracking) => ({ titleId: tracking.titleId, tracking }))
+    : (await titleActivities().titlesToTrack({ operationId })).map((titleId) => ({ titleId }));
   const typedSearchAttributes = inheritedSearchAttributes();
-  const children = await Promise.all(titleIds.map((titleId) => startChild(titleWorkflow, {
-    workflowId: titleWorkflowId(titleId), args: [{ titleId }], typedSearchAttributes,
+  const children = await Promise.all(inputs.map((input) => startChild(titleWorkflow, {
+    workflowId: titleWorkflowId(input.titleId), args: [input], typedSearchAttributes,
   })));
   await Promise.all(children.map((child) => child.result()));
 }

@@ -4,6 +4,11 @@ import { CLOSED_TITLE_STATUSES, payerPaymentRefusal, TitleStatus } from '../doma
 
 export interface TitleWorkflowInput {
   titleId: string;
+  /**
+   * The title as the operation read it at PAID (all its titles in one read): the workflow starts
+   * from it instead of reading the title itself. Absent: the workflow reads it (openTitleTracking).
+   */
+  tracking?: Omit<TitleState, 'payableId' | 'waitingFor'>;
 }
 
 export interface TitleState {
@@ -56,7 +61,7 @@ function refuse(refusal: { code: string; detail: unknown }): never {
  * updates and move it WAITING_PAYMENT → PARTIALLY_PAID → PAID; at `overdueAt` an unpaid balance
  * makes it OVERDUE, which opens an assignor payable for that balance and locks it.
  */
-export async function titleWorkflow({ titleId }: TitleWorkflowInput): Promise<TitleState> {
+export async function titleWorkflow({ titleId, tracking }: TitleWorkflowInput): Promise<TitleState> {
   const titles = titleActivities();
   const state: TitleState = {
     titleId, status: 'WAITING_PAYMENT', outstandingBalance: '0.00', paidAmount: '0.00', overdueAt: '', payableId: null, waitingFor: 'reading the title',
@@ -116,7 +121,7 @@ export async function titleWorkflow({ titleId }: TitleWorkflowInput): Promise<Ti
     },
   });
 
-  Object.assign(state, await titles.openTitleTracking({ titleId }));
+  Object.assign(state, tracking ?? await titles.openTitleTracking({ titleId }));
   state.waitingFor = `payer payments; OVERDUE at ${state.overdueAt} if a balance is left`;
   loaded = true;
   busy = false;

@@ -24,7 +24,7 @@ interface Infra { serverUrl: string; temporalAddress: string; stop(): Promise<vo
  * database, and the api, the worker and the sandbox providers as three separate processes, so
  * the load generator (this process) shares no event loop with them.
  */
-export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string>; sandboxEnv?: Record<string, string> }): Promise<BenchStack> {
+export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string>; workerEnv?: Record<string, string>; sandboxEnv?: Record<string, string> }): Promise<BenchStack> {
   const infraModule = await import(path.join(ROOT, 'scripts', 'lib', 'infra.mjs'));
   const infra: Infra = await infraModule.startInfra({ purpose: 'test' });
   const database = `ra_bench_${process.pid}`;
@@ -47,7 +47,7 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
     children.push(api);
     pids.api = api.process.pid!;
     if (options.worker) {
-      const worker = await startChild('worker/main.ts', { ...base, ...providers, PUBLIC_URL: api.match[1] }, /worker polling task queue/);
+      const worker = await startChild('worker/main.ts', { ...base, ...providers, PUBLIC_URL: api.match[1], ...options.workerEnv }, /worker polling task queue/);
       children.push(worker);
       pids.worker = worker.process.pid!;
     }

@@ -4,20 +4,28 @@
  * the sandbox signing page over HTTP (as a person would), PIX order, settlement callback,
  * reconciliation. Arrivals at a steady rate, spread over several originators as real traffic is.
  * Each operation's latency runs from its creation request to the moment its read model turned
- * PAID (the row's updated_at), so the polling (every 250 ms, to sign and to notice PAID) does
- * not blur it.
+ * PAID (the row's updated_at), so the polling (to sign and to notice PAID) does not blur it.
  *
  *   npx tsx bench/lifecycle/end-to-end.ts [operations per second, default 25] [seconds, default 20] [originators, default 8] [receivables, default 1]
  *
  * The api, the worker and the sandbox run as separate processes (bench/creation/stack.ts), beside
- * Postgres and the Temporal dev server, on this 2-core machine.
+ * Postgres and the Temporal dev server, on this 2-core machine. Besides latency it reports the CPU
+ * time each process tree spent per operation (/proc: robust to other load on the machine), the
+ * Temporal work of one operation read from its history (workflow tasks, activities, children…),
+ * and where the wall-clock time of an operation went (created → signable → signed → PAID).
  */
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { signThroughPage } from '../../test/sandbox/support';
 import { ApiClient } from '../../test/support/http';
-import { startStack } from '../creation/stack';
+import { byCommandLine, byPid, cpuBetween, parentOf, readCpu, Roots } from '../creation/cpu';
+import { BenchStack, startStack } from '../creation/stack';
 import { directBody, seedOriginators } from '../creation/workload';
 import { summary } from '../support/summary';
+import { temporal as temporalProto } from '@temporalio/proto';
+import { addCost, connectClient, emptyCost, historyCost, temporalEventName } from './temporal-cost';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);
@@ -25,14 +33,64 @@ const ORIGINATORS = Number(process.argv[4] ?? 8);
 /** Each receivable becomes a title followed by its own child workflow once the operation is PAID. */
 const RECEIVABLES = Number(process.argv[5] ?? 1);
 const POLL_MS = 250;
+/**
+ * How the bench learns that the contract can be signed. Default: it watches the operation's row
+ * (one indexed read) and asks the signers route once the row is CONTRACT_SENT. With
+ * BENCH_POLL_SIGNERS=1 it polls the signers route itself, as the first version did: every read is
+ * an api request that calls the e-sign provider.
+ */
+const POLL_SIGNERS = process.env.BENCH_POLL_SIGNERS === '1';
+const SIGNABLE: readonly string[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID'];
 const GIVE_UP_MS = 120_000;
+/**
+ * After the last PAID the title children started at PAID still have to run: the CPU window ends
+ * once the stack is quiet (under QUIET_MS_PER_S of CPU in a second, idle pollers included).
+ */
+const QUIET_MS_PER_S = 60;
+const QUIET_GIVE_UP_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const say = (line: string) => process.stderr.write(`[bench:lifecycle] ${line}\n`);
+
+/** The processes whose CPU time is read: ours, the Postgres server of the bench database, the Temporal server. */
+async function components(stack: BenchStack): Promise<Record<string, Roots>> {
+  const { rows } = await stack.db.raw('select pg_backend_pid() as pid');
+  const postmaster = parentOf(rows[0].pid);
+  const port = stack.temporalAddress.split(':').pop();
+  return {
+    ...Object.fromEntries(Object.entries(stack.pids).map(([name, pid]) => [name, byPid(pid)])),
+    postgres: postmaster ? byPid(postmaster) : () => [],
+    temporal: byCommandLine(new RegExp(`temporal server start-dev .*--port ${port} `)),
+  };
+}
+
+/** Waits until the stack (all but the bench) has spent less than QUIET_MS_PER_S of CPU over a second. */
+async function quiet(meter: Record<string, Roots>): Promise<void> {
+  const deadline = Date.now() + QUIET_GIVE_UP_MS;
+  let before = readCpu(meter);
+  while (Date.now() < deadline) {
+    await sleep(1_000);
+    const now = readCpu(meter);
+    const spent = Object.values(cpuBetween(before, now)).reduce((a, b) => a + b, 0);
+    if (spent < QUIET_MS_PER_S) return;
+    before = now;
+  }
+}
+
+interface Timeline { at: number; created: number; signable: number; signed: number; paid: number; signerReads: number }
 
 async function main(): Promise<void> {
-  const stack = await startStack({ worker: true, sandboxEnv: { SANDBOX_SETTLEMENT_DELAY_MS: '0' } });
+  // BENCH_PROFILE_DIR: the api and the worker (every thread) write V8 CPU profiles there (cpu-profile.mjs).
+  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
+    ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE_DIR) }
+    : {};
+  const profiled = (name: string) => (profile.BENCH_PROFILE_DIR ? { ...profile, BENCH_PROFILE_DIR: path.join(profile.BENCH_PROFILE_DIR, name) } : {});
+  const stack = await startStack({ worker: true, apiEnv: profiled('api'), workerEnv: profiled('worker'), sandboxEnv: { SANDBOX_SETTLEMENT_DELAY_MS: '0' } });
   const client = new ApiClient(stack.apiUrl);
   const originators = await seedOriginators(stack.db, stack.apiUrl, ORIGINATORS, true);
+  const meter = await components(stack);
   const latencies: number[] = [];
+  const timelines: Timeline[] = [];
+  const paidIds: string[] = [];
   const failures: string[] = [];
 
   async function one(): Promise<void> {
@@ -43,10 +101,22 @@ async function main(): Promise<void> {
     const created = await client.post('/v1/operations/direct', { ...body, receivables: (body.receivables as unknown[]).slice(0, RECEIVABLES), embedded_signature: true }, { token, headers: { 'Idempotency-Key': randomUUID() } });
     if (created.status !== 201) { failures.push(`create ${created.status}`); return; }
     const id = created.body.id;
+    const timeline: Timeline = { at: startedAt, created: Date.now() - startedAt, signable: 0, signed: 0, paid: 0, signerReads: 0 };
     for (;;) {
+      if (!POLL_SIGNERS) {
+        const row = await stack.db('operations').where({ id }).first('lifecycle_status');
+        if (!SIGNABLE.includes(row.lifecycle_status)) {
+          if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`not dispatched: ${row.lifecycle_status}`); return; }
+          await sleep(POLL_MS);
+          continue;
+        }
+      }
       const signers = await client.get(`/v1/operations/${id}/contract/signers`, { token });
+      timeline.signerReads += 1;
       if (signers.status === 200) {
+        timeline.signable = Date.now() - startedAt;
         for (const signer of signers.body.signers) if (signer.sign_url) await signThroughPage(signer.sign_url);
+        timeline.signed = Date.now() - startedAt;
         break;
       }
       if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`not dispatched: ${signers.status}`); return; }
@@ -56,6 +126,9 @@ async function main(): Promise<void> {
       const row = await stack.db('operations').where({ id }).first('lifecycle_status', 'updated_at');
       if (row.lifecycle_status === 'PAID') {
         latencies.push(row.updated_at.getTime() - startedAt);
+        timeline.paid = row.updated_at.getTime() - startedAt;
+        timelines.push(timeline);
+        paidIds.push(id);
         return;
       }
       if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`timeout in ${row.lifecycle_status}`); return; }
@@ -63,7 +136,13 @@ async function main(): Promise<void> {
     }
   }
 
+  // What the stack spends doing nothing (pollers, relays, the dev server's own timers), per second.
+  const idleFrom = readCpu(meter);
+  await sleep(5_000);
+  const idle = Object.fromEntries(Object.entries(cpuBetween(idleFrom, readCpu(meter))).map(([k, ms]) => [k, Math.round(ms / 5)]));
+
   const runs: Promise<void>[] = [];
+  const [cpuBefore, selfBefore, loadBefore] = [readCpu(meter), process.cpuUsage(), os.loadavg()[0]];
   const begin = performance.now();
   for (let i = 0; i < RATE * SECONDS; i += 1) {
     const wait = begin + (i * 1000) / RATE - performance.now();
@@ -72,12 +151,69 @@ async function main(): Promise<void> {
   }
   await Promise.all(runs);
   const elapsed = (performance.now() - begin) / 1000;
+  await quiet(meter);
+  const self = process.cpuUsage(selfBefore);
+  const cpu: Record<string, number> = { ...cpuBetween(cpuBefore, readCpu(meter)), bench: (self.user + self.system) / 1000 };
+  const windowSeconds = (performance.now() - begin) / 1000;
   const s = summary(latencies);
+  const perOp = Object.fromEntries(Object.entries(cpu).map(([k, ms]) => [k, Math.round(ms / Math.max(s.count, 1))]));
+  const totalPerOp = Object.values(cpu).reduce((a, b) => a + b, 0) / Math.max(s.count, 1);
+
+  // The Temporal work of one operation: its own history plus its title children's (read from a few samples).
+  const temporal = await connectClient(stack.temporalAddress);
+  const samples = paidIds.slice(Math.floor(paidIds.length / 2), Math.floor(paidIds.length / 2) + 3);
+  const operationCost = emptyCost();
+  const titleCost = emptyCost();
+  for (const id of samples) {
+    addCost(operationCost, await historyCost(temporal, `operation-${id}`));
+    const titleIds: string[] = await stack.db('titles').where({ operation_id: id }).pluck('id');
+    for (const titleId of titleIds) addCost(titleCost, await historyCost(temporal, `title-${titleId}`));
+  }
+  if (process.env.BENCH_HISTORY_DIR && samples[0]) {
+    // One operation's and one title's history, protobuf-encoded, to replay against new workflow code (replay.ts).
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(process.env.BENCH_HISTORY_DIR, { recursive: true });
+    const [titleId] = await stack.db('titles').where({ operation_id: samples[0] }).pluck('id');
+    for (const workflowId of [`operation-${samples[0]}`, `title-${titleId}`]) {
+      const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+      writeFileSync(path.join(process.env.BENCH_HISTORY_DIR, `${workflowId}.bin`), temporalProto.api.history.v1.History.encode(history).finish());
+    }
+  }
+  if (process.env.BENCH_HISTORY && samples[0]) {
+    // One operation's history, event by event with its time since the start, to see where it waited.
+    const { writeFileSync } = await import('node:fs');
+    const history = await temporal.workflow.getHandle(`operation-${samples[0]}`).fetchHistory();
+    const t0 = Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1000 + Math.round((history.events?.[0]?.eventTime?.nanos ?? 0) / 1e6);
+    writeFileSync(process.env.BENCH_HISTORY, (history.events ?? []).map((e) => {
+      const at = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6) - t0;
+      const detail = e.activityTaskScheduledEventAttributes?.activityType?.name ?? e.markerRecordedEventAttributes?.markerName ?? e.workflowExecutionSignaledEventAttributes?.signalName ?? '';
+      return `${String(at).padStart(7)} ms  ${temporalEventName(e.eventType)} ${detail}`;
+    }).join('\n'));
+  }
+  await temporal.connection.close();
+  const perSample = (cost: typeof operationCost) => Object.fromEntries(Object.entries(cost).map(([k, v]) => [k, Number((v / Math.max(samples.length, 1)).toFixed(1))]));
+  const median = (pick: (t: Timeline) => number) => Math.round(summary(timelines.map(pick)).p50);
+
   process.stdout.write(`${JSON.stringify({
     offered_per_second: RATE, seconds: SECONDS, originators: ORIGINATORS, receivables: RECEIVABLES, completed: s.count, failures: failures.length,
     failure_samples: failures.slice(0, 5), achieved_per_second: Number((s.count / elapsed).toFixed(1)),
     p50_ms: Math.round(s.p50), p99_ms: Math.round(s.p99), max_ms: Math.round(s.max),
+    median_timeline_ms: {
+      created: median((t) => t.created), signable: median((t) => t.signable), signed: median((t) => t.signed), paid: median((t) => t.paid),
+      signers_route_reads_per_op: Number((timelines.reduce((a, t) => a + t.signerReads, 0) / Math.max(timelines.length, 1)).toFixed(1)),
+    },
+    cpu_ms_per_op: { ...perOp, total: Math.round(totalPerOp) },
+    idle_cpu_ms_per_second: idle,
+    window_seconds: Number(windowSeconds.toFixed(1)),
+    cores_busy: Number((Object.values(cpu).reduce((a, b) => a + b, 0) / (windowSeconds * 1000)).toFixed(2)),
+    load_average: `${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
+    temporal_per_op: { operation: perSample(operationCost), titles: perSample(titleCost) },
   }, null, 2)}\n`);
+  if (process.env.BENCH_TIMELINES) {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(process.env.BENCH_TIMELINES, JSON.stringify(timelines));
+  }
+  say(`| ${RATE} | ${RECEIVABLES} | ${s.count} of ${RATE * SECONDS} | ${(s.count / elapsed).toFixed(1)} | ${Math.round(s.p50)} | ${Math.round(s.p99)} | ${Object.values(perOp).join(' · ')} · ${Math.round(totalPerOp)} (${Object.keys(perOp).join(' · ')} · total) |`);
   await stack.stop();
 }
 
