@@ -16,7 +16,8 @@ export interface WorkflowStart {
   searchAttributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
 }
 
-interface OutboxRow {
+/** An outbox entry as stored (`args` and `search_attributes` are jsonb). */
+export interface OutboxRow {
   id: string;
   workflow_type: string;
   workflow_id: string;
@@ -24,11 +25,15 @@ interface OutboxRow {
   search_attributes: WorkflowStart['searchAttributes'];
 }
 
-export async function enqueueWorkflow(trx: Knex, start: WorkflowStart): Promise<void> {
+/** Writes the entry in the caller's transaction and returns it, so the caller can start it after commit without reading it back. */
+export async function enqueueWorkflow(trx: Knex, start: WorkflowStart): Promise<OutboxRow> {
+  const row: OutboxRow = {
+    id: uuidv7(), workflow_type: start.workflowType, workflow_id: start.workflowId, args: start.args, search_attributes: start.searchAttributes,
+  };
   await trx('workflow_outbox').insert({
-    id: uuidv7(), originator_id: start.originatorId, workflow_type: start.workflowType, workflow_id: start.workflowId,
-    args: JSON.stringify(start.args), search_attributes: JSON.stringify(start.searchAttributes),
+    ...row, originator_id: start.originatorId, args: JSON.stringify(row.args), search_attributes: JSON.stringify(row.search_attributes),
   });
+  return row;
 }
 
 async function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
@@ -53,12 +58,16 @@ async function start(client: Client, taskQueue: string, row: OutboxRow): Promise
   }
 }
 
-/** Starts one outbox entry now and marks it done; failures are left for the relay. */
+/** Starts an entry just committed and marks it done; failures are left for the relay. */
+export async function startEntry(db: Knex, client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
+  await start(client, taskQueue, row);
+  await db('workflow_outbox').where({ id: row.id }).whereNull('started_at').update({ started_at: new Date() });
+}
+
+/** Starts the entry of `workflowId` if it is still pending (a call that needs the workflow now). */
 export async function startEnqueued(db: Knex, client: Client, taskQueue: string, workflowId: string): Promise<void> {
   const row: OutboxRow | undefined = await db('workflow_outbox').where({ workflow_id: workflowId }).whereNull('started_at').first();
-  if (!row) return;
-  await start(client, taskQueue, row);
-  await db('workflow_outbox').where({ id: row.id }).update({ started_at: new Date() });
+  if (row) await startEntry(db, client, taskQueue, row);
 }
 
 /** The relay: every entry still pending after `olderThanMs` is started (oldest first). */

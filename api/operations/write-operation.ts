@@ -9,7 +9,7 @@ import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 import type { PayerRow } from '../../db/repositories/payers';
-import { enqueueWorkflow } from '../workflow-outbox';
+import { enqueueWorkflow, OutboxRow } from '../workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
 
 /** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
@@ -37,8 +37,9 @@ export interface NewOperation {
 
 export interface WrittenOperation {
   id: string;
-  workflowId: string;
   status: LifecycleStatus;
+  /** The workflow start to make once the transaction has committed. */
+  outbox: OutboxRow;
   /** The rows as written (titles in id order, with their payer's document and name), for the 201 body. */
   operation: OperationRow;
   titles: TitleRow[];
@@ -124,9 +125,8 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     await trx('stock_items').whereIn('id', stockIds).update({ status: 'ANTICIPATED', operation_id: id, updated_at: new Date() });
   }
 
-  const workflowId = `operation-${id}`;
-  await enqueueWorkflow(trx, {
-    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId,
+  const outbox = await enqueueWorkflow(trx, {
+    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: `operation-${id}`,
     args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
@@ -155,5 +155,5 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     .map((row) => ({ ...row, payer_document: payersById.get(row.payer_id)!.document, payer_name: payersById.get(row.payer_id)!.name }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
-  return { id, workflowId, status, operation, titles: titleRows };
+  return { id, status, outbox, operation, titles: titleRows };
 }

@@ -5,7 +5,7 @@ import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal-client';
-import { startEnqueued } from '../workflow-outbox';
+import { startEntry } from '../workflow-outbox';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from '../operations/create-direct';
@@ -38,7 +38,7 @@ type Create = (trx: Knex, originatorId: string, environment: string, body: never
 export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
   return handle(async (req, uow) => {
     const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, deps.now());
-    uow.afterCommit(() => startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.workflowId));
+    uow.afterCommit(() => startEntry(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.outbox));
     return created(presentOperation(written.operation, written.titles, view));
   });
 }
