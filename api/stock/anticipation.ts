@@ -66,8 +66,8 @@ async function price(trx: Knex, originatorId: string, selection: Selection, cont
 }
 
 /** Every selected item has the same assignor (checked), and items reference registered ones. */
-async function assignorOf(assignors: AssignorsRepository, selection: Selection): Promise<AssignorRow> {
-  return (await assignors.byId(selection.items[0].assignor_id))!;
+async function assignorOf(assignors: AssignorsRepository, selection: Selection, lock = false): Promise<AssignorRow> {
+  return (await assignors.byId(selection.items[0].assignor_id, lock))!;
 }
 
 /** `POST /v1/stock/simulate-anticipation`: the same gates and pricing as the request, and nothing written. */
@@ -106,12 +106,13 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   refuseTooMany(selection.items.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
   const assignors = new AssignorsRepository(trx, originatorId);
-  const registered = await assignorOf(assignors, selection);
+  // The assignor row is locked before its payables (openDebtOf), the order direct creation takes
+  // them in, so the two routes cannot deadlock on one assignor; a refusal below rolls this back.
+  const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);
   // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
-  const priced = await price(trx, originatorId, selection, { assignor: registered, policy, now, otherDebt: await openDebtOf(trx, originatorId, registered.id) });
+  const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
-  const assignor = await withPrimaryAccount(assignors, registered, body.bank);
   return writeOperation(trx, {
     originatorId, channel: 'stock', environment, assignor, policy, productId,
     embeddedSignature: body.embedded_signature ?? false, priced, payers,

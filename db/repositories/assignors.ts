@@ -41,8 +41,9 @@ function accountColumns(account: PrimaryAccount): Partial<AssignorRow> {
 }
 
 export class AssignorsRepository extends TenantScopedRepository {
-  async byId(id: string): Promise<AssignorRow | undefined> {
-    return this.scoped('assignors').where({ id }).first();
+  async byId(id: string, lock = false): Promise<AssignorRow | undefined> {
+    const query = this.scoped('assignors').where({ id }).first();
+    return lock ? query.forUpdate() : query;
   }
 
   async byDocument(document: string, lock = false): Promise<AssignorRow | undefined> {
