@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readAssignor, resolvePrimaryAccount, BankInput } from '../../domain/assignor-registration';
+import { readAssignor, resolvePrimaryAccount, AssignorInput, BankInput } from '../../domain/assignor-registration';
 import { RuleViolation, ValidationFailed } from '../../domain/errors';
 import { businessDate, enforceCetBounds, normaliseFees, normaliseReceivables, priceOperation, Policy } from '../../domain/pricing';
 import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignors';
@@ -41,11 +41,10 @@ export async function requireProduct(db: Knex, originatorId: string, productId: 
 }
 
 /** Contract bank rules 1–5: the account applies only when the assignor has none yet. */
-async function registerAssignor(assignors: AssignorsRepository, body: DirectBody): Promise<AssignorRow> {
-  const input = readAssignor(body as never);
-  const account = resolvePrimaryAccount(body.bank ?? {}, input);
-  const { row } = await assignors.register(input, account);
-  return row.disbursement_method ? row : assignors.setPrimaryAccountIfMissing(row.id, account);
+async function registerAssignor(assignors: AssignorsRepository, input: AssignorInput, bank: BankInput | undefined): Promise<{ row: AssignorRow; created: boolean }> {
+  const account = resolvePrimaryAccount(bank ?? {}, input);
+  const { row, created } = await assignors.register(input, account);
+  return { row: row.disbursement_method ? row : await assignors.setPrimaryAccountIfMissing(row.id, account), created };
 }
 
 /**
@@ -56,14 +55,14 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
   // Every refusal of the body comes before the first write (the assignor is registered below).
-  readAssignor(body as never);
+  const assignorInput = readAssignor(body as never);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
   const policies = new PoliciesRepository(trx, originatorId);
   const policy = await policies.forOperation(body.policy_id ?? null);
   refuseTooMany(receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
 
-  const assignor = await registerAssignor(new AssignorsRepository(trx, originatorId), body);
+  const { row: assignor, created: assignorRegisteredNow } = await registerAssignor(new AssignorsRepository(trx, originatorId), assignorInput, body.bank);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));
   const pricingInput = {
     receivables, fees, policy,
@@ -75,7 +74,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const priced = priceOperation({ ...pricingInput, otherDebtDiscounts: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   return writeOperation(trx, {
-    originatorId, channel: 'direct', environment, assignor, policy, productId,
+    originatorId, channel: 'direct', environment, assignor, assignorRegisteredNow, policy, productId,
     embeddedSignature: body.embedded_signature ?? false, priced, payers,
     sources: body.receivables.map((raw) => ({ stockItemId: null, nfe: raw })),
   });

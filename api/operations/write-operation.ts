@@ -26,6 +26,8 @@ export interface NewOperation {
   channel: 'direct' | 'stock';
   environment: string;
   assignor: AssignorRow;
+  /** This request registered the assignor (its row goes with a refusal). */
+  assignorRegisteredNow: boolean;
   policy: Policy;
   productId: string | null;
   embeddedSignature: boolean;
@@ -141,11 +143,11 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     },
     operationTotalBrl: priced.requestedNetFutureValue,
     assignor: {
-      entityId: assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
+      entityId: input.assignorRegisteredNow ? null : assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
       openExposureBrl: exposure.assignor, requestedBrl: priced.requestedNetFutureValue,
     },
     payers: payerRows.map((payer) => ({
-      entityId: payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
+      entityId: payer.registered_now ? null : payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
       openExposureBrl: exposure.payers.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
     })),
     aggregateOpenExposureBrl: exposure.originator,

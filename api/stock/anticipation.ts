@@ -114,7 +114,7 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   return writeOperation(trx, {
-    originatorId, channel: 'stock', environment, assignor, policy, productId,
+    originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, policy, productId,
     embeddedSignature: body.embedded_signature ?? false, priced, payers,
     sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {} })),
   });

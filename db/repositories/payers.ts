@@ -6,6 +6,8 @@ export interface PayerRow {
   document: string;
   name: string;
   limit_brl: string | null;
+  /** Inserted by this transaction: the row goes if the request is refused. */
+  registered_now: boolean;
 }
 
 /**
@@ -23,13 +25,15 @@ export class PayersRepository extends TenantScopedRepository {
     const byDocument = new Map(payers.map((p) => [p.document, p.name]));
     const documents = [...byDocument.keys()].sort();
     if (documents.length === 0) return new Map();
-    const read = async () => new Map((await this.scoped('payers').select('id', 'document', 'name', 'limit_brl').whereIn('document', documents) as PayerRow[])
-      .map((row) => [row.document, row]));
-    const known = await read();
+    const read = async (inserted: ReadonlySet<string>): Promise<Map<string, PayerRow>> => {
+      const rows: Omit<PayerRow, 'registered_now'>[] = await this.scoped('payers').select('id', 'document', 'name', 'limit_brl').whereIn('document', documents);
+      return new Map(rows.map((row) => [row.document, { ...row, registered_now: inserted.has(row.id) }]));
+    };
+    const known = await read(new Set());
     const missing = documents.filter((document) => !known.has(document));
     if (missing.length === 0) return known;
-    await this.insertOwned('payers', missing.map((document) => ({ id: uuidv7(), document, name: byDocument.get(document)! })))
-      .onConflict(['originator_id', 'document']).ignore();
-    return read();
+    const inserted: { id: string }[] = await this.insertOwned('payers', missing.map((document) => ({ id: uuidv7(), document, name: byDocument.get(document)! })))
+      .onConflict(['originator_id', 'document']).ignore().returning('id');
+    return read(new Set(inserted.map((row) => row.id)));
   }
 }

@@ -23,7 +23,7 @@ export type ConfigMissingDetail = {
   message: string;
 };
 
-export type LimitScope = { type: Side; id: string; document: string } | { type: 'originator' };
+export type LimitScope = { type: Side; id: string | null; document: string } | { type: 'originator' };
 
 export type ExposureDetail = {
   code: 'LIMIT_AGGREGATE_EXPOSURE';

@@ -19,7 +19,8 @@ export interface LimitPolicy {
 
 /** One assignor or payer of the operation, loaded (and row-locked) by the caller. */
 export interface EntityExposure {
-  entityId: string;
+  /** Null when the refused request itself registered the entity: its row goes with the refusal. */
+  entityId: string | null;
   document: string;
   /** The link's own limit: positive prevails over the default, 0 blocks, null inherits. */
   ownLimitBrl: Money | null;
