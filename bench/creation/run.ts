@@ -18,9 +18,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { byCommandLine, byPid, cpuBetween, parentOf, readCpu, Roots } from './cpu';
+import { cpuBetween, readCpu } from './cpu';
 import { closedLoop, openLoop, Sample, sampleSessions, summarise, Summary } from './load';
-import { startStack, BenchStack } from './stack';
+import { startStack, stackComponents, BenchStack } from './stack';
 import { createOne, Originator, seedOriginators } from './workload';
 
 function option(name: string, fallback: string): string {
@@ -43,18 +43,6 @@ const say = (line: string) => process.stderr.write(`[bench:creation] ${line}\n`)
 
 interface Row { phase: string; titlesBefore: number; summary: Summary; sessions: Record<string, number>; cpuPerCreation: Record<string, number>; busyCores: number; load: string }
 
-/** The processes whose CPU time is read: ours, the Postgres server of the bench database, the Temporal server. */
-async function components(stack: BenchStack): Promise<Record<string, Roots>> {
-  const { rows } = await stack.db.raw('select pg_backend_pid() as pid');
-  const postmaster = parentOf(rows[0].pid);
-  const port = stack.temporalAddress.split(':').pop();
-  return {
-    ...Object.fromEntries(Object.entries(stack.pids).map(([name, pid]) => [name, byPid(pid)])),
-    postgres: postmaster ? byPid(postmaster) : () => [],
-    temporal: byCommandLine(new RegExp(`temporal server start-dev .*--port ${port} `)),
-  };
-}
-
 /** Waits until the api has finished what an overloaded phase left queued (up to 2 minutes), so it does not spill into the next. */
 async function drain(stack: BenchStack): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -72,7 +60,7 @@ async function phase(stack: BenchStack, name: string, run: () => Promise<{ sampl
   let samples: Sample[] = [];
   const [{ n }] = await stack.db('titles').count({ n: '*' });
   say(`${name} (${n} titles in the database)`);
-  const meter = await components(stack);
+  const meter = await stackComponents(stack);
   const sampler = sampleSessions(stack.db);
   const [cpuBefore, selfBefore, loadBefore, started] = [readCpu(meter), process.cpuUsage(), os.loadavg()[0], performance.now()];
   await run().then((r) => { samples = r.samples; });

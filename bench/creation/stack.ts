@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { createDb, migrate } from '../../db/connection';
 import { startChild, Child } from '../../test/support/child-process';
+import { byCommandLine, byPid, parentOf, Roots } from './cpu';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HIGH = String(1_000_000_000);
@@ -69,4 +70,16 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
     await infra.stop();
     throw err;
   }
+}
+
+/** The processes whose CPU time is read: ours, the Postgres server of the bench database, the Temporal server. */
+export async function stackComponents(stack: BenchStack): Promise<Record<string, Roots>> {
+  const { rows } = await stack.db.raw('select pg_backend_pid() as pid');
+  const postmaster = parentOf(rows[0].pid);
+  const port = stack.temporalAddress.split(':').pop();
+  return {
+    ...Object.fromEntries(Object.entries(stack.pids).map(([name, pid]) => [name, byPid(pid)])),
+    postgres: postmaster ? byPid(postmaster) : () => [],
+    temporal: byCommandLine(new RegExp(`temporal server start-dev .*--port ${port} `)),
+  };
 }

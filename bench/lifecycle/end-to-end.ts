@@ -20,8 +20,8 @@ import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { signThroughPage } from '../../test/sandbox/support';
 import { ApiClient } from '../../test/support/http';
-import { byCommandLine, byPid, cpuBetween, parentOf, readCpu, Roots } from '../creation/cpu';
-import { BenchStack, startStack } from '../creation/stack';
+import { cpuBetween, readCpu, Roots } from '../creation/cpu';
+import { stackComponents, startStack } from '../creation/stack';
 import { directBody, seedOriginators } from '../creation/workload';
 import { summary } from '../support/summary';
 import { temporal as temporalProto } from '@temporalio/proto';
@@ -51,18 +51,6 @@ const QUIET_GIVE_UP_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line: string) => process.stderr.write(`[bench:lifecycle] ${line}\n`);
 
-/** The processes whose CPU time is read: ours, the Postgres server of the bench database, the Temporal server. */
-async function components(stack: BenchStack): Promise<Record<string, Roots>> {
-  const { rows } = await stack.db.raw('select pg_backend_pid() as pid');
-  const postmaster = parentOf(rows[0].pid);
-  const port = stack.temporalAddress.split(':').pop();
-  return {
-    ...Object.fromEntries(Object.entries(stack.pids).map(([name, pid]) => [name, byPid(pid)])),
-    postgres: postmaster ? byPid(postmaster) : () => [],
-    temporal: byCommandLine(new RegExp(`temporal server start-dev .*--port ${port} `)),
-  };
-}
-
 /** Waits until the stack (all but the bench) has spent less than QUIET_MS_PER_S of CPU over a second. */
 async function quiet(meter: Record<string, Roots>): Promise<void> {
   const deadline = Date.now() + QUIET_GIVE_UP_MS;
@@ -87,7 +75,7 @@ async function main(): Promise<void> {
   const stack = await startStack({ worker: true, apiEnv: profiled('api'), workerEnv: profiled('worker'), sandboxEnv: { SANDBOX_SETTLEMENT_DELAY_MS: '0' } });
   const client = new ApiClient(stack.apiUrl);
   const originators = await seedOriginators(stack.db, stack.apiUrl, ORIGINATORS, true);
-  const meter = await components(stack);
+  const meter = await stackComponents(stack);
   const latencies: number[] = [];
   const timelines: Timeline[] = [];
   const paidIds: string[] = [];
