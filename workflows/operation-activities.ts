@@ -37,8 +37,12 @@ export const contractActivities = () => {
   return { dispatchContract: dispatch.dispatchContract, checkSignatures: reads.checkSignatures, voidContract: reads.voidContract };
 };
 
+/**
+ * Each PIX activity makes one provider call (PROVIDER_TIMEOUT_MS, 10 s by default) and a few row
+ * writes; the timeout is also how long a worker that died mid-call goes unnoticed before the retry.
+ */
 export const disbursementActivities = () =>
-  proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY });
+  proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '30s', retry: PIX_RETRY });
 
 /** Reconciliation reads two rows and moves the read model to PAID: Postgres only, so local like the other read-model writes. */
 export const localReconciliation = () =>

@@ -70,7 +70,8 @@ describe('crash recovery', function () {
       await worker.kill();
       worker = await startChild('worker/main.ts', workerEnv, ready);
       try {
-        const paid = await untilStatus(client, token, id, 'PAID', 90_000);
+        // A PIX call in flight when the worker died is retried once its start-to-close timeout (30 s) has passed.
+        const paid = await untilStatus(client, token, id, 'PAID', 120_000);
         const key = `operation-${id}-pix-1`;
         const payments: any = await (await fetch(`${sandbox.pixUrl}/payments?idempotency_key=${encodeURIComponent(key)}`)).json();
         expect(payments.payments).to.have.length(1);

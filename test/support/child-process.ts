@@ -2,7 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface Child {
   process: ChildProcess;
@@ -16,7 +15,9 @@ export interface Child {
  * test can kill it abruptly the way a crash would.
  */
 export async function startChild(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<Child> {
-  const child = spawn(TSX, [entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the entry in a second process,
+  // which a SIGKILL of the CLI would leave running, so a "crashed" worker would go on working.
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
