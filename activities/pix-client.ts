@@ -30,6 +30,11 @@ export interface PixPayment {
 /** A provider callback; a hint like any other: `getPayment` is the authority. */
 export interface PixSettlement {
   paymentId: string;
+  /**
+   * Echoed by the provider when it sends it. A payment that settles at once calls back before the
+   * activity that ordered it has stored the payment id; the key was stored before the order.
+   */
+  idempotencyKey: string | null;
   status: Exclude<PixStatus, 'PENDING'>;
   settledAmount: string;
 }
@@ -57,25 +62,15 @@ function readPayment(reply: Reader): PixPayment {
   };
 }
 
-/**
- * The idempotency key a settlement callback echoes, or null. The callback can arrive before the
- * activity that ordered the payment has stored the provider's payment id (a payment that settles
- * at once), so the receiver finds the disbursement by this key, which was stored before the order.
- */
-export function settlementCallbackKey(body: unknown): string | null {
-  try {
-    return new Reader(body, 'callback').at('idempotency_key').textOrNull();
-  } catch {
-    return null;
-  }
-}
-
 export function readSettlementCallback(body: unknown): PixSettlement | null {
   const reply = new Reader(body, 'callback');
   try {
     const status = statusOf(reply.at('status').text());
     if (status === 'PENDING') return null;
-    return { paymentId: reply.at('payment_id').text(), status, settledAmount: reply.at('settled_amount').money() };
+    return {
+      paymentId: reply.at('payment_id').text(), idempotencyKey: reply.at('idempotency_key').textOrNull(), status,
+      settledAmount: reply.at('settled_amount').money(),
+    };
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { readSignatureCallback } from '../../activities/esign-client';
-import { readSettlementCallback, settlementCallbackKey } from '../../activities/pix-client';
+import { readSettlementCallback } from '../../activities/pix-client';
 import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation';
 import type { TemporalHandle } from '../temporal-client';
 import { handle } from '../http/handle';
@@ -25,11 +25,10 @@ export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandl
   router.post('/v1/internal/pix/callback', handle(async (req) => {
     const settlement = readSettlementCallback(req.body);
     // By the key too: a payment that settles at once calls back before its id is stored.
-    const key = settlementCallbackKey(req.body);
     const payment = settlement && await deps.db('disbursements')
       .where((q) => {
         q.where({ provider_payment_id: settlement.paymentId });
-        if (key) q.orWhere({ idempotency_key: key });
+        if (settlement.idempotencyKey) q.orWhere({ idempotency_key: settlement.idempotencyKey });
       })
       .first('operation_id');
     if (payment) await signalWorkflow(deps, `operation-${payment.operation_id}`, disbursementSettledSignal.name);

@@ -106,7 +106,7 @@ function report(rows: Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const stack = await startStack({ worker: WORKER, apiEnv: PROFILE_DIR ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(PROFILE_DIR) } : {} });
+  const stack = await startStack({ worker: WORKER, apiEnv: PROFILE_DIR ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, '..', 'support', 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(PROFILE_DIR) } : {} });
   try {
     const originators = await seedOriginators(stack.db, stack.apiUrl, Math.max(ORIGINATORS, 1), APPROVED, PAYERS);
     const one = (): Promise<number> => createOne(stack.apiUrl, originators[0]);

@@ -67,9 +67,11 @@ async function quiet(meter: Record<string, Roots>): Promise<void> {
 interface Timeline { at: number; created: number; signable: number; signed: number; paid: number; signerReads: number }
 
 async function main(): Promise<void> {
-  // BENCH_PROFILE_DIR: the api and the worker (every thread) write V8 CPU profiles there (cpu-profile.mjs).
+  // BENCH_PROFILE_DIR: the api and the worker (every thread) write V8 CPU profiles there (bench/support/cpu-profile.mjs).
   const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
-    ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE_DIR) }
+    ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, '..', 'support', 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE_DIR),
+      // a window, not at exit: the worker's workflow thread has no exit event of its own
+      BENCH_PROFILE_SECONDS: process.env.BENCH_PROFILE_SECONDS ?? '60' }
     : {};
   const profiled = (name: string) => (profile.BENCH_PROFILE_DIR ? { ...profile, BENCH_PROFILE_DIR: path.join(profile.BENCH_PROFILE_DIR, name) } : {});
   const stack = await startStack({ worker: true, apiEnv: profiled('api'), workerEnv: profiled('worker'), sandboxEnv: { SANDBOX_SETTLEMENT_DELAY_MS: '0' } });

@@ -1,5 +1,5 @@
 /**
- * Summarises V8 .cpuprofile files (from cpu-profile.mjs): self time by function and by package or
+ * Summarises V8 .cpuprofile files (from bench/support/cpu-profile.mjs): self time by function and by package or
  * source file, so a profile of the worker or the api reads as "where the CPU went".
  *
  *   npx tsx bench/lifecycle/profile-summary.ts DIR [top]

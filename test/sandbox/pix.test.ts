@@ -47,7 +47,7 @@ describe('sandbox PIX provider through the adapter', () => {
 
   it('settles after the delay, calls back with the settled amount, and the status query agrees', async () => {
     const payment = await pix.createPayment(unique('op-pix'), '987.65', recipient(), receiver.url);
-    expect(await settlementOf(payment)).to.deep.equal({ paymentId: payment.paymentId, status: 'SETTLED', settledAmount: '987.65' });
+    expect(await settlementOf(payment)).to.deep.equal({ paymentId: payment.paymentId, idempotencyKey: payment.idempotencyKey, status: 'SETTLED', settledAmount: '987.65' });
     expect(await pix.getPayment(payment.paymentId)).to.include({ status: 'SETTLED', settledAmount: '987.65', rejectionReason: null });
   });
 
@@ -60,7 +60,7 @@ describe('sandbox PIX provider through the adapter', () => {
   it('accepts a pix-reject payment, then settles it REJECTED with nothing paid', async () => {
     const payment = await pix.createPayment(unique('op-pix'), '50.00', recipient(`pix-reject+${unique('t')}@example.com`), receiver.url);
     expect(payment.status).to.equal('PENDING');
-    expect(await settlementOf(payment)).to.deep.equal({ paymentId: payment.paymentId, status: 'REJECTED', settledAmount: '0.00' });
+    expect(await settlementOf(payment)).to.deep.equal({ paymentId: payment.paymentId, idempotencyKey: payment.idempotencyKey, status: 'REJECTED', settledAmount: '0.00' });
     const read = await pix.getPayment(payment.paymentId);
     expect(read.status).to.equal('REJECTED');
     expect(read.rejectionReason).to.contain('pix-reject');
@@ -99,7 +99,7 @@ describe('sandbox PIX provider through the adapter', () => {
       const quick = await ownPix.createPayment(unique('op-pix'), '20.00', recipient(), receiver.url);
       expect((await settlementOf(quick))?.status).to.equal('SETTLED');
       expect((await ownPix.getPayment(slow.paymentId)).status).to.equal('PENDING');
-      expect(await settlementOf(slow)).to.deep.equal({ paymentId: slow.paymentId, status: 'SETTLED', settledAmount: '20.00' });
+      expect(await settlementOf(slow)).to.deep.equal({ paymentId: slow.paymentId, idempotencyKey: slow.idempotencyKey, status: 'SETTLED', settledAmount: '20.00' });
     });
   });
 });
