@@ -11,6 +11,7 @@ import { RouteTable } from './openapi/route-table';
 import { requestContext } from './middleware/request-context';
 import { requestLog } from './middleware/request-log';
 import { jsonBody } from './middleware/json-body';
+import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(resolveRoute(routes));
   app.use(perIpRateLimit(limits));
   app.use(...jsonBody(config.http.bodyLimit));
+  app.use(inputGuard());
   app.use(authenticate(deps.auth));
   app.use(perTokenRateLimit(limits));
   app.use(requireScopes());

@@ -64,6 +64,13 @@ export class NotFound extends AppError {
   }
 }
 
+/** The path exists with other methods: 405 with the `Allow` header listing them. */
+export class MethodNotAllowed extends AppError {
+  constructor(allowed: string[]) {
+    super(405, 'method_not_allowed', { Allow: allowed.join(', ') });
+  }
+}
+
 export class Conflict extends AppError {
   constructor(detail: Detail) {
     super(409, detail);

@@ -10,6 +10,21 @@ function redactInputs(err: ValidationFailed): ValidationFailed {
   );
 }
 
+/**
+ * The body of an error, always JSON: an echoed `input` that cannot be serialised (too deep, a
+ * cycle, a BigInt) is dropped rather than letting the failure escape to Express's HTML page.
+ */
+function serialise(error: AppError, logger: Logger): string {
+  try {
+    return JSON.stringify(error.toBody());
+  } catch (failure) {
+    logger.error('error body not serialisable', { err: (failure as Error).message });
+    if (!(error instanceof ValidationFailed)) return JSON.stringify({ detail: 'internal_error' });
+    const withoutInputs = error.errors.map(({ input: _input, ...rest }) => rest);
+    return JSON.stringify(new ValidationFailed(withoutInputs, (error.detail as { message: string }).message).toBody());
+  }
+}
+
 /** The one place where failures become HTTP responses. Stacks are logged only for 500s. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -25,6 +40,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError(500, 'internal_error');
     }
     if (res.headersSent) return res.end();
-    res.set(appError.headers).status(appError.status).type('application/json').send(JSON.stringify(appError.toBody()));
+    res.set(appError.headers).status(appError.status).type('application/json').send(serialise(appError, logger));
   };
 }

@@ -4,6 +4,9 @@ import type { Principal } from '../auth/principal';
 import { requestHash } from './idempotency-body';
 import { ExecutorDeps, idempotentExecutor } from './idempotency-executor';
 
+/** The contract's key length; the OpenAPI document states the same bounds. */
+export const IDEMPOTENCY_KEY_LENGTH = { min: 16, max: 80 };
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Credential exchanges: a retry simply issues another token. */
 const KEYLESS_ROUTES = new Set(['/v1/auth/login', '/v1/auth/token']);
@@ -30,7 +33,7 @@ export function idempotency(deps: ExecutorDeps): RequestHandler {
       if (route.idempotencyKey === 'optional') return next();
       return next(new RuleViolation({ code: 'idempotency_key_required', message: 'This route requires an Idempotency-Key header of 16 to 80 characters' }));
     }
-    if (key.length < 16 || key.length > 80) {
+    if (key.length < IDEMPOTENCY_KEY_LENGTH.min || key.length > IDEMPOTENCY_KEY_LENGTH.max) {
       return next(new RuleViolation({ code: 'idempotency_key_invalid', message: `Idempotency-Key must have 16 to 80 characters, got ${key.length}` }));
     }
     const principal = req.ctx.principal;

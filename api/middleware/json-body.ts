@@ -3,7 +3,7 @@ import { ValidationFailed } from '../../domain/errors';
 
 /**
  * JSON parsing whose failures are the contract's 422 `validation_error`, never a 400:
- * malformed JSON, an oversized body.
+ * malformed JSON, an oversized body, a body that does not match its Content-Encoding.
  */
 export function jsonBody(limit: string): [RequestHandler, ErrorRequestHandler] {
   const parse = express.json({ limit, type: ['application/json', 'application/*+json'], strict: false });
@@ -18,6 +18,11 @@ export function jsonBody(limit: string): [RequestHandler, ErrorRequestHandler] {
     }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return next(new ValidationFailed([{ loc: ['body'], msg: String(err.message), type: 'value_error' }]));
+    }
+    // zlib's own error (it has an errno, and the parser gives it no type): the body does not match
+    // its Content-Encoding (gzip, deflate, br). The client's mistake, not a bug.
+    if (type === undefined && typeof (err as { errno?: unknown }).errno === 'number') {
+      return next(new ValidationFailed([{ loc: ['body'], msg: `Body could not be decoded as its Content-Encoding says: ${String(err.message)}`, type: 'value_error' }], 'Unreadable request body'));
     }
     next(err);
   };

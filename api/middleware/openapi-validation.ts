@@ -1,6 +1,8 @@
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, FieldError, ValidationFailed } from '../../domain/errors';
+import { isCalendarDate } from '../../domain/pricing/business-date';
+import { isTimestamp } from '../../domain/timestamps';
 
 interface ValidatorItem {
   path: string;
@@ -60,6 +62,8 @@ export function openapiValidation(apiSpec: Record<string, unknown>, validateResp
     validateApiSpec: true,
     ignoreUndocumented: true,
     validateFormats: true,
+    // Stricter than the regex-only defaults: a real calendar day, and what Postgres accepts.
+    formats: { date: isCalendarDate, 'date-time': isTimestamp },
   }) as RequestHandler[];
 }
 

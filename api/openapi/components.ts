@@ -1,4 +1,5 @@
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../auth/principal';
+import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
 import { ref } from './helpers';
 
 const scopeDescriptions: Record<string, string> = {
@@ -17,6 +18,9 @@ const scopeDescriptions: Record<string, string> = {
   'backoffice:decide': 'Backoffice: approve and deny operations, record payer payments',
   'backoffice:configure': 'Backoffice: policies and limits',
 };
+
+/** The idempotency middleware checks these bounds itself (422 idempotency_key_invalid) before the validator runs. */
+const idempotencyKeySchema = { type: 'string', minLength: IDEMPOTENCY_KEY_LENGTH.min, maxLength: IDEMPOTENCY_KEY_LENGTH.max };
 
 export const components = (publicUrl: string) => ({
   securitySchemes: {
@@ -37,15 +41,19 @@ export const components = (publicUrl: string) => ({
     IdempotencyKey: {
       name: 'Idempotency-Key', in: 'header', required: false,
       description: '16 to 80 characters, scoped per originator, kept 24 hours. A UUID is recommended.',
-      schema: { type: 'string' },
+      schema: idempotencyKeySchema,
     },
     IdempotencyKeyRequired: {
       name: 'Idempotency-Key', in: 'header', required: true,
       description: 'Required on this route: 16 to 80 characters, scoped per originator, kept 24 hours.',
-      schema: { type: 'string' },
+      schema: idempotencyKeySchema,
     },
     Limit: { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
-    Offset: { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+    Offset: {
+      name: 'offset', in: 'query', required: false,
+      description: 'Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422.',
+      schema: { type: 'integer', minimum: 0, maximum: 2147483647, default: 0 },
+    },
   },
   schemas: {
     Money: { type: 'string', pattern: '^-?\\d+\\.\\d{2}$', description: 'BRL amount with exactly 2 decimals', examples: ['10000.00'] },

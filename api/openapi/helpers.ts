@@ -7,6 +7,13 @@ export type Operation = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
+/** Every stored string has a ceiling, so a client knows what fits before sending it. */
+export const text = (maxLength: number): Schema => ({ type: 'string', maxLength });
+export const nullableText = (maxLength: number): Schema => ({ type: ['string', 'null'], maxLength });
+
+/** A CPF or CNPJ as sent: 11 or 14 characters plus punctuation and spaces. */
+export const DOCUMENT_MAX_LENGTH = 32;
+
 /** Integration routes: a client token with these scopes, or the legacy client headers. */
 export function clientSecurity(...scopeAlternatives: string[][]): Schema[] {
   return [

@@ -53,9 +53,18 @@ export class RouteTable {
     this.entries.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
-  match(method: string, path: string): RouteSpec | null {
-    const entry = this.entries.find((e) => e.method === method && e.pattern.test(path));
-    if (!entry) return null;
+  /**
+   * The operation a request addresses. The path is matched first, the most literal template
+   * winning, and only then the method: `GET /v1/operations/direct` names the path
+   * `/v1/operations/direct` with a method it does not have (`allowed` lists the ones it has), never
+   * `GET /v1/operations/{id}`. Null when no documented path matches.
+   */
+  match(method: string, path: string): RouteSpec | { allowed: string[] } | null {
+    const template = this.entries.find((e) => e.pattern.test(path))?.pathTemplate;
+    if (template === undefined) return null;
+    const sameTemplate = this.entries.filter((e) => e.pathTemplate === template);
+    const entry = sameTemplate.find((e) => e.method === method);
+    if (!entry) return { allowed: sameTemplate.map((e) => e.method) };
     const { pattern: _pattern, literalSegments: _literal, ...spec } = entry;
     return spec;
   }

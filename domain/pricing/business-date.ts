@@ -11,13 +11,18 @@ export function businessDate(now: Date): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-/** Day number of a calendar date, or NaN when it is not a real date (2026-02-30). */
+/**
+ * Day number of a calendar date, or NaN when it is not a real date (2026-02-30) or has year 0000,
+ * which Postgres does not have. `setUTCFullYear`, because `Date.UTC` reads years 0–99 as 1900–1999.
+ */
 export function dayNumber(date: string): number {
   const match = ISO_DATE.exec(date);
   if (!match) return NaN;
   const [year, month, day] = match.slice(1).map(Number);
-  const ms = Date.UTC(year, month - 1, day);
-  return new Date(ms).getUTCDate() === day && month >= 1 && month <= 12 ? ms / DAY_MS : NaN;
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  const real = year >= 1 && at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+  return real ? at.getTime() / DAY_MS : NaN;
 }
 
 export function isCalendarDate(date: string): boolean {

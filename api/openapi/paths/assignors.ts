@@ -1,23 +1,23 @@
-import { clientScopes, errors, json, jsonBody, listOf, pagination, pathId, ref, idempotencyKey } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, listOf, nullableText, pagination, pathId, ref, idempotencyKey, text } from '../helpers';
 
 export const assignorSchemas = {
   Address: {
     type: 'object',
     properties: {
-      street: { type: 'string' }, number: { type: 'string' }, complement: { type: 'string' }, district: { type: 'string' },
-      city: { type: 'string' }, state: { type: 'string' }, zip_code: { type: 'string' }, country: { type: 'string' },
+      street: text(200), number: text(20), complement: text(120), district: text(120),
+      city: text(120), state: text(60), zip_code: text(20), country: text(60),
     },
-    additionalProperties: true,
+    additionalProperties: false,
   },
   Bank: {
     type: 'object',
     description: 'Used only when code, agency and account are all non-empty; otherwise PIX on the assignor\'s document.',
     properties: {
       use_document_pix: { type: ['boolean', 'null'] },
-      code: { type: ['string', 'null'] },
-      agency: { type: ['string', 'null'] },
-      account: { type: ['string', 'null'] },
-      type: { type: ['string', 'null'], description: 'CC (default), SA, CP; any other value is treated as CC' },
+      code: nullableText(10),
+      agency: nullableText(20),
+      account: nullableText(40),
+      type: { ...nullableText(10), description: 'CC (default), SA, CP; any other value is treated as CC' },
     },
   },
   AssignorFields: {
@@ -26,8 +26,8 @@ export const assignorSchemas = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
       type: { type: 'string', enum: ['F', 'J'] },
-      cpf: { type: ['string', 'null'], description: 'Required for type F; punctuation accepted' },
-      cnpj: { type: ['string', 'null'], description: 'Required for type J; numeric or alphanumeric, punctuation accepted' },
+      cpf: { ...nullableText(DOCUMENT_MAX_LENGTH), description: 'Required for type F; punctuation accepted' },
+      cnpj: { ...nullableText(DOCUMENT_MAX_LENGTH), description: 'Required for type J; numeric or alphanumeric, punctuation accepted' },
       email: { type: 'string', format: 'email', maxLength: 320 },
       trade_name: { type: ['string', 'null'], maxLength: 200 },
       phone: { type: ['string', 'null'], maxLength: 40 },

@@ -1,4 +1,4 @@
-import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, userSecurity } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, userSecurity } from '../helpers';
 
 export const lifecycleSchemas = {
   ContractSigners: {
@@ -99,7 +99,7 @@ export const lifecyclePaths = {
       parameters: [
         ...pagination,
         { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH } },
         { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'created_from', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },

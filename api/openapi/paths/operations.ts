@@ -1,5 +1,5 @@
 import { pricedOperationProperties } from './simulation';
-import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -59,7 +59,7 @@ export const operationSchemas = {
       lifecycle_status: { anyOf: [ref('LifecycleStatus'), { type: 'null' }], description: 'Null in direct creation; filled by the stock path and reads' },
       assignor_id: { type: 'string', format: 'uuid' },
       ...pricedOperationPropertiesWithout('assignor_defaults_used', 'payer_defaults_used'),
-      product_id: { type: ['string', 'null'] },
+      product_id: { type: ['string', 'null'], format: 'uuid' },
       policy_id: { type: ['string', 'null'], format: 'uuid' },
       needs_backoffice_approval: { type: 'boolean' },
       embedded_signature: { type: 'boolean' },
@@ -89,7 +89,7 @@ const directBody = {
         bank: ref('Bank'),
         receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
         fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
-        product_id: { type: ['string', 'null'] },
+        product_id: { type: ['string', 'null'], format: 'uuid' },
         policy_id: { type: ['string', 'null'], format: 'uuid' },
         embedded_signature: { type: 'boolean', default: false },
       },
@@ -132,9 +132,9 @@ export const operationPaths = {
       security: clientScopes('operation:read'),
       parameters: [
         ...pagination,
-        { name: 'status', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', maxLength: 40 } },
         { name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH } },
         { name: 'due_date_from', in: 'query', required: false, schema: ref('Date') },
         { name: 'due_date_to', in: 'query', required: false, schema: ref('Date') },
       ],

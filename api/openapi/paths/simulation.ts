@@ -1,4 +1,4 @@
-import { clientScopes, errors, json, jsonBody, ref } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, ref } from '../helpers';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
 const rate = (description: string) => ({ ...ref('NullableRateInput'), description });
@@ -21,9 +21,9 @@ export const simulationSchemas = {
       external_id: { type: 'string', minLength: 1, maxLength: 120, description: 'Unique within the operation' },
       identifier: { type: ['string', 'null'], maxLength: 120 },
       payer_name: { type: 'string', minLength: 1, maxLength: 200 },
-      payer_document: { type: 'string', description: 'CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified' },
+      payer_document: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified' },
       due_date: { type: 'string', format: 'date', description: 'A past date is not refused; it prices as zero days to due' },
-      backing_type: { type: ['string', 'null'], description: 'Default NFE; also RECURRING_CONTRACT, BOLETO' },
+      backing_type: { type: ['string', 'null'], maxLength: 40, description: 'Default NFE; also RECURRING_CONTRACT, BOLETO' },
       gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is refused'),
       gross_future_value_deductions: money('gross − net; managerial, enters no calculation; ignored without the gross'),
       net_future_value: money('Ceiling of the anticipation (NFV); required under either name'),
@@ -133,7 +133,7 @@ export const simulationPaths = {
         type: 'object',
         required: ['receivables'],
         properties: {
-          assignor_document: { type: ['string', 'null'], description: 'CPF or CNPJ; selects the assignor\'s fee defaults when registered' },
+          assignor_document: { type: ['string', 'null'], maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF or CNPJ; selects the assignor\'s fee defaults when registered' },
           policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
           receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
           fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },

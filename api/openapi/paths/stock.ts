@@ -1,4 +1,4 @@
-import { clientScopes, clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
+import { clientScopes, clientSecurity, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
 import { simulationSchemas } from './simulation';
 
@@ -74,7 +74,7 @@ const registration = {
   required: ['items'],
   description: 'The assignor: assignor_document of a registered one, or the assignor fields (registered or reused by document, without an account).',
   properties: {
-    assignor_document: { type: ['string', 'null'], description: 'CPF or CNPJ of a registered assignor; 422 assignor_not_found otherwise' },
+    assignor_document: { type: ['string', 'null'], maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF or CNPJ of a registered assignor; 422 assignor_not_found otherwise' },
     ...assignorSchemas.AssignorFields.properties,
     items: { type: 'array', minItems: 1, maxItems: 500, items: ref('StockItemInput') },
   },
@@ -93,7 +93,7 @@ const request = {
     properties: {
       bank: ref('Bank'),
       embedded_signature: { type: 'boolean', default: false },
-      product_id: { type: ['string', 'null'] },
+      product_id: { type: ['string', 'null'], format: 'uuid' },
     },
   }],
 };
