@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, FieldError, ValidationFailed } from '../../domain/errors';
 import { isCalendarDate } from '../../domain/pricing/business-date';
 import { isTimestamp } from '../../domain/timestamps';
+import { validatorCopy } from '../openapi/handler-checked';
 
 interface ValidatorItem {
   path: string;
@@ -55,7 +56,7 @@ function valueAt(source: unknown, loc: (string | number)[]): unknown {
 
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
-    apiSpec: structuredClone(apiSpec) as never,
+    apiSpec: validatorCopy(apiSpec) as never,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
     validateSecurity: false,

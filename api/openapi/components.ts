@@ -1,6 +1,17 @@
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../auth/principal';
 import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
 import { ref } from './helpers';
+import { checkedByHandler } from './handler-checked';
+
+/** The largest JSON number `domain/money-input.ts` reads exactly: 15 significant digits. */
+const MAX_JSON_NUMBER = 999_999_999_999_999;
+
+/**
+ * The strings `parseDecimal` accepts with `places` decimals: not negative (but `-0` is zero), at
+ * most 16 digits before the point, and trailing zeros beyond `places`.
+ */
+export const decimalPattern = (places: number, whole = '0*\\d{1,16}'): string =>
+  `^(?:${whole}(?:\\.\\d{1,${places}}0*)?|-0+(?:\\.0+)?)$`;
 
 const scopeDescriptions: Record<string, string> = {
   'stock:read': 'Read stock items',
@@ -57,10 +68,12 @@ export const components = (publicUrl: string) => ({
   },
   schemas: {
     Money: { type: 'string', pattern: '^-?\\d+\\.\\d{2}$', description: 'BRL amount with exactly 2 decimals', examples: ['10000.00'] },
-    MoneyInput: {
-      description: 'BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`',
+    MoneyInput: checkedByHandler({
+      description: 'BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. '
+        + 'A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; '
+        + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
       type: ['number', 'string'],
-    },
+    }, { pattern: decimalPattern(2), minimum: 0, maximum: MAX_JSON_NUMBER }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
     Date: { type: 'string', format: 'date' },
     ErrorEnvelope: {

@@ -11,6 +11,17 @@ export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${na
 export const text = (maxLength: number): Schema => ({ type: 'string', maxLength });
 export const nullableText = (maxLength: number): Schema => ({ type: ['string', 'null'], maxLength });
 
+/** At least one of several names of one value must be sent (a canonical name and its deprecated twin). */
+export const oneOfNames = (...names: string[]): Schema => ({ anyOf: names.map((name) => ({ required: [name] })) });
+
+/** Type F is identified by its CPF and type J by its CNPJ. */
+export const documentByType: Schema = {
+  allOf: [
+    { if: { required: ['type'], properties: { type: { const: 'F' } } }, then: { required: ['cpf'], properties: { cpf: { type: 'string', minLength: 1 } } } },
+    { if: { required: ['type'], properties: { type: { const: 'J' } } }, then: { required: ['cnpj'], properties: { cnpj: { type: 'string', minLength: 1 } } } },
+  ],
+};
+
 /** A CPF or CNPJ as sent: 11 or 14 characters plus punctuation and spaces. */
 export const DOCUMENT_MAX_LENGTH = 32;
 

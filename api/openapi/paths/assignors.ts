@@ -1,4 +1,5 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, listOf, nullableText, pagination, pathId, ref, idempotencyKey, text } from '../helpers';
+import { checkedByHandler } from '../handler-checked';
+import { clientScopes, documentByType, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, listOf, nullableText, pagination, pathId, ref, idempotencyKey, text } from '../helpers';
 
 export const assignorSchemas = {
   Address: {
@@ -20,7 +21,7 @@ export const assignorSchemas = {
       type: { ...nullableText(10), description: 'CC (default), SA, CP; any other value is treated as CC' },
     },
   },
-  AssignorFields: {
+  AssignorFields: checkedByHandler({
     type: 'object',
     required: ['name', 'type', 'email'],
     properties: {
@@ -33,7 +34,7 @@ export const assignorSchemas = {
       phone: { type: ['string', 'null'], maxLength: 40 },
       address: { anyOf: [ref('Address'), { type: 'null' }] },
     },
-  },
+  }, documentByType),
   Assignor: {
     type: 'object',
     required: ['id', 'type', 'name', 'document', 'email', 'disbursement_method', 'created_at'],

@@ -1,4 +1,6 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, ref } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, oneOfNames, ref } from '../helpers';
+import { decimalPattern } from '../components';
+import { checkedByHandler } from '../handler-checked';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
 const rate = (description: string) => ({ ...ref('NullableRateInput'), description });
@@ -7,12 +9,12 @@ const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
 
 /** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
 export const simulationSchemas = {
-  RateInput: {
-    description: 'Percent as a JSON number or a string, at most 4 decimals, not negative',
+  RateInput: checkedByHandler({
+    description: 'Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput',
     type: ['number', 'string'],
-  },
+  }, { pattern: decimalPattern(4, '0*(?:\\d{1,2}|100(?=\\.0+$|$))'), minimum: 0, maximum: 100 }),
   NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
-  ReceivableInput: {
+  ReceivableInput: checkedByHandler({
     type: 'object',
     required: ['external_id', 'payer_name', 'payer_document', 'due_date'],
     description: 'The requested value is required under requested_net_future_value, requested_advance_value or requested_net_future_value_percent; '
@@ -37,7 +39,12 @@ export const simulationSchemas = {
       net_face_value: money('Deprecated name of net_future_value', true),
       requested_advance_value: money('Deprecated name of requested_net_future_value', true),
     },
-  },
+  }, {
+    allOf: [
+      oneOfNames('net_future_value', 'net_face_value'),
+      oneOfNames('requested_net_future_value', 'requested_advance_value', 'requested_net_future_value_percent'),
+    ],
+  }),
   FeesInput: {
     type: 'object',
     description: 'The operation level of the fee hierarchy. total_liquid_value_brl prices every receivable (spread by requested × days).',
@@ -105,7 +112,7 @@ export const pricedOperationProperties = {
   payer_defaults_used: { type: 'boolean' },
 };
 
-const simulationResponse = {
+export const simulationResponse = {
   type: 'object',
   required: ['id', 'status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount', 'opr_net_present_liquid_value',
     'average_days_in_advance', 'weighted_avg_days', 'fee_hierarchy', 'assignor_defaults_used', 'payer_defaults_used', 'receivables'],

@@ -1,6 +1,7 @@
-import { clientScopes, clientSecurity, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
+import { checkedByHandler } from '../handler-checked';
+import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
-import { simulationSchemas } from './simulation';
+import { simulationResponse, simulationSchemas } from './simulation';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -23,7 +24,7 @@ const values = {
 };
 
 export const stockSchemas = {
-  StockItemInput: {
+  StockItemInput: checkedByHandler({
     type: 'object',
     required: ['external_id', 'payer_name', 'payer_document', 'due_date'],
     description: 'net_future_value (or net_face_value) is required. Both names of one value with different numbers give 422 VOCABULARY_CONFLICT.',
@@ -32,7 +33,7 @@ export const stockSchemas = {
       ...nfe, ...values,
       pre_authorized: { type: ['boolean', 'null'], default: true, description: 'Default true; false keeps the item out of the anticipation routes until PATCHed' },
     },
-  },
+  }, oneOfNames('net_future_value', 'net_face_value')),
   StockItem: {
     type: 'object',
     required: ['id', 'external_id', 'status', 'pre_authorized', 'assignor_id', 'payer_name', 'payer_document', 'due_date', 'backing_type',
@@ -55,7 +56,7 @@ export const stockSchemas = {
       created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
     },
   },
-  StockAnticipationInput: {
+  StockAnticipationInput: checkedByHandler({
     type: 'object',
     required: ['stock_item_ids'],
     description: 'requested_net_future_value (or requested_advance_value) is required and must equal the sum of the items\' NFV.',
@@ -66,19 +67,22 @@ export const stockSchemas = {
       fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
       policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
     },
-  },
+  }, oneOfNames('requested_net_future_value', 'requested_advance_value')),
 };
 
-const registration = {
+const registration = checkedByHandler({
   type: 'object',
   required: ['items'],
-  description: 'The assignor: assignor_document of a registered one, or the assignor fields (registered or reused by document, without an account).',
+  description: 'The assignor: assignor_document of a registered one, or the assignor fields (registered or reused by document, without an account): '
+    + 'name, type, email, and cpf for type F or cnpj for type J.',
   properties: {
     assignor_document: { type: ['string', 'null'], maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF or CNPJ of a registered assignor; 422 assignor_not_found otherwise' },
     ...assignorSchemas.AssignorFields.properties,
     items: { type: 'array', minItems: 1, maxItems: 500, items: ref('StockItemInput') },
   },
-};
+}, {
+  anyOf: [{ required: ['assignor_document'] }, { required: ['name', 'type', 'email'], ...documentByType }],
+});
 
 const change = {
   type: 'object',
@@ -99,14 +103,12 @@ const request = {
 };
 
 const simulation = {
-  type: 'object',
-  required: ['id', 'status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount', 'opr_net_present_liquid_value',
-    'average_days_in_advance', 'weighted_avg_days', 'fee_hierarchy', 'assignor_defaults_used', 'payer_defaults_used', 'receivables'],
+  ...simulationResponse,
   description: 'The shape of POST /v1/simulate, plus assignor_id and each receivable\'s stock_item_id.',
   properties: {
-    id: { const: 'simulation' }, status: { const: 'SIMULATED' }, assignor_id: { type: 'string', format: 'uuid' },
+    ...simulationResponse.properties,
+    assignor_id: { type: 'string', format: 'uuid' },
     receivables: { type: 'array', items: { allOf: [ref('PricedReceivable'), { type: 'object', required: ['stock_item_id'], properties: { stock_item_id: { type: 'string', format: 'uuid' } } }] } },
-    warnings: { type: 'array', items: ref('CetFinding') },
   },
 };
 
