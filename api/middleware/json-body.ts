@@ -5,8 +5,10 @@ import { ValidationFailed } from '../../domain/errors';
  * JSON parsing whose failures are the contract's 422 `validation_error`, never a 400:
  * malformed JSON, an oversized body, a body that does not match its Content-Encoding.
  */
-export function jsonBody(limit: string): [RequestHandler, ErrorRequestHandler] {
+export function jsonBody(limit: string): [RequestHandler, RequestHandler, ErrorRequestHandler] {
   const parse = express.json({ limit, type: ['application/json', 'application/*+json'], strict: false });
+  // Only the OAuth2 token exchange declares a form body; elsewhere the validator refuses it (422).
+  const parseForm = express.urlencoded({ limit, extended: false, type: 'application/x-www-form-urlencoded' });
   const mapErrors: ErrorRequestHandler = (err, _req, _res, next) => {
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') {
@@ -26,5 +28,5 @@ export function jsonBody(limit: string): [RequestHandler, ErrorRequestHandler] {
     }
     next(err);
   };
-  return [parse, mapErrors];
+  return [parse, parseForm, mapErrors];
 }

@@ -37,13 +37,19 @@ export const components = (publicUrl: string) => ({
   securitySchemes: {
     clientCredentials: {
       type: 'oauth2',
-      description: 'RS256 JWT from `POST /v1/auth/token`, sent as `Authorization: Bearer <token>`. Token type `client`.',
+      description: 'RS256 JWT from `POST /v1/auth/token` (the OAuth2 client credentials grant, or the same exchange as JSON), sent as '
+        + '`Authorization: Bearer <token>`. Token type `client`.',
       flows: { clientCredentials: { tokenUrl: `${publicUrl}/v1/auth/token`, scopes: Object.fromEntries(CLIENT_SCOPES.map((s) => [s, scopeDescriptions[s]])) } },
     },
+    // Not an OAuth2 password grant: login takes JSON `email` and `password`, so no flow is claimed.
     userSession: {
-      type: 'oauth2',
-      description: 'RS256 JWT from `POST /v1/auth/login`, token type `user` (backoffice staff and portal users).',
-      flows: { password: { tokenUrl: `${publicUrl}/v1/auth/login`, scopes: Object.fromEntries(BACKOFFICE_SCOPES.map((s) => [s, scopeDescriptions[s]])) } },
+      type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+      description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users). Roles: ${
+        BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}.`,
+    },
+    clientBasic: {
+      type: 'http', scheme: 'basic',
+      description: 'Only on `POST /v1/auth/token`: the client_id and client_secret, each form-urlencoded, as Basic user and password (RFC 6749 §2.3.1).',
     },
     legacyClientId: { type: 'apiKey', in: 'header', name: 'X-Client-Id', description: 'Legacy: client id header, with X-Client-Secret' },
     legacyClientSecret: { type: 'apiKey', in: 'header', name: 'X-Client-Secret', description: 'Legacy: client secret header, with X-Client-Id' },

@@ -1,18 +1,15 @@
 import { Router } from 'express';
 import type { AuthService } from '../auth/auth-service';
+import { readTokenRequest } from '../auth/token-request';
 import { handle, ok } from '../http/handle';
-
-function requestedScopes(body: { scopes?: string[]; scope?: string }): string[] | null {
-  if (body.scopes) return body.scopes;
-  if (body.scope !== undefined) return body.scope.split(/\s+/).filter(Boolean);
-  return null;
-}
 
 export function authRoutes(auth: AuthService): Router {
   const router = Router();
 
-  router.post('/v1/auth/token', handle(async (req) =>
-    ok(await auth.exchangeClientCredentials(req.body.client_id, req.body.client_secret, requestedScopes(req.body)))));
+  router.post('/v1/auth/token', handle(async (req) => {
+    const { clientId, clientSecret, scopes } = readTokenRequest(req.body ?? {}, req.get('Authorization'));
+    return ok(await auth.exchangeClientCredentials(clientId, clientSecret, scopes));
+  }));
 
   router.post('/v1/auth/login', handle(async (req) => ok(await auth.login(req.body.email, req.body.password))));
 

@@ -11,21 +11,45 @@ const tokenResponse = {
   },
 };
 
+const clientFields = {
+  client_id: { type: 'string', minLength: 1, maxLength: 200 },
+  client_secret: { type: 'string', minLength: 1, maxLength: 500 },
+};
+const scope = { type: 'string', maxLength: 2000, description: 'Optional OAuth-style space-separated subset of the credential\'s scopes' };
+
 export const authPaths = {
   '/v1/auth/token': {
     post: {
-      operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT', security: [],
+      operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT',
+      description: 'JSON with client_id and client_secret, or the OAuth2 client credentials grant (RFC 6749 §4.4): a form-urlencoded body with '
+        + 'grant_type=client_credentials and the client either in the body or in HTTP Basic (§2.3.1), never both. Same responses, rate limit and redaction.',
+      security: [{}, { clientBasic: [] }],
       'x-rate-limit': 'auth_token',
-      requestBody: jsonBody({
-        type: 'object',
-        required: ['client_id', 'client_secret'],
-        properties: {
-          client_id: { type: 'string', minLength: 1, maxLength: 200 },
-          client_secret: { type: 'string', minLength: 1, maxLength: 500 },
-          scopes: { type: 'array', items: { type: 'string' }, description: 'Optional subset of the credential\'s scopes' },
-          scope: { type: 'string', description: 'Optional OAuth-style space-separated subset (alternative to scopes)' },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['client_id', 'client_secret'],
+              properties: {
+                grant_type: { const: 'client_credentials' },
+                ...clientFields,
+                scopes: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 100 }, description: 'Optional subset of the credential\'s scopes' },
+                scope,
+              },
+            },
+          },
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['grant_type'],
+              properties: { grant_type: { const: 'client_credentials' }, ...clientFields, scope },
+              description: 'client_id and client_secret here, or both in HTTP Basic instead',
+            },
+          },
         },
-      }),
+      },
       responses: { 200: json('Token issued', tokenResponse), ...errors(401, 403, 422, 429) },
     },
   },
