@@ -79,9 +79,10 @@ export const components = (publicUrl: string) => ({
         + 'A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; '
         + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
       type: ['number', 'string'],
+      examples: ['10000.00'],
     }, { pattern: decimalPattern(2), minimum: 0, maximum: MAX_JSON_NUMBER }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
-    Date: { type: 'string', format: 'date' },
+    Date: { type: 'string', format: 'date', examples: ['2027-01-15'] },
     ErrorEnvelope: {
       type: 'object',
       required: ['detail'],

@@ -8,24 +8,27 @@ type Schema = Record<string, unknown>;
 
 const MARK = 'x-checked-by-handler';
 
-/** `schema` plus `rules`, marked so that only the document, not the validator, applies `rules`. */
+/**
+ * `schema` that must also satisfy `rules`, added as one more `allOf` member: generators such as
+ * openapi-typescript then keep the schema's own type (`T & unknown`) instead of a loose union.
+ */
 export function checkedByHandler<T extends Schema>(schema: T, rules: Schema): T {
-  return { ...schema, ...rules, [MARK]: Object.keys(rules) };
+  const allOf = (schema.allOf as Schema[] | undefined) ?? [];
+  return { ...schema, allOf: [...allOf, { ...rules, [MARK]: true }] };
 }
 
-/** A deep copy of the document for the validator: every marked rule (and the mark) left out. */
+/** A deep copy of the document for the validator: every marked rule replaced by `{}` (always valid). */
 export function validatorCopy(document: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(document);
   const pending: unknown[] = [copy];
   while (pending.length > 0) {
     const node = pending.pop();
     if (node === null || typeof node !== 'object') continue;
-    const object = node as Schema;
-    const marked = object[MARK];
-    if (Array.isArray(marked)) {
-      for (const key of [...marked, MARK]) delete object[key as string];
+    const container = node as Record<string, unknown>;
+    for (const [key, child] of Object.entries(container)) {
+      if (child !== null && typeof child === 'object' && MARK in child) container[key] = {};
+      else pending.push(child);
     }
-    pending.push(...Object.values(object));
   }
   return copy;
 }

@@ -20,11 +20,14 @@ export const simulationSchemas = {
     description: 'The requested value is required under requested_net_future_value, requested_advance_value or requested_net_future_value_percent; '
       + 'net_future_value under either name. Both names of one value with different numbers give 422 VOCABULARY_CONFLICT.',
     properties: {
-      external_id: { type: 'string', minLength: 1, maxLength: 120, description: 'Unique within the operation' },
+      external_id: { type: 'string', minLength: 1, maxLength: 120, description: 'Unique within the operation', examples: ['NF-1001'] },
       identifier: { type: ['string', 'null'], maxLength: 120 },
-      payer_name: { type: 'string', minLength: 1, maxLength: 200 },
-      payer_document: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified' },
-      due_date: { type: 'string', format: 'date', description: 'A past date is not refused; it prices as zero days to due' },
+      payer_name: { type: 'string', minLength: 1, maxLength: 200, examples: ['Acme Ltda'] },
+      payer_document: {
+        type: 'string', maxLength: DOCUMENT_MAX_LENGTH, examples: ['11.222.333/0001-81'],
+        description: 'CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified',
+      },
+      due_date: { type: 'string', format: 'date', description: 'A past date is not refused; it prices as zero days to due', examples: ['2027-01-15'] },
       backing_type: { type: ['string', 'null'], maxLength: 40, description: 'Default NFE; also RECURRING_CONTRACT, BOLETO' },
       gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is refused'),
       gross_future_value_deductions: money('gross − net; managerial, enters no calculation; ignored without the gross'),
