@@ -11,17 +11,18 @@ function redactInputs(err: ValidationFailed): ValidationFailed {
 }
 
 /**
- * The body of an error, always JSON: an echoed `input` that cannot be serialised (too deep, a
- * cycle, a BigInt) is dropped rather than letting the failure escape to Express's HTML page.
+ * The answer to an error, always JSON: an echoed `input` that cannot be serialised (too deep, a
+ * cycle, a BigInt) is dropped; any other body that cannot be is a 500, rather than letting the
+ * failure escape to Express's HTML page.
  */
-function serialise(error: AppError, logger: Logger): string {
+function serialise(error: AppError, logger: Logger): { status: number; text: string } {
   try {
-    return JSON.stringify(error.toBody());
+    return { status: error.status, text: JSON.stringify(error.toBody()) };
   } catch (failure) {
     logger.error('error body not serialisable', { err: (failure as Error).message });
-    if (!(error instanceof ValidationFailed)) return JSON.stringify({ detail: 'internal_error' });
+    if (!(error instanceof ValidationFailed)) return { status: 500, text: JSON.stringify({ detail: 'internal_error' }) };
     const withoutInputs = error.errors.map(({ input: _input, ...rest }) => rest);
-    return JSON.stringify(new ValidationFailed(withoutInputs, (error.detail as { message: string }).message).toBody());
+    return { status: error.status, text: JSON.stringify(new ValidationFailed(withoutInputs, (error.detail as { message: string }).message).toBody()) };
   }
 }
 
@@ -40,6 +41,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError(500, 'internal_error');
     }
     if (res.headersSent) return res.end();
-    res.set(appError.headers).status(appError.status).type('application/json').send(serialise(appError, logger));
+    const { status, text } = serialise(appError, logger);
+    res.set(appError.headers).status(status).type('application/json').send(text);
   };
 }

@@ -1,0 +1,39 @@
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import express from 'express';
+import { createLogger } from '../../api/logger';
+import { errorHandler } from '../../api/middleware/error-handler';
+import { AppError, ValidationFailed } from '../../domain/errors';
+
+/** The last-resort mapper in a real Express app: whatever a route throws, the answer is JSON. */
+async function answerTo(failure: unknown): Promise<{ status: number; type: string | null; body: unknown }> {
+  const app = express();
+  app.get('/fail', () => { throw failure; });
+  app.use(errorHandler(createLogger('error', 'test')));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/fail`);
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+  } finally {
+    server.close();
+  }
+}
+
+describe('error handler', () => {
+  it('drops an echoed input it cannot serialise instead of answering HTML', async () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const res = await answerTo(new ValidationFailed([{ loc: ['body', 'a'], msg: 'bad', type: 'value_error', input: cycle }]));
+    expect(res.status).to.equal(422);
+    expect(res.type).to.match(/^application\/json/);
+    expect(res.body).to.deep.equal({ detail: { code: 'validation_error', message: 'Request validation failed', errors: [{ loc: ['body', 'a'], msg: 'bad', type: 'value_error' }] } });
+  });
+
+  it('answers internal_error in JSON when another error\'s body cannot be serialised', async () => {
+    const res = await answerTo(new AppError(409, { code: 'odd', value: 1n }));
+    expect(res.status).to.equal(500);
+    expect(res.type).to.match(/^application\/json/);
+    expect(res.body).to.deep.equal({ detail: 'internal_error' });
+  });
+});
