@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Forbidden, Locked, NotAuthenticated, Unavailable } from '../../domain/errors';
 import { IdentityRepository, CredentialRow } from '../../db/repositories/identity';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { Config } from '../config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
 import { DECOY_HASH, verifySecret } from './passwords';
@@ -125,8 +126,8 @@ export class AuthService {
         return result;
       });
     } catch (err) {
-      if (err instanceof NotAuthenticated || err instanceof Locked) throw err;
-      throw new Unavailable('authentication_temporarily_unavailable');
+      if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
+      throw err;
     }
   }
 }
