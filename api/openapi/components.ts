@@ -7,11 +7,13 @@ import { checkedByHandler } from './handler-checked';
 const MAX_JSON_NUMBER = 999_999_999_999_999;
 
 /**
- * The strings `parseDecimal` accepts with `places` decimals: not negative (but `-0` is zero), at
- * most 16 digits before the point, and trailing zeros beyond `places`.
+ * The strings `parseDecimal` accepts: not negative (but `-0` is zero), at most 16 digits before the
+ * point, at most 2 decimals for money and 4 (up to 100) for rates, trailing zeros beyond them.
+ * No lookaround, so regex-driven generators (schemathesis, hypothesis) can produce them.
  */
-export const decimalPattern = (places: number, whole = '0*\\d{1,16}'): string =>
-  `^(?:${whole}(?:\\.\\d{1,${places}}0*)?|-0+(?:\\.0+)?)$`;
+const NEGATIVE_ZERO = '-0+(?:\\.0+)?';
+export const MONEY_PATTERN = `^(?:0*\\d{1,16}(?:\\.\\d{1,2}0*)?|${NEGATIVE_ZERO})$`;
+export const RATE_PATTERN = `^(?:0*(?:\\d{1,2}(?:\\.\\d{1,4}0*)?|100(?:\\.0+)?)|${NEGATIVE_ZERO})$`;
 
 const scopeDescriptions: Record<string, string> = {
   'stock:read': 'Read stock items',
@@ -80,7 +82,7 @@ export const components = (publicUrl: string) => ({
         + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: decimalPattern(2), minimum: 0, maximum: MAX_JSON_NUMBER }),
+    }, { pattern: MONEY_PATTERN, minimum: 0, maximum: MAX_JSON_NUMBER }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
     Date: { type: 'string', format: 'date', examples: ['2027-01-15'] },
     ErrorEnvelope: {

@@ -1,5 +1,5 @@
 import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, oneOfNames, ref } from '../helpers';
-import { decimalPattern } from '../components';
+import { RATE_PATTERN } from '../components';
 import { checkedByHandler } from '../handler-checked';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
@@ -12,7 +12,7 @@ export const simulationSchemas = {
   RateInput: checkedByHandler({
     description: 'Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput',
     type: ['number', 'string'],
-  }, { pattern: decimalPattern(4, '0*(?:\\d{1,2}|100(?=\\.0+$|$))'), minimum: 0, maximum: 100 }),
+  }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100 }),
   NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
   ReceivableInput: checkedByHandler({
     type: 'object',
