@@ -11,7 +11,7 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
 import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
 import { openDebtOf } from './debt-netting';
-import { assignedElsewhere, claimReceivables, Guarded, recordFlagged } from './double-assignment';
+import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
 
 interface DirectBody {
   bank: BankInput;
@@ -86,8 +86,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   refuseTooMany(receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
   // The claims are the first write and the first lock (docs/decisions.md, "Double assignment").
-  await claimReceivables(trx, originatorId, guarded);
-  const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
+  const review = await guardReceivables(trx, originatorId, guarded, policy.doubleAssignment);
 
   const { row: assignor, created: assignorRegisteredNow } = await registerAssignor(new AssignorsRepository(trx, originatorId), assignorInput, body.bank);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));

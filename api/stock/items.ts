@@ -9,7 +9,7 @@ import { normaliseValues } from '../../domain/vocabulary';
 import { AssignorsRepository } from '../../db/repositories/assignors';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemRow, StockRepository, StockValueChange } from '../../db/repositories/stock';
-import { assignedElsewhere, claimReceivables } from '../operations/double-assignment';
+import { guardReceivables } from '../operations/double-assignment';
 
 export async function requireStockItem(stock: StockRepository, id: string, lock = false): Promise<StockItemRow> {
   const item = await stock.byId(id, lock);
@@ -51,9 +51,7 @@ async function nfeChange(trx: Knex, originatorId: string, item: StockItemRow, bo
     nfeNumber: merged.nfe_number as string | null, nfeSerie: merged.nfe_serie as string | null,
   });
   if (fingerprint !== item.receivable_fingerprint) {
-    const guarded = [{ externalId: item.external_id, fingerprint }];
-    await claimReceivables(trx, originatorId, guarded);
-    await assignedElsewhere(trx, originatorId, guarded, (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
+    await guardReceivables(trx, originatorId, [{ externalId: item.external_id, fingerprint }], (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
   }
   return { ...change, ...merged, nfe_key: nfeKey, receivable_fingerprint: fingerprint };
 }

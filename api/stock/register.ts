@@ -13,7 +13,7 @@ import { recordEvent } from '../../db/repositories/events';
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
-import { assignedElsewhere, claimReceivables, Guarded } from '../operations/double-assignment';
+import { guardReceivables, Guarded } from '../operations/double-assignment';
 import { presentStockItem } from './present';
 
 type Raw = Record<string, unknown>;
@@ -104,8 +104,7 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
   const guarded = identifyItems(body.items, documents, assignorDocumentOf(body));
   // The claims are the first write and the first lock; registering is not yet an operation, so
   // another originator's key is only refused here (policy `refuse`), never sent to review.
-  await claimReceivables(trx, originatorId, guarded);
-  await assignedElsewhere(trx, originatorId, guarded, (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
+  await guardReceivables(trx, originatorId, guarded, (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
   const assignor = await resolveAssignor(trx, originatorId, body);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
 

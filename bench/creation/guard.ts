@@ -55,7 +55,7 @@ async function seedOriginator(db: Knex, name: string): Promise<string> {
 async function existingClaims(db: Knex, originators: string[]): Promise<void> {
   for (let batch = 0; batch < 20; batch += 1) {
     await db('receivable_claims').insert(Array.from({ length: 1000 }, (_, i) => ({
-      originator_id: originators[(batch * 1000 + i) % originators.length], fingerprint: `nfe:${String(batch * 1000 + i).padStart(44, '9')}`,
+      originator_id: originators[(batch * 1000 + i) % originators.length], fingerprint: `nfe:8${String(batch * 1000 + i).padStart(43, '0')}`,
     })));
   }
 }

@@ -14,19 +14,29 @@ export interface ClaimHolder {
 export class ReceivableClaimsRepository extends TenantScopedRepository {
   /**
    * Claims the fingerprints and returns those another transaction of this originator already
-   * holds. One statement, in fingerprint order, so two creations sharing several receivables wait
-   * on each other in one order and never deadlock; a claim inserted by a transaction still open
-   * makes this one wait for its outcome (the primary key), so the second of two concurrent
-   * creations sees the first's claim or its rollback, never neither.
+   * holds (`held`), and, in the same round trip, which of `lookElsewhere` another originator holds.
+   * The claims go in one statement, in fingerprint order, so two creations sharing several
+   * receivables wait on each other in one order and never deadlock; a claim inserted by a
+   * transaction still open makes this one wait for its outcome (the primary key), so the second of
+   * two concurrent creations sees the first's claim or its rollback, never neither.
    */
-  async claim(fingerprints: readonly string[]): Promise<Set<string>> {
-    if (fingerprints.length === 0) return new Set();
+  async claim(fingerprints: readonly string[], lookElsewhere: readonly string[] = []): Promise<{ held: Set<string>; elsewhere: Set<string> }> {
+    if (fingerprints.length === 0 && lookElsewhere.length === 0) return { held: new Set(), elsewhere: new Set() };
     const { rows } = await this.db.raw(`
-      insert into receivable_claims (originator_id, fingerprint)
-      select ?, f from unnest(?::text[]) as f order by f
-      on conflict do nothing returning fingerprint`, [this.originatorId, [...new Set(fingerprints)]]);
-    const taken = new Set((rows as { fingerprint: string }[]).map((row) => row.fingerprint));
-    return new Set(fingerprints.filter((f) => !taken.has(f)));
+      with claimed as (
+        insert into receivable_claims (originator_id, fingerprint)
+        select ?, f from unnest(?::text[]) as f order by f
+        on conflict do nothing returning fingerprint)
+      select true as claimed, fingerprint from claimed
+      union all
+      select distinct false, fingerprint from receivable_claims where fingerprint = any(?::text[]) and originator_id <> ?`,
+    [this.originatorId, [...new Set(fingerprints)], [...new Set(lookElsewhere)], this.originatorId]);
+    const found = rows as { claimed: boolean; fingerprint: string }[];
+    const taken = new Set(found.filter((row) => row.claimed).map((row) => row.fingerprint));
+    return {
+      held: new Set(fingerprints.filter((f) => !taken.has(f))),
+      elsewhere: new Set(found.filter((row) => !row.claimed).map((row) => row.fingerprint)),
+    };
   }
 
   /** Who holds each fingerprint now (read after a refused claim, to name it). */
@@ -46,9 +56,6 @@ export class ReceivableClaimsRepository extends TenantScopedRepository {
 
   /** Which of the fingerprints another originator holds. Says nothing of who. */
   async heldElsewhere(fingerprints: readonly string[]): Promise<Set<string>> {
-    if (fingerprints.length === 0) return new Set();
-    const rows: { fingerprint: string }[] = await this.db('receivable_claims').distinct('fingerprint')
-      .whereIn('fingerprint', [...new Set(fingerprints)]).whereNot('originator_id', this.originatorId);
-    return new Set(rows.map((row) => row.fingerprint));
+    return (await this.claim([], fingerprints)).elsewhere;
   }
 }
