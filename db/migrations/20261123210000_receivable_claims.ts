@@ -52,7 +52,9 @@ function claimsApply(table: 'stock_items' | 'titles'): string {
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('receivable_claims', (t) => {
-    t.uuid('originator_id').notNullable().references('originators.id');
+    // No foreign key: a claim is derived from rows that reference their originator already, and
+    // the per-row check would cost every creation ten look-ups under a share lock.
+    t.uuid('originator_id').notNullable();
     t.text('fingerprint').notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     // Fingerprint first: the signal across originators looks a key up whoever holds it.

@@ -30,7 +30,9 @@ export class ReceivableClaimsRepository extends TenantScopedRepository {
       select true as claimed, fingerprint from claimed
       union all
       select distinct false, fingerprint from receivable_claims where fingerprint = any(?::text[]) and originator_id <> ?`,
-    [this.originatorId, [...new Set(fingerprints)], [...new Set(lookElsewhere)], this.originatorId]);
+    [this.originatorId, [...new Set(fingerprints)], [...new Set(lookElsewhere)], this.originatorId])
+      // Every creation runs it: prepared once per connection (named), as the idempotency statements are.
+      .options({ name: 'receivable_claims_claim' });
     const found = rows as { claimed: boolean; fingerprint: string }[];
     const taken = new Set(found.filter((row) => row.claimed).map((row) => row.fingerprint));
     return {
