@@ -59,3 +59,6 @@ export function parseDocument(raw: unknown, loc: (string | number)[], accept?: r
   if ('reason' in read) throw ValidationFailed.field(loc, read.reason, 'value_error', raw);
   return read;
 }
+
+/** A document already stored (digits, or the alphanumeric CNPJ): its kind follows from its length. */
+export const storedDocument = (value: string): TaxDocument => ({ kind: value.length === 11 ? 'cpf' : 'cnpj', value });

@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 
-/** Every event kind we record and deliver (DESIGN.md §5: the spec's eight plus `operation.denied`). */
+/** Every event kind we record and deliver (DESIGN.md §5: the spec's eight, `operation.denied`, and `operation.flagged` of the double-assignment signal). */
 export const EVENT_TYPES = [
   'operation.created',
   'operation.approved',
@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'operation.paid',
   'title.paid',
   'stock.item_registered',
+  'operation.flagged',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

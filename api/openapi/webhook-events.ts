@@ -48,6 +48,13 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
     summary: 'A title was paid in full',
     data: data(['title_id', ...operationIds], { title_id: uuid, ...operation, external_id: text, paid_amount_brl: money, paid_at: timestamp }),
   },
+  'operation.flagged': {
+    summary: 'An operation was sent to human approval whatever its amount: an NF-e key of it is already assigned elsewhere (policy double_assignment: review)',
+    data: data([...operationIds, 'lifecycle_status', 'reason', 'external_ids'], {
+      ...operation, lifecycle_status: { const: 'WAITING_APPROVAL' }, reason: { type: 'string', examples: ['receivable_assigned_elsewhere'] },
+      external_ids: { type: 'array', items: text, description: 'The receivables of this operation that carry such a key' },
+    }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import { readAssignor, resolvePrimaryAccount, AssignorInput, BankInput } from '../../domain/assignor-registration';
+import { storedDocument } from '../../domain/documents';
 import { RuleViolation, ValidationFailed } from '../../domain/errors';
-import { businessDate, enforceCetBounds, normaliseFees, normaliseReceivables, priceOperation, Policy } from '../../domain/pricing';
+import { checkReceivableNfe } from '../../domain/nfe-key';
+import { businessDate, enforceCetBounds, normaliseFees, normaliseReceivables, priceOperation, Policy, ReceivableInput } from '../../domain/pricing';
+import { receivableFingerprint, refuseRepeatedReceivables } from '../../domain/receivable-identity';
 import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignors';
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
 import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
 import { openDebtOf } from './debt-netting';
+import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
 
 interface DirectBody {
   bank: BankInput;
@@ -48,6 +52,25 @@ async function registerAssignor(assignors: AssignorsRepository, input: AssignorI
 }
 
 /**
+ * The NF-e key of each receivable checked against the assignor (`null`: unknown, as in a
+ * simulation without one), and what identifies each as an invoice; the same one twice in a
+ * request is refused. Shared by `POST /v1/simulate` and direct creation.
+ */
+export function identifyReceivables(raw: readonly Record<string, unknown>[], receivables: readonly ReceivableInput[], assignorDocument: string | null): (Guarded & { nfeKey: string | null })[] {
+  const assignor = assignorDocument === null ? null : storedDocument(assignorDocument);
+  const guarded = receivables.map((r, i) => {
+    const nfeKey = checkReceivableNfe(raw[i], { externalId: r.externalId, loc: ['body', 'receivables', i] }, assignor);
+    const fingerprint = receivableFingerprint({
+      nfeKey, backingType: r.backingType, payerDocument: r.payerDocument, dueDate: r.dueDate, identifier: r.identifier,
+      nfeNumber: typeof raw[i].nfe_number === 'string' ? raw[i].nfe_number as string : null, nfeSerie: typeof raw[i].nfe_serie === 'string' ? raw[i].nfe_serie as string : null,
+    });
+    return { externalId: r.externalId, fingerprint, nfeKey };
+  });
+  refuseRepeatedReceivables(guarded.map((g) => g.fingerprint), (i) => ['body', 'receivables', i, guarded[i].nfeKey ? 'nfe_key' : 'due_date']);
+  return guarded;
+}
+
+/**
  * `POST /v1/operations/direct`: everything is checked before anything is written, and the
  * writes (assignor, payers, operation, titles, remainders, outbox) share the caller's transaction.
  */
@@ -57,10 +80,13 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   // Every refusal of the body comes before the first write (the assignor is registered below).
   const assignorInput = readAssignor(body as never);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
+  const guarded = identifyReceivables(body.receivables, receivables, assignorInput.document);
   const policies = new PoliciesRepository(trx, originatorId);
   const policy = await policies.forOperation(body.policy_id ?? null);
   refuseTooMany(receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
+  // The claims are the first write and the first lock (docs/decisions.md, "Double assignment").
+  const review = await guardReceivables(trx, originatorId, guarded, policy.doubleAssignment);
 
   const { row: assignor, created: assignorRegisteredNow } = await registerAssignor(new AssignorsRepository(trx, originatorId), assignorInput, body.bank);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));
@@ -73,9 +99,11 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   // Pricing caps the netted debt at Σ liquid, so the PIX amount is never negative.
   const priced = priceOperation({ ...pricingInput, otherDebtDiscounts: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
-  return writeOperation(trx, {
+  const written = await writeOperation(trx, {
     originatorId, channel: 'direct', environment, assignor, assignorRegisteredNow, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers,
-    sources: body.receivables.map((raw) => ({ stockItemId: null, nfe: raw })),
+    embeddedSignature: body.embedded_signature ?? false, priced, payers, review,
+    sources: body.receivables.map((raw, i) => ({ stockItemId: null, nfe: { ...raw, nfe_key: guarded[i].nfeKey }, fingerprint: guarded[i].fingerprint })),
   });
+  if (review) await recordFlagged(trx, written.operation, review);
+  return written;
 }

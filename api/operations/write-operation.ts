@@ -11,6 +11,7 @@ import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow, OutboxRow } from '../workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
+import type { ReviewReason } from './double-assignment';
 
 /** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
 export interface NfeFields {
@@ -33,8 +34,10 @@ export interface NewOperation {
   embeddedSignature: boolean;
   priced: PricedOperation;
   payers: Map<string, PayerRow>;
-  /** Per receivable: the stock item it anticipates (stock path) or its NF-e data (direct path). */
-  sources: { stockItemId: string | null; nfe: NfeFields }[];
+  /** Per receivable: the stock item it anticipates (stock path) or its NF-e data (direct path), and what identifies it as an invoice. */
+  sources: { stockItemId: string | null; nfe: NfeFields; fingerprint: string | null }[];
+  /** Set when the operation must wait for a human whatever its amount (a receivable held by another originator). */
+  review?: ReviewReason | null;
 }
 
 export interface WrittenOperation {
@@ -70,7 +73,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const firstContract = !(await trx('contracts').where({ assignor_id: assignor.id }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
 
   const id = uuidv7();
-  const status = initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
+  const status = input.review ? 'WAITING_APPROVAL' : initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
   const number = displayNumber(priced.businessDate);
   const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
   const [operation]: OperationRow[] = await trx('operations').insert({
@@ -94,6 +97,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     contract_type: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
     signers_count: 1,
     approved_at: status === 'APPROVED_DIRECT' ? new Date() : null,
+    review_reason: input.review ? JSON.stringify(input.review) : null,
   }).returning('*');
 
   const titles = priced.receivables.map((p, i) => ({
@@ -105,7 +109,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     net_present_liquid_value: p.liquid.toString(), outstanding_balance: p.input.requestedNetFutureValue.toString(), paid_amount: '0.00',
     fixed_discount_brl: p.fixedDiscountBrl.toString(), due_date: p.input.dueDate, qty_days_advanced: p.daysAdvanced,
     fee_source: p.feeSource, monthly_rate_pct: p.monthlyRatePct.toString(), discount_pct: p.discountPct.toString(),
-    is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue),
+    is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue), receivable_fingerprint: input.sources[i].fingerprint,
   }));
 
   const remainders = priced.receivables.flatMap((p, i) => {
@@ -118,6 +122,8 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
       backing_type: p.input.backingType, nfe_number: nfe.nfe_number ?? null, nfe_serie: nfe.nfe_serie ?? null, nfe_key: nfe.nfe_key ?? null,
       nfe_issue_date: nfe.nfe_issue_date ?? null, nfe_total_value: nfe.nfe_total_value ?? null,
       net_future_value: rest.toString(), due_date: p.input.dueDate, pre_authorized: false,
+      // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
+      receivable_fingerprint: input.sources[i].fingerprint,
     }];
   });
   if (remainders.length > 0) await trx('stock_items').insert(remainders);

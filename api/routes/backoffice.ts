@@ -37,7 +37,7 @@ export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): 
         originator_id: op.originator_id, originator_name: op.originator_name,
         assignor_id: op.assignor_id, assignor_name: op.assignor_name, assignor_document: op.assignor_document,
         opr_requested_net_future_value: op.opr_requested_net_future_value, opr_net_present_liquid_value: op.opr_net_present_liquid_value,
-        channel: op.channel, created_at: op.created_at.toISOString(),
+        channel: op.channel, created_at: op.created_at.toISOString(), review_reason: op.review_reason,
       })),
       total, limit, offset,
     });

@@ -5,6 +5,7 @@ import {
   businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
 import { PoliciesRepository } from '../../db/repositories/policies';
+import { identifyReceivables } from '../operations/create-direct';
 import { openDebtByDocument } from '../operations/debt-netting';
 import { handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
@@ -15,7 +16,7 @@ export const SIMULATION_ID = 'simulation';
 interface SimulateBody {
   assignor_document?: string | null;
   policy_id?: string | null;
-  receivables: unknown;
+  receivables: Record<string, unknown>[];
   fees?: unknown;
 }
 
@@ -26,6 +27,8 @@ interface SimulateBody {
 async function simulate(db: Knex, originatorId: string, body: SimulateBody, now: Date) {
   const { receivables, fees } = normalisePricingRequest(body, { route: 'simulate' });
   const assignorDocument = body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : null;
+  // The NF-e keys are checked as creation checks them; without an assignor the issuer is not compared. No claim is looked at.
+  identifyReceivables(body.receivables, receivables, assignorDocument);
   const repository = new PoliciesRepository(db, originatorId);
   const policy = await repository.forOperation(body.policy_id ?? null);
   const priced = priceOperation({

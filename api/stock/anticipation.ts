@@ -11,6 +11,7 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
 import { refuseTooMany, requireProduct } from '../operations/create-direct';
+import { assignedElsewhere, recordFlagged } from '../operations/double-assignment';
 import { writeOperation, WrittenOperation } from '../operations/write-operation';
 import { SIMULATION_ID } from '../routes/simulation';
 import { AnticipationBody, selectStockItems, Selection } from './selection';
@@ -113,9 +114,14 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
   const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
-  return writeOperation(trx, {
+  // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
+  const guarded = selection.items.map((item) => ({ externalId: item.external_id, fingerprint: item.receivable_fingerprint }));
+  const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
+  const written = await writeOperation(trx, {
     originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers,
-    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {} })),
+    embeddedSignature: body.embedded_signature ?? false, priced, payers, review,
+    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivable_fingerprint })),
   });
+  if (review) await recordFlagged(trx, written.operation, review);
+  return written;
 }

@@ -1,8 +1,15 @@
 import type { Knex } from 'knex';
+import { storedDocument } from '../../domain/documents';
 import { Conflict, NotFound, RuleViolation } from '../../domain/errors';
 import { Money } from '../../domain/money';
+import { InputErrors } from '../../domain/money-input';
+import { checkReceivableNfe } from '../../domain/nfe-key';
+import { receivableFingerprint } from '../../domain/receivable-identity';
 import { normaliseValues } from '../../domain/vocabulary';
+import { AssignorsRepository } from '../../db/repositories/assignors';
+import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemRow, StockRepository, StockValueChange } from '../../db/repositories/stock';
+import { guardReceivables } from '../operations/double-assignment';
 
 export async function requireStockItem(stock: StockRepository, id: string, lock = false): Promise<StockItemRow> {
   const item = await stock.byId(id, lock);
@@ -22,9 +29,35 @@ export function nfvAboveGross(offenders: readonly { item: StockItemRow; net: Mon
 }
 
 const stored = (value: string | null) => (value === null ? null : Money.of(value));
+const NFE_TEXT = ['nfe_number', 'nfe_serie', 'nfe_key', 'nfe_issue_date'] as const;
 
 /**
- * `PATCH /v1/stock/{item_id}`: `pre_authorized` and the value fields. The vocabulary rules apply
+ * The NF-e fields a PATCH sends, checked on the values the item ends up with (a new key against
+ * the stored number, a new number against the stored key), and the item's claim moved when they
+ * change what identifies it: the new invoice is claimed (409 when the originator already holds
+ * it); the trigger drops the old claim.
+ */
+async function nfeChange(trx: Knex, originatorId: string, item: StockItemRow, body: Record<string, unknown>): Promise<StockValueChange> {
+  const change: StockValueChange = {};
+  const errors = new InputErrors();
+  if (body.nfe_total_value != null) change.nfe_total_value = errors.money(body.nfe_total_value, ['body', 'nfe_total_value'])?.toString() ?? null;
+  errors.throwIfAny();
+  if (!NFE_TEXT.some((field) => typeof body[field] === 'string')) return change;
+  const merged = Object.fromEntries(NFE_TEXT.map((field) => [field, typeof body[field] === 'string' ? body[field] : item[field]]));
+  const assignor = (await new AssignorsRepository(trx, originatorId).byId(item.assignor_id))!;
+  const nfeKey = checkReceivableNfe(merged, { externalId: item.external_id, loc: ['body'] }, storedDocument(assignor.document));
+  const fingerprint = receivableFingerprint({
+    nfeKey, backingType: item.backing_type, payerDocument: item.payer_document, dueDate: item.due_date, identifier: item.identifier,
+    nfeNumber: merged.nfe_number as string | null, nfeSerie: merged.nfe_serie as string | null,
+  });
+  if (fingerprint !== item.receivable_fingerprint) {
+    await guardReceivables(trx, originatorId, [{ externalId: item.external_id, fingerprint }], (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
+  }
+  return { ...change, ...merged, nfe_key: nfeKey, receivable_fingerprint: fingerprint };
+}
+
+/**
+ * `PATCH /v1/stock/{item_id}`: `pre_authorized`, the value fields and the NF-e fields. The vocabulary rules apply
  * to what the body carries; NFV above gross is checked on the values the item would end up with
  * (route rule 4). Only an item still `IN_STOCK` can change, and it is locked while it does.
  */
@@ -43,7 +76,7 @@ export async function changeStockItem(trx: Knex, originatorId: string, id: strin
   if (values.grossFutureValueDeductions && gross) change.gross_future_value_deductions = values.grossFutureValueDeductions.toString();
   if (values.netFutureValue) change.net_future_value = values.netFutureValue.toString();
   if (typeof body.pre_authorized === 'boolean') change.pre_authorized = body.pre_authorized;
-  return stock.update(id, change);
+  return stock.update(id, { ...change, ...(await nfeChange(trx, originatorId, item, body)) });
 }
 
 /** IN_STOCK → CANCELLED; an anticipated or already cancelled item cannot be. */

@@ -1,15 +1,19 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { readAssignor } from '../../domain/assignor-registration';
-import { parseDocument, readDocument } from '../../domain/documents';
+import { parseDocument, readDocument, storedDocument } from '../../domain/documents';
 import { RuleViolation, ValidationFailed } from '../../domain/errors';
 import { eventId } from '../../domain/events';
 import { InputErrors } from '../../domain/money-input';
+import { checkReceivableNfe } from '../../domain/nfe-key';
+import { receivableFingerprint, refuseRepeatedReceivables } from '../../domain/receivable-identity';
 import { normaliseValues } from '../../domain/vocabulary';
 import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
 import { recordEvent } from '../../db/repositories/events';
 import { PayersRepository } from '../../db/repositories/payers';
+import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
+import { guardReceivables, Guarded } from '../operations/double-assignment';
 import { presentStockItem } from './present';
 
 type Raw = Record<string, unknown>;
@@ -37,6 +41,26 @@ async function resolveAssignor(trx: Knex, originatorId: string, body: StockBody)
     return row;
   }
   return (await assignors.register(readAssignor(body as never), null)).row;
+}
+
+/** The assignor's document as the body gives it, before anything is registered (the NF-e issuer is checked against it). */
+function assignorDocumentOf(body: StockBody): string {
+  return body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : readAssignor(body as never).document;
+}
+
+/** Each item's NF-e key checked against the assignor, and what identifies it as an invoice; the same invoice twice is refused. */
+function identifyItems(items: Raw[], documents: readonly string[], assignorDocument: string): (Guarded & { nfeKey: string | null })[] {
+  const guarded = items.map((raw, i) => {
+    const externalId = String(raw.external_id);
+    const nfeKey = checkReceivableNfe(raw, { externalId, loc: ['body', 'items', i] }, storedDocument(assignorDocument));
+    const fingerprint = receivableFingerprint({
+      nfeKey, backingType: text(raw.backing_type) ?? 'NFE', payerDocument: documents[i], dueDate: String(raw.due_date),
+      identifier: text(raw.identifier), nfeNumber: text(raw.nfe_number), nfeSerie: text(raw.nfe_serie),
+    });
+    return { externalId, fingerprint, nfeKey };
+  });
+  refuseRepeatedReceivables(guarded.map((g) => g.fingerprint), (i) => ['body', 'items', i, guarded[i].nfeKey ? 'nfe_key' : 'due_date']);
+  return guarded;
 }
 
 function requireAssignorReference(body: StockBody): void {
@@ -77,13 +101,17 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
   const errors = new InputErrors();
   const { documents, nfeTotals } = readItems(body.items, errors);
   const values = normaliseValues(body.items.map((raw, i) => ({ raw, loc: ['body', 'items', i], label: String(raw.external_id) })), 'stock', errors);
+  const guarded = identifyItems(body.items, documents, assignorDocumentOf(body));
+  // The claims are the first write and the first lock; registering is not yet an operation, so
+  // another originator's key is only refused here (policy `refuse`), never sent to review.
+  await guardReceivables(trx, originatorId, guarded, (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
   const assignor = await resolveAssignor(trx, originatorId, body);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
 
   const rows: StockItemColumns[] = body.items.map((raw, i) => ({
     id: uuidv7(), assignor_id: assignor.id, payer_id: payers.get(documents[i])!.id,
     external_id: String(raw.external_id), identifier: text(raw.identifier), backing_type: text(raw.backing_type) ?? 'NFE',
-    nfe_number: text(raw.nfe_number), nfe_serie: text(raw.nfe_serie), nfe_key: text(raw.nfe_key), nfe_issue_date: text(raw.nfe_issue_date),
+    nfe_number: text(raw.nfe_number), nfe_serie: text(raw.nfe_serie), nfe_key: guarded[i].nfeKey, nfe_issue_date: text(raw.nfe_issue_date),
     nfe_total_value: nfeTotals[i],
     gross_future_value: values[i].grossFutureValue?.toString() ?? null,
     // The contract: deductions are "ignored without the gross".
@@ -92,6 +120,7 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
     due_date: String(raw.due_date),
     // Registering an item is the integrator's go-ahead; only remainders start unauthorised.
     pre_authorized: raw.pre_authorized !== false,
+    receivable_fingerprint: guarded[i].fingerprint,
   }));
   const stock = new StockRepository(trx, originatorId);
   await stock.insert(rows);

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { hashSecret } from '../../api/auth/passwords';
 import { CLIENT_SCOPES } from '../../api/auth/principal';
 import { Dec, Money } from '../../domain/money';
+import { composeNfeKey } from '../../domain/nfe-key';
 import { addDays, businessDate } from '../../domain/pricing';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { cnpj } from '../../test/support/documents';
@@ -51,16 +52,27 @@ export async function seedOriginators(db: Knex, apiUrl: string, count: number, a
 }
 
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+let invoices = Math.floor(Math.random() * 1e8);
 
-/** A direct creation with 10 receivables of 1,000.00 each (due in 30 to 120 days), one of 100 assignors, payers from the originator's pool. */
+/**
+ * A direct creation with 10 receivables of 1,000.00 each (due in 30 to 120 days), one of 100
+ * assignors, payers from the originator's pool; each an NF-e of that assignor issued this month
+ * with its own valid key, so the key checks and the double-assignment guard run on every one.
+ */
 export function directBody(originator: Originator): Record<string, unknown> {
   const today = businessDate(new Date());
+  const assignor = pick(originator.assignors);
   return {
-    name: 'Bench Assignor Ltda', type: 'J', cnpj: pick(originator.assignors), email: 'bench@example.com', bank: {},
-    receivables: Array.from({ length: 10 }, (_, i) => ({
-      external_id: `NF-${i + 1}`, payer_name: 'Bench Payer', payer_document: pick(originator.payers), due_date: addDays(today, 30 + 10 * i),
-      net_future_value: '1000.00', requested_net_future_value: '1000.00',
-    })),
+    name: 'Bench Assignor Ltda', type: 'J', cnpj: assignor, email: 'bench@example.com', bank: {},
+    receivables: Array.from({ length: 10 }, (_, i) => {
+      invoices += 1;
+      return {
+        external_id: `NF-${i + 1}`, payer_name: 'Bench Payer', payer_document: pick(originator.payers), due_date: addDays(today, 30 + 10 * i),
+        net_future_value: '1000.00', requested_net_future_value: '1000.00',
+        nfe_number: String(invoices % 1e9), nfe_serie: '1', nfe_issue_date: today,
+        nfe_key: composeNfeKey({ yearMonth: `${today.slice(2, 4)}${today.slice(5, 7)}`, issuer: assignor, serie: 1, number: invoices % 1e9, code: String(invoices % 1e8) }),
+      };
+    }),
   };
 }
 

@@ -33,6 +33,8 @@ export interface OperationRow {
   deny_reason: string | null;
   cancel_reason: string | null;
   approved_at: Date | null;
+  /** Why it waits for a human whatever its amount (double assignment), or null. */
+  review_reason: { code: string; message: string; external_ids: string[] } | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -5,7 +5,8 @@ import { FeeDefaults, Policy, requirePolicy } from '../../domain/pricing';
 import { TenantScopedRepository } from './tenant-scoped';
 
 type Row = Record<string, string | number | boolean | null>;
-export type PolicySettings = Omit<Policy, 'id' | 'originatorId'>;
+/** `doubleAssignment` may be left out: the column's default (`review`) applies. */
+export type PolicySettings = Omit<Policy, 'id' | 'originatorId' | 'doubleAssignment'> & Partial<Pick<Policy, 'doubleAssignment'>>;
 
 const money = (value: unknown) => (value === null || value === undefined ? null : Money.of(String(value)));
 const rate = (value: unknown) => (value === null || value === undefined ? null : new Dec(String(value)));
@@ -24,6 +25,7 @@ function toPolicy(row: Row): Policy {
     assignorDefaultLimitBrl: money(row.assignor_default_limit_brl),
     payerDefaultLimitBrl: money(row.payer_default_limit_brl),
     riskAnchoring: row.risk_anchoring as Policy['riskAnchoring'],
+    doubleAssignment: row.double_assignment as Policy['doubleAssignment'],
     minCetMonthlyPct: rate(row.min_cet_monthly_pct),
     maxCetMonthlyPct: rate(row.max_cet_monthly_pct),
     fees: {
@@ -48,6 +50,7 @@ function toRow(p: PolicySettings): Row {
     assignor_default_limit_brl: text(p.assignorDefaultLimitBrl),
     payer_default_limit_brl: text(p.payerDefaultLimitBrl),
     risk_anchoring: p.riskAnchoring,
+    ...(p.doubleAssignment ? { double_assignment: p.doubleAssignment } : {}),
     min_cet_monthly_pct: text(p.minCetMonthlyPct),
     max_cet_monthly_pct: text(p.maxCetMonthlyPct),
     default_monthly_rate_pct: p.fees.monthlyRatePct.toString(),

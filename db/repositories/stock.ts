@@ -24,6 +24,8 @@ export interface StockItemColumns {
   net_future_value: string;
   due_date: string;
   pre_authorized: boolean;
+  /** What identifies the receivable as an invoice (domain/receivable-identity.ts); null: not guarded. */
+  receivable_fingerprint: string | null;
 }
 
 export interface StockItemRow extends StockItemColumns {
@@ -37,7 +39,8 @@ export interface StockItemRow extends StockItemColumns {
   updated_at: Date;
 }
 
-export type StockValueChange = Partial<Pick<StockItemColumns, 'gross_future_value' | 'gross_future_value_deductions' | 'net_future_value' | 'pre_authorized'>>;
+export type StockValueChange = Partial<Pick<StockItemColumns, 'gross_future_value' | 'gross_future_value_deductions' | 'net_future_value' | 'pre_authorized'
+  | 'nfe_number' | 'nfe_serie' | 'nfe_key' | 'nfe_issue_date' | 'nfe_total_value' | 'receivable_fingerprint'>>;
 
 /** Items carry their payer's document and name. */
 const withPayer = (query: Knex.QueryBuilder) => query.join('payers', 'payers.id', 'stock_items.payer_id')

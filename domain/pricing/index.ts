@@ -1,6 +1,6 @@
 export { BUSINESS_TIME_ZONE, businessDate, addDays, isCalendarDate } from './business-date';
 export { requirePolicy } from './policy';
-export type { Policy, PolicyFees, PricingPolicy, FeeDefaults, RiskAnchoring } from './policy';
+export type { Policy, PolicyFees, PricingPolicy, FeeDefaults, RiskAnchoring, DoubleAssignmentPolicy } from './policy';
 export { normaliseReceivables } from './receivables';
 export type { ReceivableInput, ReceivableFees, PricingRoute } from './receivables';
 export { normaliseFees, normalisePricingRequest } from './request';

@@ -3,6 +3,8 @@ import type { Dec, Money } from '../money';
 import type { RateFields } from './fee-fields';
 
 export type RiskAnchoring = 'assignor' | 'payer' | 'both';
+/** What happens to a receivable whose NF-e key another originator holds (docs/decisions.md, "Double assignment"). */
+export type DoubleAssignmentPolicy = 'refuse' | 'review';
 
 /** Fee defaults of one level of the hierarchy; null means "this level says nothing". */
 export interface FeeDefaults extends RateFields {
@@ -30,6 +32,7 @@ export interface Policy {
   assignorDefaultLimitBrl: Money | null;
   payerDefaultLimitBrl: Money | null;
   riskAnchoring: RiskAnchoring;
+  doubleAssignment: DoubleAssignmentPolicy;
   minCetMonthlyPct: Dec | null;
   maxCetMonthlyPct: Dec | null;
   fees: PolicyFees;

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
+import { cnpj, nfeOf } from '../support/documents';
 import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, directBody } from '../support/operations';
 import { receivable, receivableWithout } from './simulate.support';
 import { created } from './operations.support';
 
-const NFE = { nfe_number: '555', nfe_serie: '1', nfe_key: '3'.repeat(44), nfe_issue_date: '2026-11-01', nfe_total_value: '10000.00' };
+const ASSIGNOR = cnpj();
+const NFE = { ...nfeOf(ASSIGNOR), nfe_total_value: '10000.00' };
 
 /** Contract "Partial-anticipation remainder": the rest of a partial receivable returns to stock. */
 describe('POST /v1/operations/direct: partial anticipation remainder', () => {
@@ -29,7 +31,7 @@ describe('POST /v1/operations/direct: partial anticipation remainder', () => {
 
   it('returns NFV − requested to stock as an IN_STOCK item named <external_id>_REMAINDER_<8>, inheriting backing and NF-e data, never pre-authorized', async () => {
     const partial = receivable({ external_id: 'PART', backing_type: 'BOLETO', requested_net_future_value: '6000.00', pre_authorized: true, ...NFE });
-    const op = await created(client, token, directBody({ receivables: [partial] }));
+    const op = await created(client, token, directBody({ cnpj: ASSIGNOR, receivables: [partial] }));
     const remainders = await remaindersOf(op.id);
     expect([...remainders.keys()]).to.deep.equal([`PART_REMAINDER_${op.id.slice(0, 8)}`]);
     expect(remainders.get(`PART_REMAINDER_${op.id.slice(0, 8)}`)).to.include({

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { cnpj, nfeOf } from '../support/documents';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
@@ -18,14 +19,15 @@ describe('stock items through the life of their operations', () => {
 
   it('refuses the remainder of a partial direct anticipation until it is PATCHed pre_authorized, then anticipates it', async () => {
     const { token: own } = await buildOperationsIntegrator(client);
-    const source = receivable({ requested_net_future_value: '6000.00', nfe_number: '555', nfe_serie: '1', nfe_key: '3'.repeat(44), nfe_issue_date: '2026-11-01', nfe_total_value: '10000.00' });
-    const direct = await createDirect(client, own, directBody({ receivables: [source] }));
+    const assignor = cnpj();
+    const nfe = nfeOf(assignor);
+    const source = receivable({ requested_net_future_value: '6000.00', ...nfe, nfe_total_value: '10000.00' });
+    const direct = await createDirect(client, own, directBody({ cnpj: assignor, receivables: [source] }));
     expect(direct.status, direct.text).to.equal(201);
     const list = await client.get('/v1/stock?status=IN_STOCK', { token: own });
     const remainder = list.body.items.find((i: any) => i.external_id === `${source.external_id}_REMAINDER_${direct.body.id.slice(0, 8)}`);
     expect(remainder).to.include({
-      pre_authorized: false, net_future_value: '4000.00', backing_type: 'NFE', nfe_number: '555', nfe_serie: '1', nfe_key: source.nfe_key,
-      nfe_issue_date: '2026-11-01', nfe_total_value: '10000.00', source_operation_id: direct.body.id, payer_document: source.payer_document,
+      pre_authorized: false, net_future_value: '4000.00', backing_type: 'NFE', ...nfe, nfe_total_value: '10000.00', source_operation_id: direct.body.id, payer_document: source.payer_document,
     });
 
     const body = anticipationBody([remainder.id], '4000.00');

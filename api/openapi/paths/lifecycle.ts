@@ -51,6 +51,13 @@ export const lifecycleSchemas = {
       assignor_id: { type: 'string', format: 'uuid' }, assignor_name: { type: 'string' }, assignor_document: { type: 'string' },
       opr_requested_net_future_value: ref('Money'), opr_net_present_liquid_value: ref('Money'),
       channel: { type: 'string', enum: ['direct', 'stock'] }, created_at: { type: 'string', format: 'date-time' },
+      review_reason: {
+        description: 'Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named)',
+        anyOf: [{ type: 'null' }, {
+          type: 'object', required: ['code', 'message', 'external_ids'],
+          properties: { code: { type: 'string', examples: ['receivable_assigned_elsewhere'] }, message: { type: 'string' }, external_ids: { type: 'array', items: { type: 'string' } } },
+        }],
+      },
     },
   },
 };

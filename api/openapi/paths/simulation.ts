@@ -6,6 +6,27 @@ const money = (description: string, deprecated = false) => ({ ...ref('NullableMo
 const rate = (description: string) => ({ ...ref('NullableRateInput'), description });
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
+const nullableText = { type: ['string', 'null'], maxLength: 120 };
+
+/** The NF-e fields of a receivable or stock item (sent, stored and inherited by a remainder). */
+export const nfeFields = {
+  nfe_number: { ...nullableText, description: 'Must agree with nfe_key when both are sent (leading zeros ignored)' },
+  nfe_serie: { ...nullableText, description: 'Must agree with nfe_key when both are sent (leading zeros ignored)' },
+  nfe_key: {
+    type: ['string', 'null'], maxLength: 60,
+    description: 'NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, '
+      + 'issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard.',
+  },
+  nfe_issue_date: { anyOf: [ref('Date'), { type: 'null' }], description: 'Must be in the year-month of nfe_key' },
+  nfe_total_value: money('Total of the NF-e'),
+};
+
+/** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
+export const NFE_CODES = '422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, '
+  + 'NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected)';
+/** The double-assignment refusals (docs/decisions.md, "Double assignment"). */
+export const DOUBLE_ASSIGNMENT_CODES = '409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), '
+  + '409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder)';
 
 /** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
 export const simulationSchemas = {
@@ -41,6 +62,7 @@ export const simulationSchemas = {
       gross_face_value: money('Deprecated name of gross_future_value (accepted alone, without deductions)', true),
       net_face_value: money('Deprecated name of net_future_value', true),
       requested_advance_value: money('Deprecated name of requested_net_future_value', true),
+      ...nfeFields,
     },
   }, {
     allOf: [
@@ -137,7 +159,8 @@ export const simulationPaths = {
       description: 'Read-only and retried freely; needs no Idempotency-Key. 422 codes: validation_error, VOCABULARY_CONFLICT, '
         + 'DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, REQUESTED_VALUE_AMBIGUOUS, "Receivable <external_id>: requested_advance_value (...) '
         + 'cannot exceed net_face_value (...)", "total_liquid_value_brl exceeds total face value: ...", RECEIVABLE_DISCOUNT_EXCEEDS_BASE, '
-        + 'originator_policy_not_configured, policy_not_found.',
+        + `originator_policy_not_configured, policy_not_found; ${NFE_CODES} (the issuer is compared only when assignor_document is sent). `
+        + 'The double-assignment guard does not run here.',
       security: clientScopes('simulation:create'),
       requestBody: jsonBody({
         type: 'object',

@@ -1,20 +1,15 @@
 import { checkedByHandler } from '../handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
-import { simulationResponse, simulationSchemas } from './simulation';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, simulationResponse, simulationSchemas } from './simulation';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
-const nullableText = { type: ['string', 'null'], maxLength: 120 };
 const reads = clientSecurity(['stock:read'], ['stock:write']);
 
 /** The receivable fields a stock item shares with `POST /v1/simulate`; the requested value and pricing do not apply. */
 const { external_id, identifier, payer_name, payer_document, due_date, backing_type } = simulationSchemas.ReceivableInput.properties;
-const nfe = {
-  nfe_number: nullableText, nfe_serie: nullableText, nfe_key: { type: ['string', 'null'], maxLength: 60 },
-  nfe_issue_date: { anyOf: [ref('Date'), { type: 'null' }] }, nfe_total_value: money('Total of the NF-e'),
-};
 const values = {
   gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is a schema failure (validation_error)'),
   gross_future_value_deductions: money('gross − net; managerial; ignored without a gross'),
@@ -30,7 +25,7 @@ export const stockSchemas = {
     description: 'net_future_value (or net_face_value) is required. Both names of one value with different numbers give 422 VOCABULARY_CONFLICT.',
     properties: {
       external_id: { ...external_id, description: 'Unique within one registration' }, identifier, payer_name, payer_document, due_date, backing_type,
-      ...nfe, ...values,
+      ...nfeFields, ...values,
       pre_authorized: { type: ['boolean', 'null'], default: true, description: 'Default true; false keeps the item out of the anticipation routes until PATCHed' },
     },
   }, oneOfNames('net_future_value', 'net_face_value')),
@@ -87,7 +82,7 @@ const registration = checkedByHandler({
 const change = {
   type: 'object',
   minProperties: 1,
-  properties: { pre_authorized: { type: 'boolean' }, ...values },
+  properties: { pre_authorized: { type: 'boolean' }, ...values, ...nfeFields },
 };
 
 const request = {
@@ -124,7 +119,7 @@ export const stockPaths = {
     post: {
       operationId: 'registerStockItems', tags: ['stock'], summary: 'Register receivables in stock, to anticipate later',
       description: 'Each item records a stock.item_registered event. 422: validation_error (NFV above gross, NFV <= 0, a repeated external_id), '
-        + 'VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, assignor_not_found.',
+        + `VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, assignor_not_found, ${NFE_CODES}; ${DOUBLE_ASSIGNMENT_CODES}.`,
       security: clientScopes('stock:write'),
       parameters: [idempotencyKey(true)],
       requestBody: jsonBody(registration),
@@ -154,7 +149,9 @@ export const stockPaths = {
       operationId: 'requestStockAnticipation', tags: ['stock'], summary: 'Anticipate 100% of stock items of one assignor as one operation',
       description: 'The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor '
         + `its first account only. ${GATES}, 422 too_many_receivables_max_<N>, 422 product_not_found, ${PRICING}, 422 CET_OUT_OF_BOUNDS, `
-        + 'then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE).',
+        + 'then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). '
+        + 'An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, '
+        + '409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).',
       security: clientScopes('stock:write'),
       parameters: [idempotencyKey(true)],
       requestBody: jsonBody(request),
@@ -169,9 +166,10 @@ export const stockPaths = {
       responses: { 200: json('The stock item', ref('StockItem')), ...errors(401, 403, 404, 422, 429) },
     },
     patch: {
-      operationId: 'changeStockItem', tags: ['stock'], summary: 'Change pre_authorized or the values of an IN_STOCK item',
+      operationId: 'changeStockItem', tags: ['stock'], summary: 'Change pre_authorized, the values or the NF-e fields of an IN_STOCK item',
       description: 'A null or absent field is left as it is. 404 stock_item_not_found; 409 stock_item_not_in_stock; 422: validation_error, '
-        + 'VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH (on the values sent), STOCK_ITEM_NFV_ABOVE_GROSS (on the resulting values).',
+        + 'VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH (on the values sent), STOCK_ITEM_NFV_ABOVE_GROSS (on the resulting values), '
+        + `${NFE_CODES} (on the resulting NF-e fields; loc [body, <field>]); when the NF-e fields change the invoice: ${DOUBLE_ASSIGNMENT_CODES}.`,
       security: clientScopes('stock:write'),
       parameters: [pathId('item_id'), idempotencyKey(false)],
       requestBody: jsonBody(change),
