@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { ContractDispatchView } from '../workflows/operation';
 import type { ContractType, EsignProvider } from './esign-client';
 import { EsignError } from './provider-errors';
 
@@ -59,32 +58,15 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
     await db('contracts').where({ id: row.id }).update({ status: 'ERROR', error_code: errorCode, updated_at: new Date() });
   }
 
-  async function view(row: ContractRow): Promise<ContractDispatchView> {
-    const document = await esign.getDocument(row.provider_document_id!);
-    const [{ count }] = await db('titles').where({ operation_id: row.operation_id }).count<{ count: number }[]>({ count: '*' });
-    return {
-      operation_id: row.operation_id,
-      contract_id: row.id,
-      doc_token: document.docToken,
-      lifecycle_status: 'CONTRACT_SENT',
-      is_first_contract: row.is_first_contract,
-      titles_count: Number(count),
-      signers_count: document.signers.length,
-      signers_notified: row.embedded ? null : document.signers.length,
-      embedded: row.embedded,
-      signers: document.signers.map((s) => ({ name: s.name, status: s.status, sign_url: s.signUrl })),
-    };
-  }
-
   return {
     /**
      * Creates the document, adds the assignor as signer, checks the templates and sets the
      * signer's authentication (advanced for a full contract, on-screen for an addendum). On a
      * failure the partial document is voided, so CONTRACT_ERROR leaves nothing at the provider.
      */
-    async dispatchContract({ operationId, embedded, attempt }: { operationId: string; embedded: boolean; attempt: number }): Promise<ContractDispatchView> {
+    async dispatchContract({ operationId, embedded, attempt }: { operationId: string; embedded: boolean; attempt: number }): Promise<{ contractId: string }> {
       let row = await reserve(operationId, attempt, embedded);
-      if (row.status === 'SENT') return view(row);
+      if (row.status === 'SENT') return { contractId: row.id };
       const assignor = await db('assignors').where({ id: row.assignor_id }).first('name', 'email');
       try {
         if (!row.provider_document_id) {
@@ -103,14 +85,18 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
         for (const signer of signers) await esign.updateSigner(row.provider_document_id!, signer.signerId, { auth });
         await db('contracts').where({ id: row.id }).update({ status: 'SENT', signers_count: signers.length, error_code: null, updated_at: new Date() });
         await db('operations').where({ id: operationId }).update({ signers_count: signers.length, contract_type: row.type });
-        return await view({ ...row, status: 'SENT' });
+        return { contractId: row.id };
       } catch (err) {
         if (err instanceof EsignError && !err.retryable) await voidPartial(row, err.code);
         return failure(err);
       }
     },
 
-    /** Whether every signer has signed, by our rule on the provider's answer (never its spelling). */
+    /**
+     * Whether every signer has signed, by our rule on the provider's answer (never its spelling).
+     * A document the provider no longer knows (404: expired, deleted, a restored backup) will not
+     * come back: `esign_document_not_found`, not retried, and the workflow moves to CONTRACT_ERROR.
+     */
     async checkSignatures({ operationId }: { operationId: string }): Promise<{ allSigned: boolean }> {
       const row = await activeContract(db, operationId);
       if (!row?.provider_document_id) return { allSigned: false };
@@ -120,12 +106,18 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
         if (allSigned) await db('contracts').where({ id: row.id }).update({ status: 'SIGNED', signed_at: new Date(), updated_at: new Date() });
         return { allSigned };
       } catch (err) {
+        if (err instanceof EsignError && err.providerStatus === 404) {
+          throw ApplicationFailure.nonRetryable(`document ${row.provider_document_id} unknown to the provider`, 'esign_document_not_found');
+        }
         return failure(err);
       }
     },
 
-    /** Cancellation: the document in force (if any) is voided at the provider. */
-    async voidContract({ operationId }: { operationId: string }): Promise<void> {
+    /**
+     * The document in force (if any) is voided at the provider: VOIDED on cancellation, or ERROR
+     * with `errorCode` when the contract is abandoned for a fresh dispatch.
+     */
+    async voidContract({ operationId, errorCode }: { operationId: string; errorCode?: string }): Promise<void> {
       const row = await activeContract(db, operationId);
       if (!row) return;
       try {
@@ -133,7 +125,8 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
       } catch (err) {
         return failure(err);
       }
-      await db('contracts').where({ id: row.id }).update({ status: 'VOIDED', updated_at: new Date() });
+      await db('contracts').where({ id: row.id })
+        .update(errorCode ? { status: 'ERROR', error_code: errorCode, updated_at: new Date() } : { status: 'VOIDED', updated_at: new Date() });
     },
   };
 }

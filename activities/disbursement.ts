@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../domain/money';
 import { moveOperation } from './operations';
-import type { PixDestination, PixProvider, PixStatus } from './pix-client';
+import type { DisbursementOutcome } from '../domain/lifecycle-messages';
+import type { PixDestination, PixPayment, PixProvider, PixStatus } from './pix-client';
 import { PixError } from './provider-errors';
 
 export interface DisbursementActivityDeps {
@@ -12,10 +13,6 @@ export interface DisbursementActivityDeps {
   pixCallbackUrl: string;
 }
 
-export interface DisbursementOutcome {
-  status: PixStatus;
-  reason: string | null;
-}
 
 /** DESIGN.md §4: the key is derived from the operation and the attempt, so a retried call pays once. */
 export const disbursementKey = (operationId: string, attempt: number) => `operation-${operationId}-pix-${attempt}`;
@@ -36,6 +33,19 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       status, settled_amount: settledAmount, rejection_reason: reason, updated_at: new Date(),
       settled_at: status === 'PENDING' ? null : new Date(),
     });
+  }
+
+  /**
+   * The payment as the provider has it. One it no longer knows by id (404) is looked up by our
+   * idempotency key; found under neither, it does not exist (null) and nothing was paid.
+   */
+  async function paymentOrReconciled(paymentId: string, idempotencyKey: string): Promise<PixPayment | null> {
+    try {
+      return await pix.getPayment(paymentId);
+    } catch (err) {
+      if (!(err instanceof PixError && err.providerStatus === 404)) throw err;
+      return (await pix.paymentsWithKey(idempotencyKey))[0] ?? null;
+    }
   }
 
   return {
@@ -74,7 +84,11 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
     async getDisbursement({ operationId, attempt }: { operationId: string; attempt: number }): Promise<DisbursementOutcome> {
       const row = await record(operationId, attempt);
       if (row.status !== 'PENDING' || !row.provider_payment_id) return { status: row.status, reason: row.rejection_reason };
-      const payment = await pix.getPayment(row.provider_payment_id);
+      const payment = await paymentOrReconciled(row.provider_payment_id, row.idempotency_key);
+      if (!payment) {
+        await settle(row.id, 'REJECTED', '0.00', 'pix_payment_not_found');
+        return { status: 'REJECTED', reason: 'pix_payment_not_found' };
+      }
       if (payment.status !== 'PENDING') await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
       return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? 'pix_rejected' : null) };
     },
@@ -90,7 +104,7 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
         return { status: 'REJECTED', reason: 'settlement_amount_mismatch' };
       }
       await moveOperation(db, {
-        operationId, workflowId, from: ['DISBURSING'], to: 'PAID',
+        operationId, workflowId, to: 'PAID',
         data: { opr_net_present_liquid_value: op.opr_net_present_liquid_value, paid_amount: row.settled_amount, paid_at: (row.settled_at ?? new Date()).toISOString(), disbursement_method: op.disbursement_method },
       });
       return { status: 'SETTLED', reason: null };

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { eventId, EventType } from '../domain/events';
-import type { LifecycleStatus } from '../domain/operation-lifecycle';
+import { LifecycleStatus, statesLeadingTo } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
 
@@ -42,14 +42,15 @@ async function loadForUpdate(trx: Knex, operationId: string): Promise<OperationR
 }
 
 /**
- * Moves the read model from one of `from` to `to` and records the event of the move, in one
- * transaction. A retry after a commit finds the row already in `to` and changes nothing.
+ * Moves the read model to `to` from a state the table (domain/operation-lifecycle.ts) allows it
+ * from, and records the event of the move, in one transaction. A retry after a commit finds the
+ * row already in `to` and changes nothing.
  */
-export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: LifecycleStatus; columns?: Record<string, unknown>; data?: Record<string, unknown> }): Promise<OperationRow | null> {
+export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: Record<string, unknown>; data?: Record<string, unknown> }): Promise<OperationRow | null> {
   return db.transaction(async (trx) => {
     const op = await loadForUpdate(trx, args.operationId);
     if (op.lifecycle_status === args.to) return null;
-    if (!args.from.includes(op.lifecycle_status)) {
+    if (!statesLeadingTo(args.to).includes(op.lifecycle_status)) {
       throw ApplicationFailure.nonRetryable(`cannot move ${op.lifecycle_status} to ${args.to}`, 'invalid_transition');
     }
     const now = new Date();
@@ -92,7 +93,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       });
     },
 
-    async transitionOperation(args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string }): Promise<void> {
+    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string }): Promise<void> {
       const approvedAt = new Date();
       await moveOperation(db, {
         ...args,
@@ -107,7 +108,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
      * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
-    async releaseOperation(args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
+    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
       await db.transaction(async (trx) => {
         const moved = await moveOperation(trx, {
           ...args,

@@ -7,7 +7,7 @@ import { addDays, businessDate } from '../domain/pricing';
 import { recordEvent } from '../db/repositories/events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
-import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TitleState } from '../workflows/title';
+import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
 import { payerPaymentRefusal, TitleStatus } from '../domain/title-rules';
 
 export interface TitleActivityDeps {
@@ -50,8 +50,6 @@ async function lockTitle(trx: Knex, titleId: string): Promise<TitleRow> {
   return title;
 }
 
-/** What a title workflow starts from: the title's balance and when it turns OVERDUE. */
-export type TitleTracking = Omit<TitleState, 'payableId' | 'waitingFor'>;
 
 /** Titles with the grace days of their operation's policy. */
 function trackedTitles(db: Knex) {
@@ -59,30 +57,18 @@ function trackedTitles(db: Knex) {
     .leftJoin('policies', 'policies.id', 'operations.policy_id').select('titles.*', 'policies.grace_days');
 }
 
-/** Title tracking (workflows/title.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
+/** Title tracking (workflows/title-tracking.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
 export function createTitleActivities({ db, config }: TitleActivityDeps) {
-  const trackingOf = (title: TitleRow & { grace_days: number | null }): TitleTracking => {
+  const trackingOf = (title: TitleRow & { grace_days: number | null }): TrackedTitle => {
     const graceDays = config.titles.graceDaysOverride ?? Number(title.grace_days ?? 0);
-    return { titleId: title.id, ...balanceOf(title), overdueAt: overdueAt(title.due_date, graceDays) };
+    return { titleId: title.id, ...balanceOf(title), overdueAt: overdueAt(title.due_date, graceDays), payableId: null };
   };
   return {
-    async titlesToTrack({ operationId }: { operationId: string }): Promise<string[]> {
-      return db('titles').where({ operation_id: operationId }).whereNot({ status: 'CANCELLED' }).orderBy('id').pluck('id');
-    },
-
-    async openTitleTracking({ titleId }: { titleId: string }): Promise<TitleTracking> {
-      const title = await trackedTitles(db).where('titles.id', titleId).first();
-      if (!title) throw ApplicationFailure.nonRetryable(`title ${titleId} not found`, 'title_not_found');
-      return trackingOf(title);
-    },
-
     /**
-     * `openTitleTracking` for every title of an operation in one read, in the order of
-     * `titlesToTrack`: the operation hands each title workflow its starting state, so the child
-     * starts without an activity of its own. Nothing changes a title between this read and its
-     * workflow's start: payments and the overdue move go through that workflow.
+     * Every title of an operation, read once at PAID: from then on only the operation's workflow
+     * changes them (payments and the overdue move go through it).
      */
-    async titleTrackingOfOperation({ operationId }: { operationId: string }): Promise<TitleTracking[]> {
+    async titleTrackingOfOperation({ operationId }: { operationId: string }): Promise<TrackedTitle[]> {
       const titles = await trackedTitles(db).where('titles.operation_id', operationId).whereNot('titles.status', 'CANCELLED').orderBy('titles.id');
       return titles.map(trackingOf);
     },

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { checkCreditLimits, requestedByPayer } from '../../domain/limits';
 import { Money } from '../../domain/money';
 import { initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle';
+import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { Policy, PricedOperation } from '../../domain/pricing';
 import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
@@ -128,7 +129,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   }
 
   const outbox = await enqueueWorkflow(trx, {
-    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: `operation-${id}`,
+    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: operationWorkflowId(id),
     args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
