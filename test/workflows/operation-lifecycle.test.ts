@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { sharedApi, sharedSandbox, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
@@ -18,6 +18,7 @@ describe('operation lifecycle on Temporal', () => {
     ({ token } = await buildOperationsIntegrator(client));
     backoffice = await loginAs(client, await buildUser());
   });
+  after(closeTemporal);
 
   const eventsOf = async (operationId: string) =>
     (await testDb()('events').whereRaw("data->>'operation_id' = ?", [operationId]).orderBy('occurred_at')).map((e) => e.event_type);
@@ -83,7 +84,6 @@ describe('operation lifecycle on Temporal', () => {
 
   it('continues as new while waiting long for signatures, keeping its search attributes, and still reaches PAID', async function () {
     this.timeout(120_000);
-    after(closeTemporal);
     const created = await createDirect(client, token, directBody({ embedded_signature: true }));
     const id = created.body.id;
     await untilStatus(client, token, id, 'CONTRACT_SENT');
@@ -153,6 +153,29 @@ describe('operation lifecycle on Temporal', () => {
         expect(second.body).to.deep.equal({ detail: 'contract_already_exists' });
       });
     }
+
+    it('a document the provider forgot: CONTRACT_ERROR with the reason, never a failed workflow; a re-dispatch creates a fresh document and reaches PAID', async () => {
+      const id = (await createDirect(client, token)).body.id;
+      await untilStatus(client, token, id, 'CONTRACT_SENT');
+      const lost = await testDb()('contracts').where({ operation_id: id, status: 'SENT' }).first();
+      const forgot = await fetch(`${(await sharedSandbox()).esignUrl}/documents/${lost.provider_document_id}/forget`, { method: 'POST' });
+      expect(forgot.status).to.equal(204);
+      await untilStatus(client, token, id, 'CONTRACT_ERROR', 40_000);
+      expect(await testDb()('contracts').where({ id: lost.id }).first()).to.include({ status: 'ERROR', error_code: 'esign_document_not_found' });
+      const stuck = await operationWorkflow(id);
+      expect(stuck.description.status.name).to.equal('RUNNING');
+      expect(stuck.state).to.include({ status: 'CONTRACT_ERROR', lastError: 'esign_document_not_found' });
+      expect(stuck.state.waitingFor).to.include('send-for-signature');
+
+      const redispatch = await client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token });
+      expect(redispatch.status, redispatch.text).to.equal(201);
+      expect(redispatch.body.contract_id).to.not.equal(lost.id);
+      await signAll(client, token, id);
+      await untilStatus(client, token, id, 'PAID');
+      const contracts = await testDb()('contracts').where({ operation_id: id }).orderBy('attempt');
+      expect(contracts.map((c) => c.status)).to.deep.equal(['ERROR', 'SIGNED']);
+      expect(contracts[1].provider_document_id).to.not.equal(lost.provider_document_id);
+    });
 
     it('answers operation_not_in_signable_state while waiting for approval', async () => {
       const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '95000.00', requested_net_future_value: '95000.00' })] }));
