@@ -7,6 +7,7 @@ import { signAll, signersOf, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, operationWorkflow } from '../support/temporal';
+import { recordHistory } from '../support/histories';
 
 describe('operation lifecycle on Temporal', () => {
   let client: ApiClient;
@@ -37,6 +38,7 @@ describe('operation lifecycle on Temporal', () => {
     const after = await signersOf(client, token, id);
     expect(after.signers[0]).to.include({ signed: true, sign_url: null });
     expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid']);
+    await recordHistory('happy-path', id);
   });
 
   it('reaches PAID with embedded signing: no e-mail sent, the integrator presents the sign_url', async () => {
@@ -60,6 +62,7 @@ describe('operation lifecycle on Temporal', () => {
     expect(again.status).to.equal(409);
     expect(again.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
     expect(await eventsOf(id)).to.include.members(['operation.approval_requested', 'operation.approved']);
+    await recordHistory('approval', id);
   });
 
   it('denies with a reason: DENIED, titles cancelled, and a second decision is 409', async () => {
@@ -75,6 +78,7 @@ describe('operation lifecycle on Temporal', () => {
     const approveDenied = await client.post(`/v1/backoffice/operations/${id}/approve`, {}, { token: backoffice });
     expect(approveDenied.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
     expect(await eventsOf(id)).to.include('operation.denied');
+    await recordHistory('denial', id);
   });
 
   it('refuses a client token on a backoffice route and a user token on an integration route', async () => {
@@ -99,6 +103,7 @@ describe('operation lifecycle on Temporal', () => {
     await signAll(client, token, id);
     await untilStatus(client, token, id, 'PAID');
     expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.contract_signed', 'operation.paid']);
+    await recordHistory('continue-as-new-signatures', id);
   });
 
   describe('cancellation', () => {
@@ -116,6 +121,7 @@ describe('operation lifecycle on Temporal', () => {
         const signers = await client.get(`/v1/operations/${id}/contract/signers`, { token });
         expect(signers.body).to.deep.equal({ detail: 'contract_not_found' });
         expect(await eventsOf(id)).to.include('operation.cancelled');
+        await recordHistory(`cancel-${label.toLowerCase().replace(/_/g, '-')}`, id);
       });
     }
 
@@ -151,6 +157,7 @@ describe('operation lifecycle on Temporal', () => {
         await untilStatus(client, token, id, 'CONTRACT_SENT');
         const second = await client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token });
         expect(second.body).to.deep.equal({ detail: 'contract_already_exists' });
+        await recordHistory(`contract-error-redispatch-${code}`, id);
       });
     }
 
@@ -175,6 +182,7 @@ describe('operation lifecycle on Temporal', () => {
       const contracts = await testDb()('contracts').where({ operation_id: id }).orderBy('attempt');
       expect(contracts.map((c) => c.status)).to.deep.equal(['ERROR', 'SIGNED']);
       expect(contracts[1].provider_document_id).to.not.equal(lost.provider_document_id);
+      await recordHistory('contract-forgotten-redispatch', id);
     });
 
     it('answers operation_not_in_signable_state while waiting for approval', async () => {
@@ -197,6 +205,7 @@ describe('operation lifecycle on Temporal', () => {
     await untilStatus(client, token, id, 'PAID');
     const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
     expect(attempts.map((a) => a.status)).to.deep.equal(['REJECTED', 'SETTLED']);
+    await recordHistory('pix-refusal-retry', id);
   });
 
   it('the signers route answers 502 esign_unavailable when the provider fails, and recovers', async () => {

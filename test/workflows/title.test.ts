@@ -9,6 +9,8 @@ import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
+import { recordHistory } from '../support/histories';
+import { closeTemporal } from '../support/temporal';
 import { assignorExposure, operationWithTitles, payerPayment, readTitle, simulatePayerPayment, titlePaidEvents } from '../api/titles.support';
 
 /**
@@ -28,6 +30,7 @@ describe('title tracking by the operation workflow', function () {
     temporal = connectTemporal(testConfig().temporal);
   });
   after(() => temporal.connection.close());
+  after(closeTemporal);
 
   /** Signs the operation through to PAID: from then on its workflow tracks the titles. */
   const track = async (operationId: string) => {
@@ -76,6 +79,7 @@ describe('title tracking by the operation workflow', function () {
     expect(late.status).to.equal(409);
     expect(late.body.detail).to.include({ code: 'title_already_paid' });
     expect((await simulatePayerPayment(client, token, current, first)).body).to.deep.equal({ ...a.body, idempotent_replay: true });
+    await recordHistory('settlement', operation.id);
   });
 
   it('applies concurrent payments one at a time, on the balance the previous one left', async () => {
@@ -112,5 +116,6 @@ describe('title tracking by the operation workflow', function () {
     expect(await assignorExposure(client, token, body)).to.equal('63000.00');
     await client.post(`/v1/assignor-payables/${payable.id}/write-off`, { reason: 'Lost' }, { token });
     expect(await eventually(async () => readTitle(client, token, overdue!))).to.include({ outstanding_balance: '0.00' });
+    await recordHistory('overdue', operation.id);
   });
 });
