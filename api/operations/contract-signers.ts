@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound, ProviderFailed } from '../../domain/errors';
-import { activeContract } from '../../activities/contract';
 import type { EsignDocument, EsignProvider } from '../../activities/esign-client';
+import { ContractsRepository } from '../../db/repositories/contracts';
 import { OperationsRepository } from '../../db/repositories/operations';
 
 /**
@@ -14,12 +14,12 @@ async function liveContract(db: Knex, esign: EsignProvider, originatorId: string
   const operations = new OperationsRepository(db, originatorId);
   const op = await operations.byId(operationId);
   if (!op) throw new NotFound('contract_not_found');
-  const contract = await activeContract(db, operationId);
+  const contract = await new ContractsRepository(db).active(operationId);
   if (!contract) throw new NotFound('contract_not_found');
-  if (contract.status === 'PENDING' || !contract.provider_document_id) throw new Conflict('contract_not_dispatched');
+  if (contract.status === 'PENDING' || !contract.providerDocumentId) throw new Conflict('contract_not_dispatched');
   let document: EsignDocument;
   try {
-    document = await esign.getDocument(contract.provider_document_id);
+    document = await esign.getDocument(contract.providerDocumentId);
   } catch {
     throw new ProviderFailed('esign_unavailable');
   }
@@ -47,7 +47,7 @@ export async function dispatchedContract(db: Knex, esign: EsignProvider, origina
     contract_id: contract.id,
     doc_token: document.docToken,
     lifecycle_status: 'CONTRACT_SENT',
-    is_first_contract: contract.is_first_contract,
+    is_first_contract: contract.isFirstContract,
     titles_count: await operations.titleCount(operationId),
     signers_count: document.signers.length,
     signers_notified: contract.embedded ? null : document.signers.length,

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { HISTORIES_DIR } from '../support/histories';
+import { HISTORIES_DIR, historyFromJson } from '../support/histories';
 
 /**
  * Determinism guard: every lifecycle path recorded in test/workflows/histories (by
@@ -28,7 +27,7 @@ describe('recorded workflow histories', function () {
 
   it('replay with the current workflow code', async () => {
     const histories = files.map((file) => ({
-      workflowId: file, history: historyFromJSON(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8'))),
+      workflowId: file, history: historyFromJson(readFileSync(join(HISTORIES_DIR, file), 'utf8')),
     }));
     const failures: string[] = [];
     for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows') }, histories)) {
