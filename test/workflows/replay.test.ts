@@ -25,6 +25,22 @@ describe('recorded workflow histories', function () {
     expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
   });
 
+  it('carry no sign_url or signing link in any payload (a credential never enters history)', () => {
+    const decoded: string[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'data' && typeof inner === 'string') decoded.push(Buffer.from(inner, 'base64').toString('utf8'));
+          else collect(inner);
+        }
+      }
+    };
+    for (const file of files) collect(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
+    expect(decoded.join('\n')).to.include('CONTRACT_SENT');
+    expect(decoded.filter((text) => /sign_?url|\/esign\/sign\//i.test(text))).to.deep.equal([]);
+  });
+
   it('replay with the current workflow code', async () => {
     const histories = files.map((file) => ({
       workflowId: file, history: historyFromJson(readFileSync(join(HISTORIES_DIR, file), 'utf8')),
