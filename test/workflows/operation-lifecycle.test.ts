@@ -208,6 +208,32 @@ describe('operation lifecycle on Temporal', () => {
     await recordHistory('pix-refusal-retry', id);
   });
 
+  it('a PIX payment the provider forgot: looked up by its key, none found, DISBURSEMENT_FAILED; a retry pays once and reaches PAID', async function () {
+    this.timeout(120_000);
+    const created = await createDirect(client, token, directBody({ email: `pix-slow-once+${Date.now()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    await signAll(client, token, id);
+    await untilStatus(client, token, id, 'DISBURSING');
+    const first = await eventually(async () => {
+      const row = await testDb()('disbursements').where({ operation_id: id, attempt: 1 }).first();
+      expect(row?.provider_payment_id).to.be.a('string');
+      return row;
+    });
+    const forgot = await fetch(`${(await sharedSandbox()).pixUrl}/payments/${first.provider_payment_id}/forget`, { method: 'POST' });
+    expect(forgot.status).to.equal(204);
+    await untilStatus(client, token, id, 'DISBURSEMENT_FAILED', 40_000);
+    const stuck = await operationWorkflow(id);
+    expect(stuck.description.status.name).to.equal('RUNNING');
+    expect(stuck.state).to.include({ status: 'DISBURSEMENT_FAILED', lastError: 'pix_payment_not_found' });
+    const retry = await client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: backoffice });
+    expect(retry.status, retry.text).to.equal(200);
+    await untilStatus(client, token, id, 'PAID');
+    const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
+    expect(attempts.map((a) => [a.status, a.rejection_reason])).to.deep.equal([['REJECTED', 'pix_payment_not_found'], ['SETTLED', null]]);
+    await recordHistory('pix-forgotten-retry', id);
+  });
+
   it('the signers route answers 502 esign_unavailable when the provider fails, and recovers', async () => {
     const created = await createDirect(client, token, directBody({ email: `esign-unavailable-x2+${Date.now()}@example.com` }));
     const id = created.body.id;

@@ -18,7 +18,7 @@ describe('recorded workflow histories', function () {
   it('cover every lifecycle path', () => {
     const paths = [
       'happy-path', 'approval', 'denial', 'cancel-waiting-approval', 'cancel-contract-sent', 'contract-error-redispatch-esign_create_failed',
-      'contract-forgotten-redispatch', 'pix-refusal-retry', 'overdue', 'settlement',
+      'contract-forgotten-redispatch', 'pix-refusal-retry', 'pix-forgotten-retry', 'overdue', 'settlement',
       // A long wait for signatures, and title tracking resumed from PAID (each run its own history).
       'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
     ];
