@@ -10,7 +10,8 @@ import { buildOperationsIntegrator } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { recordHistory } from '../support/histories';
-import { closeTemporal } from '../support/temporal';
+import { closeTemporal, listedWorkflows } from '../support/temporal';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../workflows/search-attributes';
 import { assignorExposure, operationWithTitles, payerPayment, readTitle, simulatePayerPayment, titlePaidEvents } from '../api/titles.support';
 
 /**
@@ -80,6 +81,27 @@ describe('title tracking by the operation workflow', function () {
     expect(late.body.detail).to.include({ code: 'title_already_paid' });
     expect((await simulatePayerPayment(client, token, current, first)).body).to.deep.equal({ ...a.body, idempotent_replay: true });
     await recordHistory('settlement', operation.id);
+  });
+
+  it('keeps OpenTitles and NextTitleDeadline, so one query finds PAID operations by their next title deadline', async () => {
+    const { current, operation } = await operationWithTitles(client, token, { current: '10000.00' });
+    const workflow = await track(operation.id);
+    const deadline = titleIn(await workflow.query(stateQuery), current)!.overdueAt;
+    const attributes = await eventually(async () => {
+      const sa = (await workflow.describe()).typedSearchAttributes;
+      expect(sa.get(OPEN_TITLES)).to.equal(1);
+      return sa;
+    });
+    expect(attributes.get(NEXT_TITLE_DEADLINE)!.toISOString()).to.equal(deadline);
+    const soon = new Date(Date.parse(deadline) + 1000).toISOString();
+    const query = `ExecutionStatus = "Running" AND LifecycleStatus = "PAID" AND OpenTitles > 0 AND NextTitleDeadline < "${soon}" AND DisplayNumber = "${operation.display_number}"`;
+    expect(await listedWorkflows(query, 1)).to.deep.equal([operationWorkflowId(operation.id)]);
+
+    expect((await simulatePayerPayment(client, token, current, payerPayment({ paid_amount_brl: '10000.00' }))).status).to.equal(201);
+    await workflow.result();
+    const closed = (await workflow.describe()).typedSearchAttributes;
+    expect(closed.get(OPEN_TITLES)).to.equal(0);
+    expect(closed.get(NEXT_TITLE_DEADLINE)).to.equal(undefined);
   });
 
   it('applies concurrent payments one at a time, on the balance the previous one left', async () => {
