@@ -1,4 +1,4 @@
-import { ApplicationFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { LifecycleStatus, WAITING_FOR } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
@@ -6,6 +6,12 @@ import { LIFECYCLE_STATUS } from './search-attributes';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
+}
+
+/** The failure's code when an activity gave up: its ApplicationFailure type, else `fallback`; null when it is not an activity's failure. */
+export function failureCode(err: unknown, fallback: string): string | null {
+  if (!(err instanceof ActivityFailure)) return null;
+  return err.cause instanceof ApplicationFailure ? err.cause.type ?? fallback : fallback;
 }
 
 /**
@@ -59,10 +65,20 @@ export class OperationRun {
     await this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra });
   }
 
-  /** Cancellation, once the phase that saw it is at rest: the document voided, titles and stock released. */
+  /**
+   * Cancellation, once the phase that saw it is at rest: the document voided, titles and stock
+   * released. A provider that refuses to void (a document signed meanwhile) does not stop the
+   * cancellation: `lastError` says so and the document is left for support.
+   */
   async finishCancelled(): Promise<void> {
     const cancel = this.cancelRequested!;
-    await this.contract.voidContract({ operationId: this.input.operationId });
+    try {
+      await this.contract.voidContract({ operationId: this.input.operationId });
+    } catch (err) {
+      const code = failureCode(err, 'esign_void_failed');
+      if (code === null) throw err;
+      this.state.lastError = code;
+    }
     await this.ops.releaseOperation({
       operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason,
     });

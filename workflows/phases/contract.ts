@@ -1,21 +1,13 @@
-import {
-  ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { APPROVED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
 import type { operationWorkflow } from '../operation';
-import { OperationRun, refuse } from '../operation-run';
+import { failureCode, OperationRun, refuse } from '../operation-run';
 
 const ALREADY_DISPATCHED: readonly LifecycleStatus[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID', 'SETTLED'];
 const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];
 const SIGNATURE_POLL_SLOW_MS = 300_000;
-
-/** The failure's code when an activity gave up: its ApplicationFailure type, else `fallback`. */
-export function failureCode(err: unknown, fallback: string): string | null {
-  if (!(err instanceof ActivityFailure)) return null;
-  return err.cause instanceof ApplicationFailure ? err.cause.type ?? fallback : fallback;
-}
 
 /**
  * Contract: an automatic dispatch once approved, then signatures (provider callback or polling);

@@ -2,8 +2,7 @@ import { condition, setHandler } from '@temporalio/workflow';
 import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
 import { localReconciliation } from '../operation-activities';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
-import { OperationRun, refuse } from '../operation-run';
-import { failureCode } from './contract';
+import { failureCode, OperationRun, refuse } from '../operation-run';
 
 const DISBURSEMENT_POLL_MS = 15_000;
 
