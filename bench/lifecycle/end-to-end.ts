@@ -28,6 +28,7 @@ import { stackComponents, startStack } from '../creation/stack';
 import { directBody, seedOriginators } from '../creation/workload';
 import { summary } from '../support/summary';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { operationWorkflowId } from '../../domain/workflow-ids';
 import { addCost, connectClient, emptyCost, historyCost, temporalEventName } from './temporal-cost';
 
 const RATE = Number(process.argv[2] ?? 25);
@@ -159,12 +160,12 @@ async function main(): Promise<void> {
   const temporal = await connectClient(stack.temporalAddress);
   const samples = paidIds.slice(Math.floor(paidIds.length / 2), Math.floor(paidIds.length / 2) + 3);
   const operationCost = emptyCost();
-  for (const id of samples) addCost(operationCost, await historyCost(temporal, `operation-${id}`));
+  for (const id of samples) addCost(operationCost, await historyCost(temporal, operationWorkflowId(id)));
   const floor = await temporalFloor(stack.temporalAddress, meter.temporal);
   if (process.env.BENCH_HISTORY && samples[0]) {
     // One operation's history, event by event with its time since the start, to see where it waited.
     const { writeFileSync } = await import('node:fs');
-    const history = await temporal.workflow.getHandle(`operation-${samples[0]}`).fetchHistory();
+    const history = await temporal.workflow.getHandle(operationWorkflowId(samples[0])).fetchHistory();
     const t0 = Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1000 + Math.round((history.events?.[0]?.eventTime?.nanos ?? 0) / 1e6);
     writeFileSync(process.env.BENCH_HISTORY, (history.events ?? []).map((e) => {
       const at = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6) - t0;
