@@ -1,8 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { v7 as uuidv7 } from 'uuid';
-import type { ContractDispatchView } from '../workflows/operation';
-import type { ContractType, EsignProvider } from './esign-client';
+import { Contract, ContractsRepository } from '../db/repositories/contracts';
+import type { EsignProvider } from './esign-client';
 import { EsignError } from './provider-errors';
 
 export interface ContractActivityDeps {
@@ -10,25 +9,6 @@ export interface ContractActivityDeps {
   esign: EsignProvider;
   /** Where the provider calls back when a signer signs (the api's internal route). */
   esignCallbackUrl: string;
-}
-
-interface ContractRow {
-  id: string;
-  originator_id: string;
-  operation_id: string;
-  assignor_id: string;
-  attempt: number;
-  status: 'PENDING' | 'SENT' | 'SIGNED' | 'ERROR' | 'VOIDED';
-  type: ContractType;
-  is_first_contract: boolean;
-  embedded: boolean;
-  provider_document_id: string | null;
-  doc_token: string | null;
-}
-
-/** The contract in force for an operation: its latest dispatch that neither failed nor was voided. */
-export function activeContract(db: Knex, operationId: string): Promise<ContractRow | undefined> {
-  return db('contracts').where({ operation_id: operationId }).whereIn('status', ['PENDING', 'SENT', 'SIGNED']).orderBy('attempt', 'desc').first();
 }
 
 function failure(err: unknown): never {
@@ -41,39 +21,11 @@ function failure(err: unknown): never {
 }
 
 export function createContractActivities({ db, esign, esignCallbackUrl }: ContractActivityDeps) {
-  /** A row per (operation, attempt), so a retried activity resumes the same dispatch. */
-  async function reserve(operationId: string, attempt: number, embedded: boolean): Promise<ContractRow> {
-    const op = await db('operations').where({ id: operationId }).first('originator_id', 'assignor_id');
-    if (!op) throw ApplicationFailure.nonRetryable(`operation ${operationId} not found`, 'operation_not_found');
-    const earlier = await db('contracts').where({ assignor_id: op.assignor_id }).whereIn('status', ['SENT', 'SIGNED'])
-      .whereNot({ operation_id: operationId }).first('id');
-    await db('contracts').insert({
-      id: uuidv7(), originator_id: op.originator_id, operation_id: operationId, assignor_id: op.assignor_id, attempt,
-      status: 'PENDING', type: earlier ? 'ADDENDUM' : 'FULL_CONTRACT', is_first_contract: !earlier, embedded,
-    }).onConflict(['operation_id', 'attempt']).ignore();
-    return db('contracts').where({ operation_id: operationId, attempt }).first();
-  }
+  const contracts = new ContractsRepository(db);
 
-  async function voidPartial(row: ContractRow, errorCode: string): Promise<void> {
-    if (row.provider_document_id) await esign.voidDocument(row.provider_document_id).catch(() => undefined);
-    await db('contracts').where({ id: row.id }).update({ status: 'ERROR', error_code: errorCode, updated_at: new Date() });
-  }
-
-  async function view(row: ContractRow): Promise<ContractDispatchView> {
-    const document = await esign.getDocument(row.provider_document_id!);
-    const [{ count }] = await db('titles').where({ operation_id: row.operation_id }).count<{ count: number }[]>({ count: '*' });
-    return {
-      operation_id: row.operation_id,
-      contract_id: row.id,
-      doc_token: document.docToken,
-      lifecycle_status: 'CONTRACT_SENT',
-      is_first_contract: row.is_first_contract,
-      titles_count: Number(count),
-      signers_count: document.signers.length,
-      signers_notified: row.embedded ? null : document.signers.length,
-      embedded: row.embedded,
-      signers: document.signers.map((s) => ({ name: s.name, status: s.status, sign_url: s.signUrl })),
-    };
+  async function voidPartial(contract: Contract, errorCode: string): Promise<void> {
+    if (contract.providerDocumentId) await esign.voidDocument(contract.providerDocumentId).catch(() => undefined);
+    await contracts.failed(contract.id, errorCode);
   }
 
   return {
@@ -82,58 +34,69 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
      * signer's authentication (advanced for a full contract, on-screen for an addendum). On a
      * failure the partial document is voided, so CONTRACT_ERROR leaves nothing at the provider.
      */
-    async dispatchContract({ operationId, embedded, attempt }: { operationId: string; embedded: boolean; attempt: number }): Promise<ContractDispatchView> {
-      let row = await reserve(operationId, attempt, embedded);
-      if (row.status === 'SENT') return view(row);
-      const assignor = await db('assignors').where({ id: row.assignor_id }).first('name', 'email');
+    async dispatchContract({ operationId, embedded, attempt }: { operationId: string; embedded: boolean; attempt: number }): Promise<{ contractId: string }> {
+      const party = await contracts.partyOf(operationId);
+      if (!party) throw ApplicationFailure.nonRetryable(`operation ${operationId} not found`, 'operation_not_found');
+      let contract = await contracts.reserve(operationId, attempt, embedded, party);
+      if (contract.status === 'SENT') return { contractId: contract.id };
       try {
-        if (!row.provider_document_id) {
+        if (!contract.providerDocumentId) {
           const document = await esign.createDocument({
-            type: row.type, embedded, assignorEmail: assignor.email, reference: row.id,
-            callbackUrl: esignCallbackUrl, idempotencyKey: `contract-${row.id}`,
+            type: contract.type, embedded, assignorEmail: party.assignorEmail, reference: contract.id,
+            callbackUrl: esignCallbackUrl, idempotencyKey: `contract-${contract.id}`,
           });
-          await db('contracts').where({ id: row.id }).update({ provider_document_id: document.documentId, doc_token: document.docToken, status: 'PENDING' });
-          row = { ...row, provider_document_id: document.documentId, doc_token: document.docToken };
+          await contracts.documentCreated(contract.id, document.documentId, document.docToken);
+          contract = { ...contract, providerDocumentId: document.documentId, docToken: document.docToken };
         }
-        const auth = row.type === 'FULL_CONTRACT' ? 'advanced' : 'on_screen';
-        const existing = (await esign.getDocument(row.provider_document_id!)).signers;
+        const documentId = contract.providerDocumentId!;
+        const auth = contract.type === 'FULL_CONTRACT' ? 'advanced' : 'on_screen';
+        const existing = (await esign.getDocument(documentId)).signers;
         const signers = existing.length > 0 ? existing
-          : await esign.addSigners(row.provider_document_id!, [{ name: assignor.name, email: assignor.email }], `contract-${row.id}-signers`);
-        await esign.checkTemplates(row.provider_document_id!);
-        for (const signer of signers) await esign.updateSigner(row.provider_document_id!, signer.signerId, { auth });
-        await db('contracts').where({ id: row.id }).update({ status: 'SENT', signers_count: signers.length, error_code: null, updated_at: new Date() });
-        await db('operations').where({ id: operationId }).update({ signers_count: signers.length, contract_type: row.type });
-        return await view({ ...row, status: 'SENT' });
+          : await esign.addSigners(documentId, [{ name: party.assignorName, email: party.assignorEmail }], `contract-${contract.id}-signers`);
+        await esign.checkTemplates(documentId);
+        for (const signer of signers) await esign.updateSigner(documentId, signer.signerId, { auth });
+        await contracts.sent(contract, signers.length);
+        return { contractId: contract.id };
       } catch (err) {
-        if (err instanceof EsignError && !err.retryable) await voidPartial(row, err.code);
+        if (err instanceof EsignError && !err.retryable) await voidPartial(contract, err.code);
         return failure(err);
       }
     },
 
-    /** Whether every signer has signed, by our rule on the provider's answer (never its spelling). */
+    /**
+     * Whether every signer has signed, by our rule on the provider's answer (never its spelling).
+     * A document the provider no longer knows (404: expired, deleted, a restored backup) will not
+     * come back: `esign_document_not_found`, not retried, and the workflow moves to CONTRACT_ERROR.
+     */
     async checkSignatures({ operationId }: { operationId: string }): Promise<{ allSigned: boolean }> {
-      const row = await activeContract(db, operationId);
-      if (!row?.provider_document_id) return { allSigned: false };
+      const contract = await contracts.active(operationId);
+      if (!contract?.providerDocumentId) return { allSigned: false };
       try {
-        const document = await esign.getDocument(row.provider_document_id);
+        const document = await esign.getDocument(contract.providerDocumentId);
         const allSigned = document.signers.length > 0 && document.signers.every((s) => s.signed);
-        if (allSigned) await db('contracts').where({ id: row.id }).update({ status: 'SIGNED', signed_at: new Date(), updated_at: new Date() });
+        if (allSigned) await contracts.signed(contract.id);
         return { allSigned };
       } catch (err) {
+        if (err instanceof EsignError && err.providerStatus === 404) {
+          throw ApplicationFailure.nonRetryable(`document ${contract.providerDocumentId} unknown to the provider`, 'esign_document_not_found');
+        }
         return failure(err);
       }
     },
 
-    /** Cancellation: the document in force (if any) is voided at the provider. */
-    async voidContract({ operationId }: { operationId: string }): Promise<void> {
-      const row = await activeContract(db, operationId);
-      if (!row) return;
+    /**
+     * The document in force (if any) is voided at the provider: VOIDED on cancellation, or ERROR
+     * with `errorCode` when the contract is abandoned for a fresh dispatch.
+     */
+    async voidContract({ operationId, errorCode }: { operationId: string; errorCode?: string }): Promise<void> {
+      const contract = await contracts.active(operationId);
+      if (!contract) return;
       try {
-        if (row.provider_document_id) await esign.voidDocument(row.provider_document_id);
+        if (contract.providerDocumentId) await esign.voidDocument(contract.providerDocumentId);
       } catch (err) {
         return failure(err);
       }
-      await db('contracts').where({ id: row.id }).update({ status: 'VOIDED', updated_at: new Date() });
+      await (errorCode ? contracts.failed(contract.id, errorCode) : contracts.voided(contract.id));
     },
   };
 }

@@ -1,25 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { eventId, EventType } from '../domain/events';
-import type { LifecycleStatus } from '../domain/operation-lifecycle';
+import { LifecycleStatus, statesLeadingTo } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
+import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
 
 export interface OperationActivityDeps {
   db: Knex;
-}
-
-interface OperationRow {
-  id: string;
-  originator_id: string;
-  display_number: string;
-  lifecycle_status: LifecycleStatus;
-  opr_requested_net_future_value: string;
-  opr_net_present_liquid_value: string;
-  opr_present_value_discount: string;
-  opr_gross_future_value: string;
-  approved_at: Date | null;
-  created_at: Date;
 }
 
 /** Events that a move into a state records (DESIGN.md §5). */
@@ -31,34 +19,34 @@ const EVENT_ON_ENTRY: Partial<Record<LifecycleStatus, EventType>> = {
   CANCELLED: 'operation.cancelled',
 };
 
-function baseData(op: OperationRow): Record<string, unknown> {
-  return { operation_id: op.id, display_number: op.display_number, originator_id: op.originator_id };
+function baseData(op: LifecycleOperation): Record<string, unknown> {
+  return { operation_id: op.id, display_number: op.displayNumber, originator_id: op.originatorId };
 }
 
-async function loadForUpdate(trx: Knex, operationId: string): Promise<OperationRow> {
-  const op = await trx('operations').where({ id: operationId }).forUpdate().first();
+function found(op: LifecycleOperation | undefined, operationId: string): LifecycleOperation {
   if (!op) throw ApplicationFailure.nonRetryable(`operation ${operationId} not found`, 'operation_not_found');
   return op;
 }
 
 /**
- * Moves the read model from one of `from` to `to` and records the event of the move, in one
- * transaction. A retry after a commit finds the row already in `to` and changes nothing.
+ * Moves the read model to `to` from a state the table (domain/operation-lifecycle.ts) allows it
+ * from, and records the event of the move, in one transaction. A retry after a commit finds the
+ * row already in `to` and changes nothing.
  */
-export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: LifecycleStatus; columns?: Record<string, unknown>; data?: Record<string, unknown> }): Promise<OperationRow | null> {
+export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown> }): Promise<LifecycleOperation | null> {
   return db.transaction(async (trx) => {
-    const op = await loadForUpdate(trx, args.operationId);
-    if (op.lifecycle_status === args.to) return null;
-    if (!args.from.includes(op.lifecycle_status)) {
-      throw ApplicationFailure.nonRetryable(`cannot move ${op.lifecycle_status} to ${args.to}`, 'invalid_transition');
+    const operations = new OperationLifecycleRepository(trx);
+    const op = found(await operations.lock(args.operationId), args.operationId);
+    if (op.lifecycleStatus === args.to) return null;
+    if (!statesLeadingTo(args.to).includes(op.lifecycleStatus)) {
+      throw ApplicationFailure.nonRetryable(`cannot move ${op.lifecycleStatus} to ${args.to}`, 'invalid_transition');
     }
     const now = new Date();
-    const [updated] = await trx('operations').where({ id: op.id })
-      .update({ lifecycle_status: args.to, updated_at: now, ...args.columns }).returning('*');
+    const updated = await operations.move(op.id, args.to, args.columns ?? {}, now);
     const type = EVENT_ON_ENTRY[args.to];
     if (type) {
       await recordEvent(trx, {
-        eventId: eventId(args.workflowId, type), originatorId: op.originator_id, eventType: type, occurredAt: now,
+        eventId: eventId(args.workflowId, type), originatorId: op.originatorId, eventType: type, occurredAt: now,
         data: { ...baseData(updated), ...args.data },
       });
     }
@@ -70,33 +58,32 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
   return {
     /** `operation.created`, then `operation.approved` (born approved) or `operation.approval_requested`. */
     async recordOperationCreated({ operationId, workflowId }: { operationId: string; workflowId: string }): Promise<void> {
-      const op: OperationRow | undefined = await db('operations').where({ id: operationId }).first();
-      if (!op) throw ApplicationFailure.nonRetryable(`operation ${operationId} not found`, 'operation_not_found');
+      const op = found(await new OperationLifecycleRepository(db).byId(operationId), operationId);
       const amounts = {
-        opr_gross_future_value: op.opr_gross_future_value,
-        requested_net_future_value: op.opr_requested_net_future_value,
-        opr_present_value_discount: op.opr_present_value_discount,
-        opr_net_present_liquid_value: op.opr_net_present_liquid_value,
+        opr_gross_future_value: op.grossFutureValue,
+        requested_net_future_value: op.requestedNetFutureValue,
+        opr_present_value_discount: op.presentValueDiscount,
+        opr_net_present_liquid_value: op.netPresentLiquidValue,
       };
-      const born = op.lifecycle_status;
+      const born = op.lifecycleStatus;
       const events: [EventType, Record<string, unknown>][] = [['operation.created', { ...baseData(op), lifecycle_status: born, ...amounts }]];
       if (born === 'APPROVED_DIRECT') {
-        events.push(['operation.approved', { ...baseData(op), lifecycle_status: born, approved_at: (op.approved_at ?? op.created_at).toISOString() }]);
+        events.push(['operation.approved', { ...baseData(op), lifecycle_status: born, approved_at: (op.approvedAt ?? op.createdAt).toISOString() }]);
       } else {
-        events.push(['operation.approval_requested', { ...baseData(op), requested_net_future_value: op.opr_requested_net_future_value }]);
+        events.push(['operation.approval_requested', { ...baseData(op), requested_net_future_value: op.requestedNetFutureValue }]);
       }
       await db.transaction(async (trx) => {
         for (const [type, data] of events) {
-          await recordEvent(trx, { eventId: eventId(workflowId, type), originatorId: op.originator_id, eventType: type, data, occurredAt: op.created_at });
+          await recordEvent(trx, { eventId: eventId(workflowId, type), originatorId: op.originatorId, eventType: type, data, occurredAt: op.createdAt });
         }
       });
     },
 
-    async transitionOperation(args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string }): Promise<void> {
+    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string }): Promise<void> {
       const approvedAt = new Date();
       await moveOperation(db, {
         ...args,
-        columns: args.to === 'PRE_APPROVED' ? { approved_at: approvedAt } : {},
+        columns: args.to === 'PRE_APPROVED' ? { approvedAt } : {},
         data: args.to === 'PRE_APPROVED'
           ? { lifecycle_status: 'PRE_APPROVED', approved_at: approvedAt.toISOString(), approved_by: args.decidedBy ?? null }
           : {},
@@ -107,21 +94,19 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
      * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
-    async releaseOperation(args: { operationId: string; workflowId: string; from: LifecycleStatus[]; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
+    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
       await db.transaction(async (trx) => {
         const moved = await moveOperation(trx, {
           ...args,
-          columns: args.to === 'DENIED' ? { deny_reason: args.reason } : { cancel_reason: args.reason },
+          columns: args.to === 'DENIED' ? { denyReason: args.reason } : { cancelReason: args.reason },
           data: { reason: args.reason, actor: args.actor },
         });
         if (!moved) return;
         const now = new Date();
-        const ledger = new PayablesLedger(trx, moved.originator_id);
+        const ledger = new PayablesLedger(trx, moved.originatorId);
         // Payables before titles, as creation takes them: cancelling the titles locks the exposure counters.
         await ledger.lockNetted(args.operationId);
-        await trx('titles').where({ operation_id: args.operationId }).update({ status: 'CANCELLED', updated_at: now });
-        await trx('stock_items').where({ operation_id: args.operationId, status: 'ANTICIPATED' })
-          .update({ status: 'IN_STOCK', operation_id: null, updated_at: now });
+        await new OperationLifecycleRepository(trx).release(args.operationId, now);
         await ledger.reverseNetting(args.operationId);
       });
     },

@@ -43,6 +43,8 @@ export interface PixProvider {
   /** The same idempotency key always yields the same single payment, however often it is sent. */
   createPayment(idempotencyKey: string, amount: string, recipient: PixRecipient, callbackUrl: string | null): Promise<PixPayment>;
   getPayment(paymentId: string): Promise<PixPayment>;
+  /** The payments the provider holds under an idempotency key (none when it never saw or has lost it). */
+  paymentsWithKey(idempotencyKey: string): Promise<PixPayment[]>;
 }
 
 /** Only the provider's explicit final words count; anything else is still in flight. */
@@ -103,6 +105,12 @@ export class HttpPixProvider implements PixProvider {
 
   getPayment(paymentId: string): Promise<PixPayment> {
     return this.http.call({ method: 'GET', path: pathOf('payments', paymentId) }, (r) => readPayment(r.at('payment')), (message, status) =>
+      new PixError('pix_unavailable', message, status));
+  }
+
+  paymentsWithKey(idempotencyKey: string): Promise<PixPayment[]> {
+    const path = `${pathOf('payments')}?idempotency_key=${encodeURIComponent(idempotencyKey)}`;
+    return this.http.call({ method: 'GET', path }, (r) => r.at('payments').list().map(readPayment), (message, status) =>
       new PixError('pix_unavailable', message, status));
   }
 }

@@ -7,24 +7,13 @@ import { addDays, businessDate } from '../domain/pricing';
 import { recordEvent } from '../db/repositories/events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
-import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TitleState } from '../workflows/title';
-import { payerPaymentRefusal, TitleStatus } from '../domain/title-rules';
+import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
+import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
+import { payerPaymentRefusal } from '../domain/title-rules';
 
 export interface TitleActivityDeps {
   db: Knex;
   config: Pick<Config, 'titles'>;
-}
-
-interface TitleRow {
-  id: string;
-  originator_id: string;
-  operation_id: string;
-  assignor_id: string;
-  external_id: string;
-  status: TitleStatus;
-  outstanding_balance: string;
-  paid_amount: string;
-  due_date: string;
 }
 
 /**
@@ -35,7 +24,7 @@ export function overdueAt(dueDate: string, graceDays: number): string {
   return new Date(`${addDays(dueDate, graceDays + 1)}T00:00:00-03:00`).toISOString();
 }
 
-const balanceOf = (title: TitleRow): TitleBalance => ({ status: title.status, outstandingBalance: title.outstanding_balance, paidAmount: title.paid_amount });
+const balanceOf = (title: TitleRecord): TitleBalance => ({ status: title.status, outstandingBalance: title.outstandingBalance, paidAmount: title.paidAmount });
 
 function appliedOf(row: TitlePaymentRow): AppliedPayerPayment {
   return {
@@ -44,70 +33,49 @@ function appliedOf(row: TitlePaymentRow): AppliedPayerPayment {
   };
 }
 
-async function lockTitle(trx: Knex, titleId: string): Promise<TitleRow> {
-  const title = await trx('titles').where({ id: titleId }).forUpdate().first();
+async function lockTitle(titles: TrackedTitlesRepository, titleId: string): Promise<TitleRecord> {
+  const title = await titles.lock(titleId);
   if (!title) throw ApplicationFailure.nonRetryable(`title ${titleId} not found`, 'title_not_found');
   return title;
 }
 
-/** What a title workflow starts from: the title's balance and when it turns OVERDUE. */
-export type TitleTracking = Omit<TitleState, 'payableId' | 'waitingFor'>;
-
-/** Titles with the grace days of their operation's policy. */
-function trackedTitles(db: Knex) {
-  return db('titles').join('operations', 'operations.id', 'titles.operation_id')
-    .leftJoin('policies', 'policies.id', 'operations.policy_id').select('titles.*', 'policies.grace_days');
-}
-
-/** Title tracking (workflows/title.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
+/** Title tracking (workflows/phases/titles.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
 export function createTitleActivities({ db, config }: TitleActivityDeps) {
-  const trackingOf = (title: TitleRow & { grace_days: number | null }): TitleTracking => {
-    const graceDays = config.titles.graceDaysOverride ?? Number(title.grace_days ?? 0);
-    return { titleId: title.id, ...balanceOf(title), overdueAt: overdueAt(title.due_date, graceDays) };
+  const trackingOf = (title: TitleRecord): TrackedTitle => {
+    const graceDays = config.titles.graceDaysOverride ?? title.graceDays ?? 0;
+    return { titleId: title.id, ...balanceOf(title), overdueAt: overdueAt(title.dueDate, graceDays), payableId: null };
   };
   return {
-    async titlesToTrack({ operationId }: { operationId: string }): Promise<string[]> {
-      return db('titles').where({ operation_id: operationId }).whereNot({ status: 'CANCELLED' }).orderBy('id').pluck('id');
-    },
-
-    async openTitleTracking({ titleId }: { titleId: string }): Promise<TitleTracking> {
-      const title = await trackedTitles(db).where('titles.id', titleId).first();
-      if (!title) throw ApplicationFailure.nonRetryable(`title ${titleId} not found`, 'title_not_found');
-      return trackingOf(title);
-    },
-
     /**
-     * `openTitleTracking` for every title of an operation in one read, in the order of
-     * `titlesToTrack`: the operation hands each title workflow its starting state, so the child
-     * starts without an activity of its own. Nothing changes a title between this read and its
-     * workflow's start: payments and the overdue move go through that workflow.
+     * Every title of an operation, read once at PAID: from then on only the operation's workflow
+     * changes them (payments and the overdue move go through it).
      */
-    async titleTrackingOfOperation({ operationId }: { operationId: string }): Promise<TitleTracking[]> {
-      const titles = await trackedTitles(db).where('titles.operation_id', operationId).whereNot('titles.status', 'CANCELLED').orderBy('titles.id');
-      return titles.map(trackingOf);
+    async titleTrackingOfOperation({ operationId }: { operationId: string }): Promise<TrackedTitle[]> {
+      return (await new TrackedTitlesRepository(db).ofOperation(operationId)).map(trackingOf);
     },
 
     /** Applies once per external_id; a retry after the commit finds the payment and answers with it. */
     async applyPayerPayment({ titleId, payment, appliedAt }: { titleId: string; payment: PayerPaymentInput; appliedAt: string }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
       return db.transaction(async (trx) => {
-        const title = await lockTitle(trx, titleId);
-        const payments = new TitlePaymentsRepository(trx, title.originator_id);
+        const titles = new TrackedTitlesRepository(trx);
+        const title = await lockTitle(titles, titleId);
+        const payments = new TitlePaymentsRepository(trx, title.originatorId);
         const earlier = await payments.byExternalId(titleId, payment.externalId);
         if (earlier) return { result: appliedOf(earlier), title: balanceOf(title) };
         const refusal = payerPaymentRefusal(balanceOf(title), payment.paidAmountBrl);
         if (refusal) throw ApplicationFailure.nonRetryable(refusal.code, refusal.code, refusal.detail);
-        const row = await payments.apply(title, {
+        const row = await payments.apply({ id: title.id, outstanding_balance: title.outstandingBalance, paid_amount: title.paidAmount }, {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
           channel: payment.channel, recordedBy: payment.recordedBy,
         });
-        const after = await lockTitle(trx, titleId);
+        const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
-          const { display_number } = await trx('operations').where({ id: title.operation_id }).first('display_number');
+          const displayNumber = await titles.displayNumberOf(title.operationId);
           await recordEvent(trx, {
-            eventId: eventId(`title-${titleId}`, 'title.paid'), originatorId: title.originator_id, eventType: 'title.paid', occurredAt: new Date(),
+            eventId: eventId(`title-${titleId}`, 'title.paid'), originatorId: title.originatorId, eventType: 'title.paid', occurredAt: new Date(),
             data: {
-              title_id: titleId, operation_id: title.operation_id, display_number, originator_id: title.originator_id,
-              external_id: title.external_id, paid_amount_brl: after.paid_amount, paid_at: row.paid_at.toISOString(),
+              title_id: titleId, operation_id: title.operationId, display_number: displayNumber, originator_id: title.originatorId,
+              external_id: title.externalId, paid_amount_brl: after.paidAmount, paid_at: row.paid_at.toISOString(),
             },
           });
         }
@@ -118,16 +86,17 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
     /** An unpaid balance at the deadline: the title is locked OVERDUE and the assignor owes its repurchase. */
     async markTitleOverdue({ titleId }: { titleId: string }): Promise<TitleBalance & { payableId: string | null }> {
       return db.transaction(async (trx) => {
-        const title = await lockTitle(trx, titleId);
-        const payables = new PayablesRepository(trx, title.originator_id);
+        const titles = new TrackedTitlesRepository(trx);
+        const title = await lockTitle(titles, titleId);
+        const payables = new PayablesRepository(trx, title.originatorId);
         if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
-          await trx('titles').where({ id: titleId }).update({ status: 'OVERDUE', updated_at: new Date() });
+          await titles.markOverdue(titleId);
           await payables.open({
-            assignorId: title.assignor_id, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.external_id}`,
-            amount: Money.of(title.outstanding_balance), dueDate: businessDate(new Date()),
+            assignorId: title.assignorId, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.externalId}`,
+            amount: Money.of(title.outstandingBalance), dueDate: businessDate(new Date()),
           });
         }
-        const after = await lockTitle(trx, titleId);
+        const after = await lockTitle(titles, titleId);
         return { ...balanceOf(after), payableId: (await payables.repurchaseOf(titleId))?.id ?? null };
       });
     },

@@ -1,6 +1,8 @@
-import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import { OutboxRow, WorkflowOutboxRepository } from '../db/repositories/workflow-outbox';
+import { startOnce } from './workflow-start';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../workflows/search-attributes';
 
 /**
@@ -16,70 +18,54 @@ export interface WorkflowStart {
   searchAttributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
 }
 
-/** An outbox entry as stored (`args` and `search_attributes` are jsonb). */
-export interface OutboxRow {
-  id: string;
-  workflow_type: string;
-  workflow_id: string;
-  args: unknown[];
-  search_attributes: WorkflowStart['searchAttributes'];
-}
+export type { OutboxRow };
 
 /** Writes the entry in the caller's transaction and returns it, so the caller can start it after commit without reading it back. */
 export async function enqueueWorkflow(trx: Knex, start: WorkflowStart): Promise<OutboxRow> {
   const row: OutboxRow = {
     id: uuidv7(), workflow_type: start.workflowType, workflow_id: start.workflowId, args: start.args, search_attributes: start.searchAttributes,
   };
-  await trx('workflow_outbox').insert({
-    ...row, originator_id: start.originatorId, args: JSON.stringify(row.args), search_attributes: JSON.stringify(row.search_attributes),
-  });
+  await new WorkflowOutboxRepository(trx).insert(row, start.originatorId);
   return row;
 }
 
-async function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
+function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
   const sa = row.search_attributes;
-  try {
-    await client.workflow.start(row.workflow_type, {
-      workflowId: row.workflow_id,
-      taskQueue,
-      args: row.args,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: ORIGINATOR_ID, value: sa.originatorId },
-        { key: LIFECYCLE_STATUS, value: sa.lifecycleStatus },
-        { key: DISPLAY_NUMBER, value: sa.displayNumber },
-        { key: ENVIRONMENT, value: sa.environment },
-      ],
-    });
-  } catch (err) {
-    // Already ran to completion: the workflow exists, which is all the outbox promises.
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  return startOnce(client, row.workflow_type, {
+    workflowId: row.workflow_id,
+    taskQueue,
+    args: row.args,
+    typedSearchAttributes: [
+      { key: ORIGINATOR_ID, value: sa.originatorId },
+      { key: LIFECYCLE_STATUS, value: sa.lifecycleStatus },
+      { key: DISPLAY_NUMBER, value: sa.displayNumber },
+      { key: ENVIRONMENT, value: sa.environment },
+    ],
+  });
 }
 
 /** Starts an entry just committed and marks it done; failures are left for the relay. */
 export async function startEntry(db: Knex, client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
   await start(client, taskQueue, row);
-  await db('workflow_outbox').where({ id: row.id }).whereNull('started_at').update({ started_at: new Date() });
+  await new WorkflowOutboxRepository(db).started(row.id);
 }
 
 /** Starts the entry of `workflowId` if it is still pending (a call that needs the workflow now). */
 export async function startEnqueued(db: Knex, client: Client, taskQueue: string, workflowId: string): Promise<void> {
-  const row: OutboxRow | undefined = await db('workflow_outbox').where({ workflow_id: workflowId }).whereNull('started_at').first();
+  const row = await new WorkflowOutboxRepository(db).pendingFor(workflowId);
   if (row) await startEntry(db, client, taskQueue, row);
 }
 
 /** The relay: every entry still pending after `olderThanMs` is started (oldest first). */
 export async function relayPending(db: Knex, client: Client, taskQueue: string, olderThanMs: number, batch = 100): Promise<number> {
-  const rows: OutboxRow[] = await db('workflow_outbox').whereNull('started_at')
-    .where('created_at', '<', new Date(Date.now() - olderThanMs)).orderBy('created_at').limit(batch);
+  const outbox = new WorkflowOutboxRepository(db);
+  const rows = await outbox.pendingOlderThan(olderThanMs, batch);
   for (const row of rows) {
     try {
       await start(client, taskQueue, row);
-      await db('workflow_outbox').where({ id: row.id }).update({ started_at: new Date() });
+      await outbox.started(row.id);
     } catch (err) {
-      await db('workflow_outbox').where({ id: row.id }).update({ attempts: db.raw('attempts + 1'), last_error: (err as Error).message });
+      await outbox.failed(row.id, (err as Error).message);
     }
   }
   return rows.length;

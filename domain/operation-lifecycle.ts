@@ -8,11 +8,56 @@ export const LIFECYCLE_STATUSES = [
 
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
+/**
+ * The state table (DESIGN.md §5): where each state may move. The workflow moves only along it, the
+ * update validators ask it, and the read-model write guards each move with it.
+ */
+export const TRANSITIONS: Readonly<Record<LifecycleStatus, readonly LifecycleStatus[]>> = {
+  WAITING_APPROVAL: ['PRE_APPROVED', 'DENIED', 'CANCELLED'],
+  APPROVED_DIRECT: ['CONTRACT_SENT', 'CONTRACT_ERROR', 'CANCELLED'],
+  PRE_APPROVED: ['CONTRACT_SENT', 'CONTRACT_ERROR', 'CANCELLED'],
+  // CONTRACT_ERROR also when the provider no longer knows the document it was sent.
+  CONTRACT_SENT: ['SIGNED', 'CONTRACT_ERROR', 'CANCELLED'],
+  CONTRACT_ERROR: ['CONTRACT_SENT', 'CANCELLED'],
+  SIGNED: ['DISBURSING'],
+  DISBURSING: ['PAID', 'DISBURSEMENT_FAILED'],
+  DISBURSEMENT_FAILED: ['DISBURSING', 'CANCELLED'],
+  PAID: ['SETTLED'],
+  SETTLED: [],
+  DENIED: [],
+  CANCELLED: [],
+};
+
+/**
+ * What the workflow waits for in each state, in words an operator can act on: the workflow's
+ * `state` query answers it and docs/operations.md repeats it with the action that unsticks it.
+ */
+export const WAITING_FOR: Readonly<Record<LifecycleStatus, string>> = {
+  WAITING_APPROVAL: 'backoffice approval (approve, deny) or cancel',
+  APPROVED_DIRECT: 'contract dispatch',
+  PRE_APPROVED: 'contract dispatch',
+  CONTRACT_SENT: 'signatures (provider callback or polling)',
+  CONTRACT_ERROR: 'send-for-signature (POST /v1/operations/{id}/contract/send-for-signature) or cancel',
+  SIGNED: 'PIX disbursement',
+  DISBURSING: 'PIX settlement (provider callback or polling)',
+  DISBURSEMENT_FAILED: 'a human: retry the disbursement or cancel',
+  PAID: 'payer payments on the titles, or their deadlines',
+  SETTLED: 'nothing (terminal)',
+  DENIED: 'nothing (terminal)',
+  CANCELLED: 'nothing (terminal)',
+};
+
+/** The states from which the table allows a move to `to`. */
+export function statesLeadingTo(to: LifecycleStatus): LifecycleStatus[] {
+  return LIFECYCLE_STATUSES.filter((from) => TRANSITIONS[from].includes(to));
+}
+
+export const canMove = (from: LifecycleStatus, to: LifecycleStatus): boolean => TRANSITIONS[from].includes(to);
+
 export const APPROVED_STATES: readonly LifecycleStatus[] = ['APPROVED_DIRECT', 'PRE_APPROVED'];
-export const SIGNABLE_STATES: readonly LifecycleStatus[] = ['PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_ERROR'];
-export const CANCELLABLE_STATES: readonly LifecycleStatus[] = [
-  'WAITING_APPROVAL', 'APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_ERROR', 'CONTRACT_SENT', 'DISBURSEMENT_FAILED',
-];
+/** A contract may be dispatched from these: approved and nothing at the provider in force. */
+export const SIGNABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CONTRACT_SENT');
+export const CANCELLABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CANCELLED');
 /** States in which the operation's titles still count towards exposure. */
 export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const;
 

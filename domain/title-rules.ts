@@ -10,6 +10,12 @@ export interface Refusal {
   detail: string | { code: string; message: string; [field: string]: unknown };
 }
 
+/** A title whose operation has not reached PAID is not tracked yet: nothing is owed by its payer to us. */
+export const NOT_PAYABLE_YET: Refusal = {
+  code: 'title_not_payable_yet',
+  detail: { code: 'title_not_payable_yet', message: 'Payer payments are accepted once the title\'s operation is PAID' },
+};
+
 /**
  * Why a payer payment cannot be applied to a title in this state, or null when it can. The
  * workflow's validator asks it, and the api asks it with the stored state once the workflow has

@@ -77,4 +77,8 @@ export class Replays<T> {
     if (key !== null) this.done.set(key, value);
     return { value, replayed: false };
   }
+
+  forget(key: string): void {
+    this.done.delete(key);
+  }
 }

@@ -1,10 +1,11 @@
-import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import type { Knex } from 'knex';
 import type { Config } from '../api/config';
 import type { Logger } from '../api/logger';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
-import { deliveryStart, type webhookDelivery } from '../workflows/webhook-delivery';
+import { startOnce } from '../api/workflow-start';
+import { deliveryStart } from '../workflows/webhook-delivery';
 
 /**
  * Fans recorded events out to webhook deliveries: one workflow per (event, subscription of that
@@ -29,18 +30,9 @@ const CHANNEL = 'events_recorded';
 const RECONNECT_MS = 1_000;
 
 async function startDelivery({ client, config }: DispatcherDeps, pair: DeliveryPair): Promise<void> {
+  // Once per (event, subscription): a second dispatch of the same event must not deliver it again.
   const start = deliveryStart({ ...pair, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs });
-  try {
-    await client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
-      ...start,
-      taskQueue: config.temporal.taskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (err) {
-    // Already ran to its end: a second dispatch of the same event must not deliver it again.
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startOnce(client, 'webhookDelivery', { ...start, taskQueue: config.temporal.taskQueue });
 }
 
 /** One claimed batch; a failed start rolls the batch back and the next pass retries it. */

@@ -1,4 +1,3 @@
 // The workflow bundle: every workflow the worker runs is exported from here.
 export { webhookDelivery } from './webhook-delivery';
 export { operationWorkflow } from './operation';
-export { titleWorkflow } from './title';

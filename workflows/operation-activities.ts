@@ -17,11 +17,8 @@ export const PIX_RETRY: RetryPolicy = {
   initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: ['disbursement_amount_mismatch'],
 };
 
-export const operationActivities = () =>
-  proxyActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
-
 /**
- * The same read-model writes as local activities (docs/decisions.md): short idempotent Postgres
+ * Read-model writes as local activities (docs/decisions.md): short idempotent Postgres
  * transactions run by the worker inside the workflow task that asks for them, with no task-queue
  * round trip and one marker event instead of three events and a second workflow task. Same
  * timeout and retry policy; a retry that outlasts the workflow task waits on a timer.

@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
+import { proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
 import type { createTitleActivities } from '../activities/titles';
 import { READ_MODEL_RETRY } from './operation-activities';
 
@@ -10,16 +10,16 @@ type TitleActivities = ReturnType<typeof createTitleActivities>;
  */
 export const PAYER_PAYMENT_RETRY: RetryPolicy = { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 5 };
 
-/** Two proxies with their own policies; a proxy cannot be spread, so the methods are picked by name. */
+/**
+ * Title writes are short idempotent Postgres transactions, run as local activities like the other
+ * read-model writes (docs/decisions.md): the title read at PAID and the overdue move retry for as
+ * long as it takes; a payment retries briefly, for its caller is waiting.
+ */
 export const titleActivities = () => {
-  const tracking = proxyActivities<TitleActivities>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
-  const payments = proxyActivities<TitleActivities>({ startToCloseTimeout: '10s', retry: PAYER_PAYMENT_RETRY });
+  const tracking = proxyLocalActivities<TitleActivities>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
+  const payments = proxyLocalActivities<TitleActivities>({ startToCloseTimeout: '10s', retry: PAYER_PAYMENT_RETRY });
   return {
-    titlesToTrack: tracking.titlesToTrack, openTitleTracking: tracking.openTitleTracking, markTitleOverdue: tracking.markTitleOverdue,
+    titleTrackingOfOperation: tracking.titleTrackingOfOperation, markTitleOverdue: tracking.markTitleOverdue,
     applyPayerPayment: payments.applyPayerPayment,
   };
 };
-
-/** What the operation reads once at PAID for all its titles, as a local activity (docs/decisions.md). */
-export const localTitleTracking = () =>
-  proxyLocalActivities<TitleActivities>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY }).titleTrackingOfOperation;

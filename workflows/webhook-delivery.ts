@@ -2,6 +2,7 @@ import { condition, defineQuery, defineSignal, proxyActivities, setHandler } fro
 import type { RetryPolicy, SearchAttributePair } from '@temporalio/common';
 import type { WebhookActivities } from '../activities/webhooks';
 import { ORIGINATOR_ID } from './search-attributes';
+import { deliveryWorkflowId } from '../domain/workflow-ids';
 
 /**
  * One webhook delivery: one event to one subscription, attempted on the schedule it was started
@@ -22,7 +23,7 @@ export interface WebhookDeliveryState {
 }
 
 /** One workflow per (event, subscription): starting it twice finds the first. */
-export const deliveryWorkflowId = (eventId: string, subscriptionId: string): string => `webhook-${eventId}-${subscriptionId}`;
+export { deliveryWorkflowId };
 
 /** What every start of a delivery shares, whoever starts it (the dispatcher, the retry route). */
 export function deliveryStart(input: WebhookDeliveryInput): { workflowId: string; args: [WebhookDeliveryInput]; typedSearchAttributes: SearchAttributePair[] } {

@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { checkCreditLimits, requestedByPayer } from '../../domain/limits';
 import { Money } from '../../domain/money';
 import { initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle';
+import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { Policy, PricedOperation } from '../../domain/pricing';
 import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
+import { OperationWritesRepository } from '../../db/repositories/operation-writes';
 import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow, OutboxRow } from '../workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
@@ -70,13 +72,14 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const { priced, assignor, policy } = input;
   const payerTotals = requestedByPayer(priced.receivables.map((r) => ({ payerDocument: r.input.payerDocument, requestedBrl: r.input.requestedNetFutureValue })));
   const payerRows = [...payerTotals.keys()].map((document) => input.payers.get(document)!);
-  const firstContract = !(await trx('contracts').where({ assignor_id: assignor.id }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
+  const writes = new OperationWritesRepository(trx);
+  const firstContract = !(await writes.hasContract(assignor.id));
 
   const id = uuidv7();
   const status = input.review ? 'WAITING_APPROVAL' : initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
   const number = displayNumber(priced.businessDate);
   const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
-  const [operation]: OperationRow[] = await trx('operations').insert({
+  const operation = await writes.insertOperation({
     id, originator_id: input.originatorId, display_number: number, assignor_id: assignor.id, policy_id: policy.id,
     product_id: input.productId, channel: input.channel, lifecycle_status: status,
     needs_backoffice_approval: status === 'WAITING_APPROVAL', embedded_signature: input.embeddedSignature,
@@ -98,7 +101,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     signers_count: 1,
     approved_at: status === 'APPROVED_DIRECT' ? new Date() : null,
     review_reason: input.review ? JSON.stringify(input.review) : null,
-  }).returning('*');
+  });
 
   const titles = priced.receivables.map((p, i) => ({
     id: uuidv7(), originator_id: input.originatorId, operation_id: id, assignor_id: assignor.id,
@@ -126,15 +129,13 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
       receivable_fingerprint: input.sources[i].fingerprint,
     }];
   });
-  if (remainders.length > 0) await trx('stock_items').insert(remainders);
+  await writes.insertStockItems(remainders);
 
   const stockIds = input.sources.map((s) => s.stockItemId).filter((s): s is string => s !== null);
-  if (stockIds.length > 0) {
-    await trx('stock_items').whereIn('id', stockIds).update({ status: 'ANTICIPATED', operation_id: id, updated_at: new Date() });
-  }
+  await writes.anticipate(stockIds, id);
 
   const outbox = await enqueueWorkflow(trx, {
-    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: `operation-${id}`,
+    originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: operationWorkflowId(id),
     args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
@@ -159,7 +160,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     aggregateOpenExposureBrl: exposure.originator,
   });
   const payersById = new Map([...input.payers.values()].map((payer) => [payer.id, payer]));
-  const titleRows = (await trx('titles').insert(titles).returning('*') as TitleRow[])
+  const titleRows: TitleRow[] = (await writes.insertTitles(titles))
     .map((row) => ({ ...row, payer_document: payersById.get(row.payer_id)!.document, payer_name: payersById.get(row.payer_id)!.name }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });

@@ -2,8 +2,10 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
-import { payerPaymentUpdate, PayerPaymentInput, PayerPaymentResult, titleWorkflowId } from '../../workflows/title';
-import { payerPaymentRefusal, Refusal } from '../../domain/title-rules';
+import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecycle-messages';
+import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { payerPaymentUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { positiveAmount, createOnceIfIdentified } from './inputs';
 import { presentPayerPayment } from './presenters';
@@ -15,22 +17,18 @@ export interface PayerPaymentBody {
   paid_at?: string | null;
 }
 
-const NOT_TRACKED: Refusal = {
-  code: 'title_not_payable_yet',
-  detail: { code: 'title_not_payable_yet', message: 'Payer payments are accepted once the title\'s operation is PAID' },
-};
-
 /**
- * The title's workflow decides. Once it has closed, the title's stored state answers as its
- * validator would have; a title whose operation has not reached PAID has no workflow yet.
+ * The workflow of the title's operation decides. Once it has closed (SETTLED, or the operation
+ * ended without reaching PAID), the title's stored state answers as its validator would have.
  */
 async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
   try {
-    return await temporal.client.workflow.getHandle(titleWorkflowId(title.id)).executeUpdate(payerPaymentUpdate, { args: [input] });
+    return await temporal.client.workflow.getHandle(operationWorkflowId(title.operation_id))
+      .executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] });
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
-    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_TRACKED;
+    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_PAYABLE_YET;
     throw refusalError(refusal.code, refusal.detail);
   }
 }

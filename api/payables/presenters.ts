@@ -1,7 +1,7 @@
 import type { DiscountCreditRow } from '../../db/repositories/credits';
 import type { PayablePaymentRow } from '../../db/repositories/payables-ledger';
 import type { PayableRow } from '../../db/repositories/payables';
-import type { PayerPaymentResult } from '../../workflows/title';
+import type { PayerPaymentResult } from '../../domain/lifecycle-messages';
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
-import { approveUpdate, denyUpdate, retryDisbursementUpdate } from '../../workflows/operation';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { approveUpdate, denyUpdate, retryDisbursementUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { page } from '../http/request-helpers';
@@ -20,7 +21,7 @@ export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): 
   async function decide(id: string, act: (workflowId: string) => Promise<unknown>) {
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
-    await act(`operation-${op.id}`);
+    await act(operationWorkflowId(op.id));
     return ok(await renderOperation(deps.db, op.originator_id, op.id, 'read'));
   }
 

@@ -3,11 +3,12 @@ import type { Knex } from 'knex';
 import type { EsignProvider } from '../../activities/esign-client';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
-import { cancelUpdate, sendForSignatureUpdate } from '../../workflows/operation';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { cancelUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
-import { contractSigners } from '../operations/contract-signers';
+import { contractSigners, dispatchedContract } from '../operations/contract-signers';
 import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { renderOperation } from './operations';
 
@@ -21,7 +22,7 @@ export interface ContractRouteDeps {
 async function requireOperation(db: Knex, originatorId: string, id: string, notFoundCode: string): Promise<string> {
   const op = await new OperationsRepository(db, originatorId).byId(id);
   if (!op) throw new NotFound(notFoundCode);
-  return `operation-${op.id}`;
+  return operationWorkflowId(op.id);
 }
 
 /** Integrator actions on an operation's lifecycle: contract signers, dispatch, cancellation. */
@@ -34,7 +35,8 @@ export function contractRoutes(deps: ContractRouteDeps): Router {
   router.post('/v1/operations/:id/contract/send-for-signature', handle(async (req, uow) => {
     const workflowId = await requireOperation(uow.db, tenantOf(req), String(req.params.id), 'operation_not_found');
     const embedded = typeof req.body?.embedded === 'boolean' ? req.body.embedded : null;
-    return created(await executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded }));
+    await executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded });
+    return created(await dispatchedContract(uow.db, deps.esign, tenantOf(req), String(req.params.id)));
   }));
 
   router.post('/v1/operations/:id/cancel', handle(async (req, uow) => {

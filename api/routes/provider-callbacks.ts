@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { readSignatureCallback } from '../../activities/esign-client';
 import { readSettlementCallback } from '../../activities/pix-client';
-import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation';
+import { operationOfDocument, operationOfPayment } from '../../db/repositories/provider-references';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { handle } from '../http/handle';
 import { signalWorkflow } from '../operations/workflow-calls';
@@ -17,21 +19,15 @@ export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandl
 
   router.post('/v1/internal/esign/callback', handle(async (req) => {
     const notice = readSignatureCallback(req.body);
-    const contract = notice && await deps.db('contracts').where({ provider_document_id: notice.documentId }).first('operation_id');
-    if (contract) await signalWorkflow(deps, `operation-${contract.operation_id}`, signerSignedSignal.name);
+    const operationId = notice && await operationOfDocument(deps.db, notice.documentId);
+    if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), signerSignedSignal.name);
     return accepted;
   }));
 
   router.post('/v1/internal/pix/callback', handle(async (req) => {
     const settlement = readSettlementCallback(req.body);
-    // By the key too: a payment that settles at once calls back before its id is stored.
-    const payment = settlement && await deps.db('disbursements')
-      .where((q) => {
-        q.where({ provider_payment_id: settlement.paymentId });
-        if (settlement.idempotencyKey) q.orWhere({ idempotency_key: settlement.idempotencyKey });
-      })
-      .first('operation_id');
-    if (payment) await signalWorkflow(deps, `operation-${payment.operation_id}`, disbursementSettledSignal.name);
+    const operationId = settlement && await operationOfPayment(deps.db, settlement.paymentId, settlement.idempotencyKey);
+    if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), disbursementSettledSignal.name);
     return accepted;
   }));
   return router;

@@ -27,7 +27,7 @@ interface Infra { serverUrl: string; temporalAddress: string; stop(): Promise<vo
  */
 export async function startStack(options: { worker: boolean; apiEnv?: Record<string, string>; workerEnv?: Record<string, string>; sandboxEnv?: Record<string, string> }): Promise<BenchStack> {
   const infraModule = await import(path.join(ROOT, 'scripts', 'lib', 'infra.mjs'));
-  const infra: Infra = await infraModule.startInfra({ purpose: 'test' });
+  const infra: Infra = await infraModule.startInfra({ purpose: 'bench' });
   const database = `ra_bench_${process.pid}`;
   const databaseUrl: string = await infraModule.createDatabase(infra.serverUrl, database, { recreate: true });
   const db = createDb(databaseUrl, 4);

@@ -9,10 +9,13 @@
  *   npx tsx bench/lifecycle/end-to-end.ts [operations per second, default 25] [seconds, default 20] [originators, default 8] [receivables, default 1]
  *
  * The api, the worker and the sandbox run as separate processes (bench/creation/stack.ts), beside
- * Postgres and the Temporal dev server, on this 2-core machine. Besides latency it reports the CPU
- * time each process tree spent per operation (/proc: robust to other load on the machine), the
- * Temporal work of one operation read from its history (workflow tasks, activities, children…),
- * and where the wall-clock time of an operation went (created → signable → signed → PAID).
+ * Postgres and the Temporal dev server (with its real continue-as-new threshold, not the tests'),
+ * on this 2-core machine. Besides latency it reports the CPU time each process tree spent per
+ * operation (/proc: robust to other load on the machine), the Temporal work of one operation read
+ * from its history (workflows, workflow tasks, events, activities…), where the wall-clock time of
+ * an operation went (created → signable → signed → PAID), and the Temporal floor measured on the
+ * same server in the same run: the server's CPU for the least workflow (start, one workflow task
+ * holding a local activity, completed), and the operation's Temporal CPU as a multiple of it.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -24,14 +27,17 @@ import { cpuBetween, readCpu, Roots } from '../creation/cpu';
 import { stackComponents, startStack } from '../creation/stack';
 import { directBody, seedOriginators } from '../creation/workload';
 import { summary } from '../support/summary';
-import { temporal as temporalProto } from '@temporalio/proto';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { operationWorkflowId } from '../../domain/workflow-ids';
 import { addCost, connectClient, emptyCost, historyCost, temporalEventName } from './temporal-cost';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);
 const ORIGINATORS = Number(process.argv[4] ?? 8);
-/** Each receivable becomes a title followed by its own child workflow once the operation is PAID. */
+/** Each receivable becomes a title, tracked by the operation's own workflow once it is PAID. */
 const RECEIVABLES = Number(process.argv[5] ?? 1);
+/** Workflows of the floor shape run on the same Temporal server after the operations, to compare with. */
+const FLOOR_WORKFLOWS = 200;
 const POLL_MS = 250;
 /**
  * How the bench learns that the contract can be signed. Default: it watches the operation's row
@@ -43,8 +49,9 @@ const POLL_SIGNERS = process.env.BENCH_POLL_SIGNERS === '1';
 const SIGNABLE: readonly string[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID'];
 const GIVE_UP_MS = 120_000;
 /**
- * After the last PAID the title children started at PAID still have to run: the CPU window ends
- * once the stack is quiet (under QUIET_MS_PER_S of CPU in a second, idle pollers included).
+ * After the last PAID the workflows still read their titles and upsert their search attributes:
+ * the CPU window ends once the stack is quiet (under QUIET_MS_PER_S of CPU in a second, idle
+ * pollers included).
  */
 const QUIET_MS_PER_S = 60;
 const QUIET_GIVE_UP_MS = 60_000;
@@ -149,30 +156,16 @@ async function main(): Promise<void> {
   const perOp = Object.fromEntries(Object.entries(cpu).map(([k, ms]) => [k, Math.round(ms / Math.max(s.count, 1))]));
   const totalPerOp = Object.values(cpu).reduce((a, b) => a + b, 0) / Math.max(s.count, 1);
 
-  // The Temporal work of one operation: its own history plus its title children's (read from a few samples).
+  // The Temporal work of one operation, read from a few samples' histories (every run).
   const temporal = await connectClient(stack.temporalAddress);
   const samples = paidIds.slice(Math.floor(paidIds.length / 2), Math.floor(paidIds.length / 2) + 3);
   const operationCost = emptyCost();
-  const titleCost = emptyCost();
-  for (const id of samples) {
-    addCost(operationCost, await historyCost(temporal, `operation-${id}`));
-    const titleIds: string[] = await stack.db('titles').where({ operation_id: id }).pluck('id');
-    for (const titleId of titleIds) addCost(titleCost, await historyCost(temporal, `title-${titleId}`));
-  }
-  if (process.env.BENCH_HISTORY_DIR && samples[0]) {
-    // One operation's and one title's history, protobuf-encoded, to replay against new workflow code (replay.ts).
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(process.env.BENCH_HISTORY_DIR, { recursive: true });
-    const [titleId] = await stack.db('titles').where({ operation_id: samples[0] }).pluck('id');
-    for (const workflowId of [`operation-${samples[0]}`, `title-${titleId}`]) {
-      const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
-      writeFileSync(path.join(process.env.BENCH_HISTORY_DIR, `${workflowId}.bin`), temporalProto.api.history.v1.History.encode(history).finish());
-    }
-  }
+  for (const id of samples) addCost(operationCost, await historyCost(temporal, operationWorkflowId(id)));
+  const floor = await temporalFloor(stack.temporalAddress, meter.temporal);
   if (process.env.BENCH_HISTORY && samples[0]) {
     // One operation's history, event by event with its time since the start, to see where it waited.
     const { writeFileSync } = await import('node:fs');
-    const history = await temporal.workflow.getHandle(`operation-${samples[0]}`).fetchHistory();
+    const history = await temporal.workflow.getHandle(operationWorkflowId(samples[0])).fetchHistory();
     const t0 = Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1000 + Math.round((history.events?.[0]?.eventTime?.nanos ?? 0) / 1e6);
     writeFileSync(process.env.BENCH_HISTORY, (history.events ?? []).map((e) => {
       const at = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6) - t0;
@@ -197,7 +190,11 @@ async function main(): Promise<void> {
     window_seconds: Number(windowSeconds.toFixed(1)),
     cores_busy: Number((Object.values(cpu).reduce((a, b) => a + b, 0) / (windowSeconds * 1000)).toFixed(2)),
     load_average: `${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
-    temporal_per_op: { operation: perSample(operationCost), titles: perSample(titleCost) },
+    temporal_per_op: { workflows: 1 + perSample(operationCost).children, ...perSample(operationCost) },
+    temporal_floor: {
+      server_cpu_ms_per_workflow: Number(floor.toFixed(2)), shape: 'start → one workflow task with a local activity → completed',
+      operation_to_floor_ratio: Number((perOp.temporal / floor).toFixed(1)),
+    },
   }, null, 2)}\n`);
   if (process.env.BENCH_TIMELINES) {
     const { writeFileSync } = await import('node:fs');
@@ -205,6 +202,34 @@ async function main(): Promise<void> {
   }
   say(`| ${RATE} | ${RECEIVABLES} | ${s.count} of ${RATE * SECONDS} | ${(s.count / elapsed).toFixed(1)} | ${Math.round(s.p50)} | ${Math.round(s.p99)} | ${Object.values(perOp).join(' · ')} · ${Math.round(totalPerOp)} (${Object.keys(perOp).join(' · ')} · total) |`);
   await stack.stop();
+}
+
+/**
+ * The Temporal server's CPU for the least useful workflow, on the same server right after the
+ * operations: FLOOR_WORKFLOWS of floor-workflows.ts's `oneLocalActivity`, run to completion by
+ * 16 callers with a worker in this process.
+ */
+async function temporalFloor(address: string, server: Roots): Promise<number> {
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection, taskQueue: 'floor', workflowsPath: require.resolve('./floor-workflows'), activities: { noop: async () => 'done' },
+  });
+  const running = worker.run();
+  const client = await connectClient(address);
+  const before = readCpu({ server });
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < FLOOR_WORKFLOWS) {
+      next += 1;
+      await client.workflow.execute('oneLocalActivity', { taskQueue: 'floor', workflowId: `floor-${next}-${randomUUID()}` });
+    }
+  }));
+  const cpu = cpuBetween(before, readCpu({ server }));
+  worker.shutdown();
+  await running;
+  await client.connection.close();
+  await connection.close();
+  return cpu.server / FLOOR_WORKFLOWS;
 }
 
 main().catch((err) => {

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const { startTemporalDev } = await lib('lib/temporal.mjs');
   const { freePort } = await lib('lib/ports.mjs');
   const port = await freePort();
-  const temporal = await startTemporalDev({ binary: ensureTemporal(), port, uiPort: await freePort(), headless: true, dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40 } });
+  const temporal = await startTemporalDev({ binary: ensureTemporal(), port, uiPort: await freePort(), headless: true });
   // The port opens before the frontend is healthy: retry for a while.
   let connection: NativeConnection | undefined;
   for (let attempt = 0; !connection; attempt += 1) {

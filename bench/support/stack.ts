@@ -18,7 +18,7 @@ export interface BenchInfra {
  */
 export async function startBenchInfra(name: string): Promise<BenchInfra> {
   const infra = await import(path.join(__dirname, '..', '..', 'scripts', 'lib', 'infra.mjs'));
-  const stack = await infra.startInfra({ purpose: 'test' });
+  const stack = await infra.startInfra({ purpose: 'bench' });
   const databaseUrl: string = await infra.createDatabase(stack.serverUrl, `bench_${name}`, { recreate: true });
   const db = createDb(databaseUrl, 10);
   await migrate(db);

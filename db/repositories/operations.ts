@@ -98,6 +98,11 @@ export class OperationsRepository extends TenantScopedRepository {
     return this.titles().whereIn('titles.operation_id', [...operationIds]).orderBy('titles.id');
   }
 
+  async titleCount(operationId: string): Promise<number> {
+    const [{ count }] = await this.scoped('titles').where({ operation_id: operationId }).count<{ count: string }[]>({ count: '*' });
+    return Number(count);
+  }
+
   async titleById(id: string): Promise<TitleRow | undefined> {
     return this.titles().where('titles.id', id).first();
   }

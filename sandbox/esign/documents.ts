@@ -116,6 +116,16 @@ export class EsignBook {
     return document;
   }
 
+  /**
+   * Test hook: the provider loses the document (expiry, a deletion on its side, a restored
+   * backup), so every later call about it answers 404, as a real provider's would.
+   */
+  forget(documentId: string): void {
+    const document = this.find(documentId);
+    this.documents.delete(documentId);
+    for (const signer of document.signers) this.byToken.delete(signer.token);
+  }
+
   signing(token: string): { document: EsignDocument; signer: Signer } | undefined {
     return this.byToken.get(token);
   }

@@ -80,6 +80,12 @@ export function esignRoutes(book: EsignBook, signUrlOf: SignUrlOf): Router {
     res.json({ document: presentDocument(book.void(req.params.id), signUrlOf) });
   });
 
+  // Not a provider route: lets a test make the provider forget a document (sandbox/README.md).
+  router.post('/documents/:id/forget', (req, res) => {
+    book.forget(req.params.id);
+    res.status(204).end();
+  });
+
   router.get('/mailbox', (req, res) => {
     const to = typeof req.query.to === 'string' ? req.query.to.toLowerCase() : null;
     const documentId = typeof req.query.document_id === 'string' ? req.query.document_id : null;

@@ -75,6 +75,16 @@ export class PixLedger {
     return [...this.payments.values()].filter((p) => p.idempotencyKey === idempotencyKey);
   }
 
+  /**
+   * Test hook: the provider loses the payment (a restored backup), unsettled: every later read of
+   * it answers 404 and a lookup by its idempotency key finds nothing.
+   */
+  forget(paymentId: string): void {
+    const payment = this.find(paymentId);
+    this.payments.delete(paymentId);
+    this.byKey.forget(payment.idempotencyKey);
+  }
+
   /** The outcome is decided when the payment is accepted, so a `-once` magic value counts payments, not polls. */
   private open(input: NewPayment): Payment {
     const emails = [input.recipient.email];
@@ -90,6 +100,7 @@ export class PixLedger {
   }
 
   private settle(payment: Payment, rejected: boolean): void {
+    if (!this.payments.has(payment.id)) return; // forgotten meanwhile
     payment.status = rejected ? 'REJECTED' : 'SETTLED';
     payment.settledAmount = rejected ? '0.00' : payment.amount;
     payment.rejectionReason = rejected ? `recipient institution refused the transfer (sandbox magic value ${MAGIC.pixReject})` : null;

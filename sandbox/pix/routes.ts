@@ -62,6 +62,12 @@ export function pixRoutes(ledger: PixLedger): Router {
     res.json({ payment: presentPayment(ledger.find(req.params.id)) });
   });
 
+  // Not a provider route: lets a test make the provider forget a payment (sandbox/README.md).
+  router.post('/payments/:id/forget', (req, res) => {
+    ledger.forget(req.params.id);
+    res.status(204).end();
+  });
+
   router.get('/payments', (req, res) => {
     const key = req.query.idempotency_key;
     if (typeof key !== 'string' || key === '') throw new Refusal(400, 'invalid_request', 'idempotency_key query parameter is required');

@@ -44,7 +44,9 @@ export async function dropDatabase(serverUrl, name) {
  */
 export async function startInfra({ purpose, env = process.env }) {
   const stops = [];
-  const test = purpose === 'test';
+  // A bench runs like a test (throwaway Postgres, in-memory Temporal, free ports) but with the
+  // server's real continue-as-new threshold, so it measures what production would do.
+  const test = purpose === 'test' || purpose === 'bench';
   let serverUrl = env.DATABASE_URL;
   if (!serverUrl) {
     const dataDir = path.join(ROOT, '.data', test ? `pg-test-${process.pid}` : 'pg');
@@ -70,7 +72,7 @@ export async function startInfra({ purpose, env = process.env }) {
       dbFile: test ? null : path.join(ROOT, '.data', 'temporal.db'),
       // Tests reach "continue as new suggested" after a few dozen events instead of thousands,
       // so the long-wait paths that continue as new run in every test run.
-      dynamicConfig: test ? { 'limit.historyCount.suggestContinueAsNew': 40 } : {},
+      dynamicConfig: purpose === 'test' ? { 'limit.historyCount.suggestContinueAsNew': 40 } : {},
     });
     stops.push(() => temporal.stop());
     temporalAddress = temporal.address;

@@ -1,6 +1,7 @@
 import { Client, Connection, WorkflowExecutionDescription } from '@temporalio/client';
 import { expect } from 'chai';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../../workflows/search-attributes';
+import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { OperationState } from '../../workflows/operation';
 import { eventually } from './webhooks';
 
@@ -31,7 +32,7 @@ export interface OperationWorkflowView {
 
 /** The workflow `operation-<id>` as Temporal knows it: its execution, search attributes and `state` query. */
 export async function operationWorkflow(operationId: string): Promise<OperationWorkflowView> {
-  const handle = (await temporal()).workflow.getHandle(`operation-${operationId}`);
+  const handle = (await temporal()).workflow.getHandle(operationWorkflowId(operationId));
   const description = await handle.describe();
   const sa = description.typedSearchAttributes;
   return {

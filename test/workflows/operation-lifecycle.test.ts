@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { sharedApi, sharedSandbox, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
@@ -7,6 +7,7 @@ import { signAll, signersOf, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, operationWorkflow } from '../support/temporal';
+import { recordHistory } from '../support/histories';
 
 describe('operation lifecycle on Temporal', () => {
   let client: ApiClient;
@@ -18,6 +19,7 @@ describe('operation lifecycle on Temporal', () => {
     ({ token } = await buildOperationsIntegrator(client));
     backoffice = await loginAs(client, await buildUser());
   });
+  after(closeTemporal);
 
   const eventsOf = async (operationId: string) =>
     (await testDb()('events').whereRaw("data->>'operation_id' = ?", [operationId]).orderBy('occurred_at')).map((e) => e.event_type);
@@ -36,6 +38,7 @@ describe('operation lifecycle on Temporal', () => {
     const after = await signersOf(client, token, id);
     expect(after.signers[0]).to.include({ signed: true, sign_url: null });
     expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid']);
+    await recordHistory('happy-path', id);
   });
 
   it('reaches PAID with embedded signing: no e-mail sent, the integrator presents the sign_url', async () => {
@@ -59,6 +62,7 @@ describe('operation lifecycle on Temporal', () => {
     expect(again.status).to.equal(409);
     expect(again.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
     expect(await eventsOf(id)).to.include.members(['operation.approval_requested', 'operation.approved']);
+    await recordHistory('approval', id);
   });
 
   it('denies with a reason: DENIED, titles cancelled, and a second decision is 409', async () => {
@@ -74,6 +78,7 @@ describe('operation lifecycle on Temporal', () => {
     const approveDenied = await client.post(`/v1/backoffice/operations/${id}/approve`, {}, { token: backoffice });
     expect(approveDenied.body).to.deep.equal({ detail: 'operation_cannot_be_approved' });
     expect(await eventsOf(id)).to.include('operation.denied');
+    await recordHistory('denial', id);
   });
 
   it('refuses a client token on a backoffice route and a user token on an integration route', async () => {
@@ -83,7 +88,6 @@ describe('operation lifecycle on Temporal', () => {
 
   it('continues as new while waiting long for signatures, keeping its search attributes, and still reaches PAID', async function () {
     this.timeout(120_000);
-    after(closeTemporal);
     const created = await createDirect(client, token, directBody({ embedded_signature: true }));
     const id = created.body.id;
     await untilStatus(client, token, id, 'CONTRACT_SENT');
@@ -99,6 +103,7 @@ describe('operation lifecycle on Temporal', () => {
     await signAll(client, token, id);
     await untilStatus(client, token, id, 'PAID');
     expect(await eventsOf(id)).to.include.members(['operation.created', 'operation.contract_signed', 'operation.paid']);
+    await recordHistory('continue-as-new-signatures', id);
   });
 
   describe('cancellation', () => {
@@ -116,6 +121,7 @@ describe('operation lifecycle on Temporal', () => {
         const signers = await client.get(`/v1/operations/${id}/contract/signers`, { token });
         expect(signers.body).to.deep.equal({ detail: 'contract_not_found' });
         expect(await eventsOf(id)).to.include('operation.cancelled');
+        await recordHistory(`cancel-${label.toLowerCase().replace(/_/g, '-')}`, id);
       });
     }
 
@@ -151,8 +157,33 @@ describe('operation lifecycle on Temporal', () => {
         await untilStatus(client, token, id, 'CONTRACT_SENT');
         const second = await client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token });
         expect(second.body).to.deep.equal({ detail: 'contract_already_exists' });
+        await recordHistory(`contract-error-redispatch-${code}`, id);
       });
     }
+
+    it('a document the provider forgot: CONTRACT_ERROR with the reason, never a failed workflow; a re-dispatch creates a fresh document and reaches PAID', async () => {
+      const id = (await createDirect(client, token)).body.id;
+      await untilStatus(client, token, id, 'CONTRACT_SENT');
+      const lost = await testDb()('contracts').where({ operation_id: id, status: 'SENT' }).first();
+      const forgot = await fetch(`${(await sharedSandbox()).esignUrl}/documents/${lost.provider_document_id}/forget`, { method: 'POST' });
+      expect(forgot.status).to.equal(204);
+      await untilStatus(client, token, id, 'CONTRACT_ERROR', 40_000);
+      expect(await testDb()('contracts').where({ id: lost.id }).first()).to.include({ status: 'ERROR', error_code: 'esign_document_not_found' });
+      const stuck = await operationWorkflow(id);
+      expect(stuck.description.status.name).to.equal('RUNNING');
+      expect(stuck.state).to.include({ status: 'CONTRACT_ERROR', lastError: 'esign_document_not_found' });
+      expect(stuck.state.waitingFor).to.include('send-for-signature');
+
+      const redispatch = await client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token });
+      expect(redispatch.status, redispatch.text).to.equal(201);
+      expect(redispatch.body.contract_id).to.not.equal(lost.id);
+      await signAll(client, token, id);
+      await untilStatus(client, token, id, 'PAID');
+      const contracts = await testDb()('contracts').where({ operation_id: id }).orderBy('attempt');
+      expect(contracts.map((c) => c.status)).to.deep.equal(['ERROR', 'SIGNED']);
+      expect(contracts[1].provider_document_id).to.not.equal(lost.provider_document_id);
+      await recordHistory('contract-forgotten-redispatch', id);
+    });
 
     it('answers operation_not_in_signable_state while waiting for approval', async () => {
       const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '95000.00', requested_net_future_value: '95000.00' })] }));
@@ -174,6 +205,33 @@ describe('operation lifecycle on Temporal', () => {
     await untilStatus(client, token, id, 'PAID');
     const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
     expect(attempts.map((a) => a.status)).to.deep.equal(['REJECTED', 'SETTLED']);
+    await recordHistory('pix-refusal-retry', id);
+  });
+
+  it('a PIX payment the provider forgot: looked up by its key, none found, DISBURSEMENT_FAILED; a retry pays once and reaches PAID', async function () {
+    this.timeout(120_000);
+    const created = await createDirect(client, token, directBody({ email: `pix-slow-once+${Date.now()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    await signAll(client, token, id);
+    await untilStatus(client, token, id, 'DISBURSING');
+    const first = await eventually(async () => {
+      const row = await testDb()('disbursements').where({ operation_id: id, attempt: 1 }).first();
+      expect(row?.provider_payment_id).to.be.a('string');
+      return row;
+    });
+    const forgot = await fetch(`${(await sharedSandbox()).pixUrl}/payments/${first.provider_payment_id}/forget`, { method: 'POST' });
+    expect(forgot.status).to.equal(204);
+    await untilStatus(client, token, id, 'DISBURSEMENT_FAILED', 40_000);
+    const stuck = await operationWorkflow(id);
+    expect(stuck.description.status.name).to.equal('RUNNING');
+    expect(stuck.state).to.include({ status: 'DISBURSEMENT_FAILED', lastError: 'pix_payment_not_found' });
+    const retry = await client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: backoffice });
+    expect(retry.status, retry.text).to.equal(200);
+    await untilStatus(client, token, id, 'PAID');
+    const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
+    expect(attempts.map((a) => [a.status, a.rejection_reason])).to.deep.equal([['REJECTED', 'pix_payment_not_found'], ['SETTLED', null]]);
+    await recordHistory('pix-forgotten-retry', id);
   });
 
   it('the signers route answers 502 esign_unavailable when the provider fails, and recovers', async () => {

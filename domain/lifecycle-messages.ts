@@ -1,0 +1,49 @@
+import type { TitleStatus } from './title-rules';
+
+/**
+ * Messages that cross between the operation workflow and its activities (and the api, which
+ * sends the updates): one module both sides import, so neither imports the other.
+ */
+
+/** A title as the operation workflow tracks it after PAID. */
+export interface TrackedTitle {
+  titleId: string;
+  status: TitleStatus;
+  outstandingBalance: string;
+  paidAmount: string;
+  /** When an unpaid balance turns OVERDUE: the day after due date + grace days begins (America/Sao_Paulo). */
+  overdueAt: string;
+  /** The assignor payable opened when the title turned OVERDUE. */
+  payableId: string | null;
+}
+
+/** The title's balance as Postgres holds it after an activity. */
+export type TitleBalance = Pick<TrackedTitle, 'status' | 'outstandingBalance' | 'paidAmount'>;
+
+export interface PayerPaymentInput {
+  externalId: string;
+  paidAmountBrl: string;
+  /** As the caller sent it; null means "when applied". */
+  paidAt: string | null;
+  channel: 'BACKOFFICE' | 'SANDBOX';
+  recordedBy: string;
+}
+
+export interface AppliedPayerPayment {
+  paymentId: string;
+  titleId: string;
+  externalId: string;
+  paidAmountBrl: string;
+  paidAt: string;
+  /** The title right after this payment. */
+  titleStatus: TitleStatus;
+  remaining: string;
+}
+
+export type PayerPaymentResult = AppliedPayerPayment & { idempotentReplay: boolean };
+
+/** How a disbursement attempt stands; `reason` names why it is not SETTLED. */
+export interface DisbursementOutcome {
+  status: 'PENDING' | 'SETTLED' | 'REJECTED';
+  reason: string | null;
+}

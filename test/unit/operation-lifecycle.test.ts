@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CANCELLABLE_STATES, LIFECYCLE_STATUSES, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
+} from '../../domain/operation-lifecycle';
+
+describe('the operation state table', () => {
+  it('matches DESIGN.md §5: cancel up to CONTRACT_SENT (and from DISBURSEMENT_FAILED), dispatch from the approved states and CONTRACT_ERROR', () => {
+    expect([...CANCELLABLE_STATES]).to.have.members(['WAITING_APPROVAL', 'APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_ERROR', 'CONTRACT_SENT', 'DISBURSEMENT_FAILED']);
+    expect([...SIGNABLE_STATES]).to.have.members(['PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_ERROR']);
+    expect(statesLeadingTo('CONTRACT_ERROR')).to.have.members(['APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_SENT']);
+    expect(statesLeadingTo('PAID')).to.deep.equal(['DISBURSING']);
+  });
+
+  it('leads every state somewhere reachable from creation, and ends only in the terminal ones', () => {
+    const reached = new Set<string>(['WAITING_APPROVAL', 'APPROVED_DIRECT']);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const from of [...reached]) {
+        for (const to of TRANSITIONS[from as keyof typeof TRANSITIONS]) if (!reached.has(to)) { reached.add(to); grew = true; }
+      }
+    }
+    expect([...reached]).to.have.members([...LIFECYCLE_STATUSES]);
+    expect(LIFECYCLE_STATUSES.filter((s) => TRANSITIONS[s].length === 0)).to.have.members(['SETTLED', 'DENIED', 'CANCELLED']);
+  });
+
+  it('is what the runbook says each state waits for, word for word', () => {
+    const runbook = readFileSync(join(__dirname, '../../docs/operations.md'), 'utf8');
+    for (const status of LIFECYCLE_STATUSES) {
+      const row = runbook.split('\n').find((line) => line.startsWith('| ') && line.split('|')[1].includes(`\`${status}\``));
+      expect(row, `runbook row for ${status}`).to.be.a('string');
+      expect(row!.split('|')[2].trim(), status).to.equal(WAITING_FOR[status]);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { HISTORIES_DIR, historyFromJson } from '../support/histories';
+
+/**
+ * Determinism guard: every lifecycle path recorded in test/workflows/histories (by
+ * `npm run histories:record`) replays against the workflow code as it is now. A change that would
+ * break workflows already running fails here; record the histories again only when nothing
+ * running can be affected (docs/decisions.md).
+ */
+describe('recorded workflow histories', function () {
+  this.timeout(180_000);
+
+  const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json')).sort();
+
+  it('cover every lifecycle path', () => {
+    const paths = [
+      'happy-path', 'approval', 'denial', 'cancel-waiting-approval', 'cancel-contract-sent', 'contract-error-redispatch-esign_create_failed',
+      'contract-forgotten-redispatch', 'pix-refusal-retry', 'pix-forgotten-retry', 'overdue', 'settlement',
+      // A long wait for signatures, and title tracking resumed from PAID (each run its own history).
+      'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
+    ];
+    expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
+  });
+
+  it('carry no sign_url or signing link in any payload (a credential never enters history)', () => {
+    const decoded: string[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'data' && typeof inner === 'string') decoded.push(Buffer.from(inner, 'base64').toString('utf8'));
+          else collect(inner);
+        }
+      }
+    };
+    for (const file of files) collect(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
+    expect(decoded.join('\n')).to.include('CONTRACT_SENT');
+    expect(decoded.filter((text) => /sign_?url|\/esign\/sign\//i.test(text))).to.deep.equal([]);
+  });
+
+  it('replay with the current workflow code', async () => {
+    const histories = files.map((file) => ({
+      workflowId: file, history: historyFromJson(readFileSync(join(HISTORIES_DIR, file), 'utf8')),
+    }));
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows') }, histories)) {
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failures).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { LifecycleStatus } from '../domain/operation-lifecycle';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../domain/lifecycle-messages';
+
+/** What one payer payment applied, kept so a repeat of its external_id answers the same. */
+export interface RecordedPayment {
+  titleId: string;
+  input: PayerPaymentInput;
+  result: Omit<PayerPaymentResult, 'idempotentReplay'>;
+}
+
+export interface OperationWorkflowInput {
+  operationId: string;
+  originatorId: string;
+  displayNumber: string;
+  initialStatus: LifecycleStatus;
+  embeddedSignature: boolean;
+  /** Set when a long wait continued as a new run: what the run knew carries over. */
+  resumed?: {
+    contractAttempts: number;
+    disbursementAttempts?: number;
+    titles?: TrackedTitle[];
+    payments?: RecordedPayment[];
+  };
+}
+
+export interface OperationState {
+  operationId: string;
+  displayNumber: string;
+  status: LifecycleStatus;
+  /** What the workflow waits for now, in words an operator can act on (WAITING_FOR). */
+  waitingFor: string;
+  contractAttempts: number;
+  disbursementAttempts: number;
+  lastError: string | null;
+  /** From PAID: every title with its status and balance. */
+  titles: TrackedTitle[];
+}
+
+export interface ApproveInput { decidedBy: string; note?: string | null }
+export interface DenyInput { decidedBy: string; reason: string }
+export interface CancelInput { requestedBy: string; reason?: string | null }
+export interface DispatchInput { embedded?: boolean | null }
+export interface RetryInput { requestedBy: string }
+export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
+
+export const stateQuery = defineQuery<OperationState>('state');
+export const approveUpdate = defineUpdate<OperationState, [ApproveInput]>('approve');
+export const denyUpdate = defineUpdate<OperationState, [DenyInput]>('deny');
+export const cancelUpdate = defineUpdate<OperationState, [CancelInput]>('cancel');
+/** Answers the state only: the api reads the dispatched document from the provider (sign_url stays out of history). */
+export const sendForSignatureUpdate = defineUpdate<OperationState, [DispatchInput]>('sendForSignature');
+export const retryDisbursementUpdate = defineUpdate<OperationState, [RetryInput]>('retryDisbursement');
+/** A payer paid (part of) a title; the validator refuses what is not payable. */
+export const payerPaymentUpdate = defineUpdate<PayerPaymentResult, [TitlePaymentInput]>('payerPayment');
+/** The e-sign provider called back: some signer signed. */
+export const signerSignedSignal = defineSignal('signerSigned');
+/** The PIX provider called back: the payment settled or was refused. */
+export const disbursementSettledSignal = defineSignal('disbursementSettled');

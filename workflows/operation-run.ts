@@ -1,0 +1,87 @@
+import { ActivityFailure, ApplicationFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { LifecycleStatus, WAITING_FOR } from '../domain/operation-lifecycle';
+import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
+import type { OperationState, OperationWorkflowInput } from './operation-messages';
+import { LIFECYCLE_STATUS } from './search-attributes';
+
+export function refuse(code: string, message: string, detail?: unknown): never {
+  throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
+}
+
+/** The failure's code when an activity gave up: its ApplicationFailure type, else `fallback`; null when it is not an activity's failure. */
+export function failureCode(err: unknown, fallback: string): string | null {
+  if (!(err instanceof ActivityFailure)) return null;
+  return err.cause instanceof ApplicationFailure ? err.cause.type ?? fallback : fallback;
+}
+
+/**
+ * One run of the operation workflow: its state and what its handlers and phases tell each other.
+ * The phases (workflows/phases/) read and move it; the main line (operation.ts) orders them.
+ */
+export class OperationRun {
+  readonly state: OperationState;
+  readonly ops = localOperationActivities();
+  readonly contract = contractActivities();
+  readonly pix = disbursementActivities();
+  /** An approve or deny is writing: other updates wait or are refused. */
+  busy = false;
+  cancelRequested: { requestedBy: string; reason: string | null } | null = null;
+
+  constructor(readonly input: OperationWorkflowInput) {
+    this.state = {
+      operationId: input.operationId,
+      displayNumber: input.displayNumber,
+      status: input.initialStatus,
+      waitingFor: 'recording creation',
+      contractAttempts: input.resumed?.contractAttempts ?? 0,
+      disbursementAttempts: input.resumed?.disbursementAttempts ?? 0,
+      lastError: null,
+      titles: input.resumed?.titles ?? [],
+    };
+  }
+
+  get workflowId(): string {
+    return workflowInfo().workflowId;
+  }
+
+  get status(): LifecycleStatus {
+    return this.state.status;
+  }
+
+  /** The workflow's own state, and the search attribute when it changes (no visibility write otherwise). */
+  setStatus(status: LifecycleStatus): void {
+    this.state.status = status;
+    this.state.waitingFor = WAITING_FOR[status];
+    if (workflowInfo().typedSearchAttributes.get(LIFECYCLE_STATUS) === status) return;
+    upsertSearchAttributes([{ key: LIFECYCLE_STATUS, value: status }]);
+  }
+
+  /**
+   * The workflow's own state moves first, so an update validated while the read model is being
+   * written already sees the new state (a client reacting to the read model is never refused).
+   */
+  async moveTo(to: LifecycleStatus, extra: { decidedBy?: string; note?: string | null; errorCode?: string } = {}): Promise<void> {
+    this.setStatus(to);
+    await this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra });
+  }
+
+  /**
+   * Cancellation, once the phase that saw it is at rest: the document voided, titles and stock
+   * released. A provider that refuses to void (a document signed meanwhile) does not stop the
+   * cancellation: `lastError` says so and the document is left for support.
+   */
+  async finishCancelled(): Promise<void> {
+    const cancel = this.cancelRequested!;
+    try {
+      await this.contract.voidContract({ operationId: this.input.operationId });
+    } catch (err) {
+      const code = failureCode(err, 'esign_void_failed');
+      if (code === null) throw err;
+      this.state.lastError = code;
+    }
+    await this.ops.releaseOperation({
+      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason,
+    });
+    this.setStatus('CANCELLED');
+  }
+}

@@ -1,0 +1,132 @@
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { APPROVED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
+import type { operationWorkflow } from '../operation';
+import { failureCode, OperationRun, refuse } from '../operation-run';
+
+const ALREADY_DISPATCHED: readonly LifecycleStatus[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID', 'SETTLED'];
+const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];
+const SIGNATURE_POLL_SLOW_MS = 300_000;
+
+/**
+ * Contract: an automatic dispatch once approved, then signatures (provider callback or polling);
+ * CONTRACT_ERROR waits for a manual re-dispatch, which creates a fresh document.
+ */
+export class ContractPhase {
+  private dispatching = false;
+  private signaturesMayHaveChanged = false;
+  /** A dispatch of this run has just read the document back, unsigned: the first signature check can wait. */
+  private justDispatched = false;
+
+  constructor(private readonly run: OperationRun) {}
+
+  install(): void {
+    // A dispatch already in flight (the automatic one) is waited for, then the state decides again.
+    setHandler(sendForSignatureUpdate, async ({ embedded }) => {
+      while (this.dispatching) await condition(() => !this.dispatching);
+      this.refuseUnlessSignable();
+      await this.dispatch(embedded ?? this.run.input.embeddedSignature);
+      if (this.run.status !== 'CONTRACT_SENT') refuse(this.run.state.lastError!, `Contract dispatch failed: ${this.run.state.lastError}`);
+      return this.run.state;
+    }, { validator: (_input: DispatchInput) => this.refuseUnlessSignable() });
+    setHandler(signerSignedSignal, () => { this.signaturesMayHaveChanged = true; });
+  }
+
+  private refuseUnlessSignable(): void {
+    if (this.run.cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
+    if (ALREADY_DISPATCHED.includes(this.run.status)) refuse('contract_already_exists', 'The contract was already dispatched');
+    if (!SIGNABLE_STATES.includes(this.run.status)) refuse('operation_not_in_signable_state', `Operation is ${this.run.status}`);
+  }
+
+  /** One dispatch attempt: CONTRACT_SENT, or CONTRACT_ERROR with the partial document voided. */
+  private async dispatch(embedded: boolean): Promise<void> {
+    const { run } = this;
+    this.dispatching = true;
+    run.state.contractAttempts += 1;
+    try {
+      await run.contract.dispatchContract({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts });
+      await run.moveTo('CONTRACT_SENT');
+      run.state.lastError = null;
+      this.justDispatched = true;
+    } catch (err) {
+      const code = failureCode(err, 'esign_create_failed');
+      if (code === null) throw err;
+      await this.contractError(code);
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  /** The contract in force is given up (voided, ERROR with `code`): a human re-dispatches or cancels. */
+  private async contractError(code: string): Promise<void> {
+    const { run } = this;
+    run.state.lastError = code;
+    await run.contract.voidContract({ operationId: run.input.operationId, errorCode: code });
+    await run.moveTo('CONTRACT_ERROR', { errorCode: code });
+  }
+
+  /** Resolves true once SIGNED, false when cancelled meanwhile (cancellation finished). */
+  async untilSigned(): Promise<boolean> {
+    const { run } = this;
+    while (run.status !== 'SIGNED') {
+      if (run.cancelRequested) {
+        await condition(() => !this.dispatching);
+        await run.finishCancelled();
+        return false;
+      }
+      if (this.dispatching) {
+        await condition(() => !this.dispatching);
+      } else if (APPROVED_STATES.includes(run.status)) {
+        await this.dispatch(run.input.embeddedSignature);
+      } else if (run.status === 'CONTRACT_ERROR') {
+        await condition(() => this.dispatching || run.status !== 'CONTRACT_ERROR' || run.cancelRequested !== null);
+      } else if (run.status === 'CONTRACT_SENT') {
+        await this.awaitSignatures();
+      }
+    }
+    return true;
+  }
+
+  private async awaitSignatures(): Promise<void> {
+    const { run } = this;
+    let polls = 0;
+    // Right after a dispatch nobody has signed yet (the dispatch read the signers back): the
+    // first check waits for the provider's callback or the first poll, like every later one.
+    let checkNow = !this.justDispatched;
+    this.justDispatched = false;
+    while (run.status === 'CONTRACT_SENT' && !run.cancelRequested) {
+      if (checkNow) {
+        this.signaturesMayHaveChanged = false;
+        let allSigned: boolean;
+        try {
+          ({ allSigned } = await run.contract.checkSignatures({ operationId: run.input.operationId }));
+        } catch (err) {
+          // The provider no longer knows the document, or refuses to show it: a human re-dispatches.
+          const code = failureCode(err, 'esign_unavailable');
+          if (code === null) throw err;
+          await this.contractError(code);
+          return;
+        }
+        if (allSigned) {
+          await run.moveTo('SIGNED');
+          return;
+        }
+      }
+      checkNow = true;
+      const wait = polls < SIGNATURE_POLL_FAST_MS.length ? SIGNATURE_POLL_FAST_MS[polls] : SIGNATURE_POLL_SLOW_MS;
+      polls += 1;
+      await condition(() => this.signaturesMayHaveChanged || run.cancelRequested !== null, wait);
+      if (workflowInfo().continueAsNewSuggested && !run.cancelRequested) {
+        // Signing has no deadline, so the polling history would grow without bound: start afresh
+        // (unless a cancel arrives meanwhile: this run must finish it).
+        await condition(() => allHandlersFinished() || run.cancelRequested !== null);
+        if (!run.cancelRequested) {
+          await continueAsNew<typeof operationWorkflow>({
+            ...run.input, initialStatus: 'CONTRACT_SENT', resumed: { contractAttempts: run.state.contractAttempts },
+          });
+        }
+      }
+    }
+  }
+}

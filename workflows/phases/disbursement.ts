@@ -1,0 +1,75 @@
+import { condition, setHandler } from '@temporalio/workflow';
+import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
+import { localReconciliation } from '../operation-activities';
+import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
+import { failureCode, OperationRun, refuse } from '../operation-run';
+
+const DISBURSEMENT_POLL_MS = 15_000;
+
+/**
+ * Disbursement: one PIX per attempt, its idempotency key derived from the operation and the
+ * attempt. A refusal, a payment the provider no longer has, or an activity that gave up leaves
+ * DISBURSEMENT_FAILED for a human to retry (a new attempt, a new key) or cancel.
+ */
+export class DisbursementPhase {
+  private settlementReported = false;
+  private retryRequested = false;
+  private readonly reconcileAndMarkPaid = localReconciliation();
+
+  constructor(private readonly run: OperationRun) {}
+
+  install(): void {
+    setHandler(retryDisbursementUpdate, async () => {
+      this.retryRequested = true;
+      await condition(() => this.run.status !== 'DISBURSEMENT_FAILED');
+      return this.run.state;
+    }, {
+      validator: (_input: RetryInput) => {
+        if (this.run.status !== 'DISBURSEMENT_FAILED' || this.retryRequested) refuse('operation_cannot_retry_disbursement', `Operation is ${this.run.status}`);
+      },
+    });
+    setHandler(disbursementSettledSignal, () => { this.settlementReported = true; });
+  }
+
+  /** Resolves true once PAID, false when cancelled after a failed attempt (cancellation finished). */
+  async untilPaid(): Promise<boolean> {
+    const { run } = this;
+    for (;;) {
+      const outcome = await this.attempt();
+      if (outcome.status === 'SETTLED') {
+        run.setStatus('PAID');
+        return true;
+      }
+      run.state.lastError = outcome.reason ?? 'pix_rejected';
+      this.retryRequested = false;
+      await run.moveTo('DISBURSEMENT_FAILED', { errorCode: run.state.lastError });
+      await condition(() => this.retryRequested || run.cancelRequested !== null);
+      if (run.cancelRequested) {
+        await run.finishCancelled();
+        return false;
+      }
+    }
+  }
+
+  private async attempt(): Promise<DisbursementOutcome> {
+    const { run } = this;
+    const attempt = (run.state.disbursementAttempts += 1);
+    const key = { operationId: run.input.operationId, attempt };
+    this.settlementReported = false;
+    await run.moveTo('DISBURSING');
+    try {
+      let outcome = await run.pix.startDisbursement(key);
+      while (outcome.status === 'PENDING') {
+        await condition(() => this.settlementReported, DISBURSEMENT_POLL_MS);
+        this.settlementReported = false;
+        outcome = await run.pix.getDisbursement(key);
+      }
+      if (outcome.status !== 'SETTLED') return outcome;
+      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId });
+    } catch (err) {
+      const code = failureCode(err, 'pix_unavailable');
+      if (code === null) throw err;
+      return { status: 'REJECTED', reason: code };
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
+import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
+import type { operationWorkflow } from '../operation';
+import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
+import { OperationRun, refuse } from '../operation-run';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../search-attributes';
+import { titleActivities } from '../title-activities';
+
+function refuseWith(refusal: Refusal): never {
+  const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
+  return refuse(refusal.code, message, refusal.detail);
+}
+
+const isOpen = (title: TrackedTitle) => !CLOSED_TITLE_STATUSES.includes(title.status);
+
+/**
+ * From PAID until every title has closed (DESIGN.md §5): payer payments arrive as updates and move
+ * a title WAITING_PAYMENT → PARTIALLY_PAID → PAID; one timer per distinct deadline turns what is
+ * still unpaid OVERDUE, which opens an assignor payable for that balance and locks it. The last
+ * title closed, the operation is SETTLED.
+ */
+export class TitleTracking {
+  private readonly titles = titleActivities();
+  /** `<title id> <external_id>` → what it applied: a repeat answers the same without a second credit. */
+  private readonly applied = new Map<string, RecordedPayment>();
+  /** Titles a payment or the overdue move is changing: one change at a time per title. */
+  private readonly changing = new Set<string>();
+  private loaded: boolean;
+  private published: { open: number; deadline: string | null } | null = null;
+
+  constructor(private readonly run: OperationRun) {
+    for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
+    this.loaded = run.state.titles.length > 0;
+  }
+
+  install(): void {
+    setHandler(payerPaymentUpdate, async ({ titleId, payment }) => {
+      // Accepted between the read model's PAID and the title read: wait for the titles.
+      await condition(() => this.loaded || !this.mayBecomePayable());
+      const title = this.tracked(titleId);
+      return this.exclusively(titleId, async () => {
+        const replay = this.earlier(titleId, payment);
+        if (replay) return replay;
+        this.check(title, payment);
+        const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: new Date().toISOString() });
+        this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
+        Object.assign(title, balance);
+        this.publish();
+        return { ...result, idempotentReplay: false };
+      });
+    }, {
+      validator: ({ titleId, payment }: TitlePaymentInput) => {
+        if (!this.loaded && this.mayBecomePayable()) return;
+        const title = this.tracked(titleId);
+        if (!this.earlier(titleId, payment)) this.check(title, payment);
+      },
+    });
+  }
+
+  /** PIX under way or just settled: titles are about to be tracked, so a payment may wait for them. */
+  private mayBecomePayable(): boolean {
+    return this.run.status === 'DISBURSING' || this.run.status === 'PAID';
+  }
+
+  private tracked(titleId: string): TrackedTitle {
+    const title = this.run.state.titles.find((t) => t.titleId === titleId);
+    return title ?? refuseWith(NOT_PAYABLE_YET);
+  }
+
+  private earlier(titleId: string, payment: PayerPaymentInput): PayerPaymentResult | null {
+    const seen = this.applied.get(`${titleId} ${payment.externalId}`);
+    if (!seen) return null;
+    const fields = (['paidAmountBrl', 'paidAt'] as const).filter((f) => seen.input[f] !== payment[f]);
+    if (fields.length > 0) {
+      refuseWith({
+        code: 'external_id_reused_with_different_body',
+        detail: {
+          code: 'external_id_reused_with_different_body', message: `external_id ${payment.externalId} was already used with a different body`,
+          fields: fields.map((f) => (f === 'paidAt' ? 'paid_at' : 'paid_amount_brl')),
+        },
+      });
+    }
+    return { ...seen.result, idempotentReplay: true };
+  }
+
+  private check(title: TrackedTitle, payment: PayerPaymentInput): void {
+    const refusal = payerPaymentRefusal(title, payment.paidAmountBrl);
+    if (refusal) refuseWith(refusal);
+  }
+
+  /** Payments and the overdue move change the same balance: one at a time, each on the state the previous left. */
+  private async exclusively<T>(titleId: string, step: () => Promise<T>): Promise<T> {
+    await condition(() => !this.changing.has(titleId));
+    this.changing.add(titleId);
+    try {
+      return await step();
+    } finally {
+      this.changing.delete(titleId);
+    }
+  }
+
+  private openTitles(): TrackedTitle[] {
+    return this.run.state.titles.filter(isOpen);
+  }
+
+  private nextDeadline(): string | null {
+    return this.openTitles().map((t) => t.overdueAt).sort()[0] ?? null;
+  }
+
+  /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
+  private publish(): void {
+    const now = { open: this.openTitles().length, deadline: this.nextDeadline() };
+    if (this.published && this.published.open === now.open && this.published.deadline === now.deadline) return;
+    const known = workflowInfo().typedSearchAttributes;
+    this.published = now;
+    if (known.get(OPEN_TITLES) === now.open && known.get(NEXT_TITLE_DEADLINE)?.toISOString() === now.deadline) return;
+    upsertSearchAttributes([
+      { key: OPEN_TITLES, value: now.open },
+      { key: NEXT_TITLE_DEADLINE, value: now.deadline === null ? null : new Date(now.deadline) },
+    ]);
+  }
+
+  /** Resolves when every title has closed; continues as new when the history has grown long. */
+  async untilClosed(): Promise<void> {
+    const { run } = this;
+    if (!this.loaded) {
+      run.state.titles = await this.titles.titleTrackingOfOperation({ operationId: run.input.operationId });
+      this.loaded = true;
+    }
+    this.publish();
+    for (;;) {
+      const deadline = this.nextDeadline();
+      if (deadline === null) return;
+      const wait = Date.parse(deadline) - Date.now();
+      if (wait > 0) {
+        // One timer per distinct deadline: payments wake the loop only when nothing is left open.
+        await condition(() => this.openTitles().length === 0 || workflowInfo().continueAsNewSuggested, wait);
+        if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
+        continue;
+      }
+      for (const title of this.openTitles().filter((t) => t.overdueAt === deadline)) {
+        await this.exclusively(title.titleId, async () => {
+          if (!isOpen(title)) return;
+          Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId }));
+        });
+      }
+      this.publish();
+    }
+  }
+
+  private async continueAsNew(): Promise<never> {
+    const { run } = this;
+    await condition(allHandlersFinished);
+    return continueAsNew<typeof operationWorkflow>({
+      ...run.input,
+      initialStatus: 'PAID',
+      resumed: {
+        contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
+        titles: run.state.titles, payments: [...this.applied.values()],
+      },
+    });
+  }
+}
