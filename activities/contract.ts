@@ -72,7 +72,8 @@ export function createContractActivities({ db, esign, esignCallbackUrl }: Contra
       signers_count: document.signers.length,
       signers_notified: row.embedded ? null : document.signers.length,
       embedded: row.embedded,
-      signers: document.signers.map((s) => ({ name: s.name, status: s.status, sign_url: s.signUrl })),
+      // No sign_url: the view is the update's result, kept in history; the route reads the URLs live.
+      signers: document.signers.map((s) => ({ name: s.name, status: s.status })),
     };
   }
 

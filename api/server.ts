@@ -24,7 +24,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
   const auth = new AuthService(db, tokens, config);
-  const temporal = connectTemporal(config.temporal);
+  const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
   const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
+import { keptSecrets } from './lib/secrets.mjs';
 
 if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
   say('installing dependencies (npm install)...');
@@ -20,6 +21,7 @@ const apiUrl = `http://127.0.0.1:${apiPort}`;
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 const env = {
   ...process.env,
+  ...keptSecrets(path.join(ROOT, '.data', 'dev-secrets.json')),
   SERVICE_ENV: process.env.SERVICE_ENV ?? 'dev',
   DATABASE_URL: databaseUrl,
   TEMPORAL_ADDRESS: infra.temporalAddress,

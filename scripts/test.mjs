@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
+import { ephemeralSecrets } from './lib/secrets.mjs';
 
 const infra = await startInfra({ purpose: 'test' });
 const database = `ra_test_${process.pid}`;
@@ -16,7 +17,7 @@ if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.te
 const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
   cwd: ROOT,
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev' },
+  env: { ...process.env, ...ephemeralSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev' },
 });
 const stopChild = () => child.kill('SIGINT');
 process.on('SIGINT', stopChild);

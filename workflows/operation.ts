@@ -41,7 +41,7 @@ export interface ContractDispatchView {
   signers_count: number;
   signers_notified: number | null;
   embedded: boolean;
-  signers: { name: string; status: string; sign_url: string | null }[];
+  signers: { name: string; status: string }[];
 }
 
 export const stateQuery = defineQuery<OperationState>('state');

@@ -7,7 +7,7 @@ import { cancelUpdate, sendForSignatureUpdate } from '../../workflows/operation'
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
-import { contractSigners } from '../operations/contract-signers';
+import { contractSigners, dispatchWithSignUrls } from '../operations/contract-signers';
 import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { renderOperation } from './operations';
 
@@ -34,7 +34,8 @@ export function contractRoutes(deps: ContractRouteDeps): Router {
   router.post('/v1/operations/:id/contract/send-for-signature', handle(async (req, uow) => {
     const workflowId = await requireOperation(uow.db, tenantOf(req), String(req.params.id), 'operation_not_found');
     const embedded = typeof req.body?.embedded === 'boolean' ? req.body.embedded : null;
-    return created(await executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded }));
+    const view = await executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded });
+    return created(await dispatchWithSignUrls(uow.db, deps.esign, view));
   }));
 
   router.post('/v1/operations/:id/cancel', handle(async (req, uow) => {

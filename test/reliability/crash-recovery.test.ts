@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { anotherApi, sharedApi, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
@@ -7,13 +7,14 @@ import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
+import { connectTestClient } from '../support/temporal';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 
 describe('crash recovery', function () {
   this.timeout(180_000);
   let temporal: Client;
   before(async () => {
-    temporal = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
+    temporal = await connectTestClient(true);
   });
   after(async () => temporal.connection.close());
 

@@ -21,7 +21,7 @@ describe('title workflow', () => {
     client = new ApiClient((await sharedApi()).url);
     await sharedWorker();
     ({ token } = await buildOperationsIntegrator(client, { graceDays: 0, autoApproveLimitBrl: null }));
-    temporal = connectTemporal(testConfig().temporal);
+    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
   });
   after(() => temporal.connection.close());
 

@@ -104,7 +104,7 @@ describe('webhook delivery attempt', () => {
     let temporal: TemporalHandle;
     before(async () => {
       await sharedWorker();
-      temporal = connectTemporal(testConfig().temporal);
+      temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
     });
     after(() => temporal.connection.close());
 
