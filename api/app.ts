@@ -34,6 +34,9 @@ import { stockRoutes } from './routes/stock';
 import { assignorPayableRoutes } from './routes/assignor-payables';
 import { discountCreditRoutes } from './routes/discount-credits';
 import { titlePaymentRoutes } from './routes/titles-payments';
+import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec';
+import { EncryptionCodec } from './crypto/payload-codec';
+import { CipherRing } from './crypto/cipher-ring';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestContext(config, db, logger));
   app.use(requestLog(logger));
+  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
   app.use(perIpRateLimit(limits));
@@ -94,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
+    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys))),
   ];
   app.use(...routers);
 

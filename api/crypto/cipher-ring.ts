@@ -71,7 +71,11 @@ export class CipherRing {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.blob.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(sealed.keyId));
     decipher.setAuthTag(sealed.blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(sealed.blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+    try {
+      return Buffer.concat([decipher.update(sealed.blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new CipherKeyError(`sealed data does not authenticate with key "${sealed.keyId}"`);
+    }
   }
 
   /** Text at rest: `enc:v1:<key id>:<base64>`. */

@@ -16,6 +16,7 @@ const scopeDescriptions: Record<string, string> = {
   'backoffice:read': 'Backoffice: read every originator\'s queue',
   'backoffice:decide': 'Backoffice: approve and deny operations, record payer payments',
   'backoffice:configure': 'Backoffice: policies and limits',
+  'backoffice:operate': 'Backoffice: decode Temporal payloads (the codec endpoint Temporal Web calls)',
 };
 
 export const components = (publicUrl: string) => ({

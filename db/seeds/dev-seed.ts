@@ -56,5 +56,8 @@ export async function seedDev(db: Knex): Promise<void> {
       id: bo.id, email: bo.email, name: bo.name, password_hash: await hashSecret(bo.password),
       kind: 'backoffice', originator_id: null, scopes: [...BACKOFFICE_SCOPES],
     });
+  } else {
+    // A data folder seeded before a scope was added gets it too.
+    await db('users').where({ id: bo.id }).update({ scopes: [...BACKOFFICE_SCOPES] });
   }
 }
