@@ -17,6 +17,7 @@ import { mapValidatorErrors, openapiValidation } from './middleware/openapi-vali
 import { errorHandler } from './middleware/error-handler';
 import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
+import { providerSignature } from './middleware/provider-signature';
 import { platformRoutes } from './routes/platform';
 import { authRoutes } from './routes/auth';
 import { webhookRoutes } from './routes/webhooks';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
   app.use(perIpRateLimit(limits));
+  app.use(...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)));
   app.use(...jsonBody(config.http.bodyLimit));
   app.use(authenticate(deps.auth));
   app.use(perTokenRateLimit(limits));

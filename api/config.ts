@@ -20,11 +20,11 @@ export interface Config {
   payloadKeys: CipherKey[];
   /** Temporal Web origins allowed to call the codec endpoint (CORS). */
   codec: { corsOrigins: string[] };
-  /** Provider callbacks: per-provider HMAC secrets, accepted clock skew, own per-IP budget. */
-  callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number; perIpRpm: number };
+  /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
+  callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
   login: { maxFailures: number; lockMinutes: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
-  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number };
+  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
@@ -147,7 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
       esignSecret: secret(env, 'ESIGN_CALLBACK_SECRET'),
       pixSecret: secret(env, 'PIX_CALLBACK_SECRET'),
       toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
-      perIpRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
     },
     login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
     rateLimit: {
@@ -156,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
       perIpRpm: int(env, 'RATE_LIMIT_IP_RPM', 120, 1),
       loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
+      callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
     },
     idempotency: {
       // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.

@@ -10,6 +10,7 @@ import { DependencyProbe } from './dependency-probe';
 import { AppDeps, createApp } from './app';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
 import { purgeIdleWindows } from '../db/repositories/rate-limit';
+import { purgeCallbackSignatures } from '../db/repositories/callback-signatures';
 
 export interface RunningApi {
   server: Server;
@@ -29,8 +30,10 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now())])
-      .catch((err) => logger.warn('purge of idempotency records and rate-limit windows failed', { err: (err as Error).message }));
+    // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
+    const signaturesBefore = new Date(now().getTime() - 2 * config.callbacks.toleranceSeconds * 1000);
+    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now()), purgeCallbackSignatures(db, signaturesBefore)])
+      .catch((err) => logger.warn('purge of idempotency records, rate-limit windows and callback signatures failed', { err: (err as Error).message }));
   }, config.purge.intervalMs).unref();
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { anotherApi, sharedApi, sharedWorker, testDb } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
@@ -46,7 +46,7 @@ describe('crash recovery', function () {
   describe('when the worker dies during disbursement', () => {
     let sandbox: RunningSandbox;
     before(async () => {
-      sandbox = await startSandbox({ port: 0, settlementDelayMs: 50, slowSettlementDelayMs: 6_000, callbackRetryDelayMs: 200, logLevel: 'error' });
+      sandbox = await startSandbox({ port: 0, settlementDelayMs: 50, slowSettlementDelayMs: 6_000, callbackRetryDelayMs: 200, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
     });
     after(async () => sandbox.close());
 
