@@ -18,6 +18,7 @@ import { errorHandler } from './middleware/error-handler';
 import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
+import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
 import { platformRoutes } from './routes/platform';
 import { authRoutes } from './routes/auth';
 import { webhookRoutes } from './routes/webhooks';
@@ -72,10 +73,12 @@ export function createApp(deps: AppDeps): Express {
   const limits = { db, config: config.rateLimit, now };
 
   app.use(requestContext(config, db, logger));
+  app.use(securityHeaders(config.http));
   app.use(requestLog(logger));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
+  app.use(noStoreForSecrets());
   app.use(perIpRateLimit(limits));
   app.use(...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)));
   app.use(...jsonBody(config.http.bodyLimit));
