@@ -22,8 +22,8 @@ export interface RunningApi {
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax);
-  const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
-  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
+  const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
+  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
   const auth = new AuthService(db, tokens, config);
   const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());

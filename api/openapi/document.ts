@@ -1,4 +1,5 @@
 import { components } from './components';
+import type { ServiceEnv } from '../config';
 import { authPaths } from './paths/auth';
 import { platformPaths } from './paths/platform';
 import { assignorPaths, assignorSchemas } from './paths/assignors';
@@ -41,8 +42,11 @@ const SECTIONS: Section[] = [
  * The OpenAPI 3.1 document: the single source of request shapes, route security and the
  * statuses each route can answer. Served live at `GET /v1/openapi.json`.
  */
-export function buildDocument(publicUrl: string): Record<string, unknown> {
+export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record<string, unknown> {
   const base = components(publicUrl);
+  const paths: Record<string, unknown> = Object.assign({}, ...SECTIONS.map((section) => section.paths));
+  // Production has no simulated counterparts: their routes are absent, so they are also 404.
+  if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
   return {
     openapi: '3.1.0',
     info: {
@@ -52,7 +56,7 @@ export function buildDocument(publicUrl: string): Record<string, unknown> {
     },
     servers: [{ url: '/' }],
     tags: SECTIONS.map((section) => ({ name: section.tag })),
-    paths: Object.assign({}, ...SECTIONS.map((section) => section.paths)),
+    paths,
     components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
     webhooks: webhookEvents,
   };

@@ -14,5 +14,13 @@ describe('simulated payer payments in production', () => {
     const res = await simulatePayerPayment(prod, token, uuidv7(), payerPayment());
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ detail: 'not_found' });
+    const document = (await prod.get('/v1/openapi.json')).body;
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/v1/sandbox/'))).to.deep.equal([]);
+    expect(document.paths).to.have.property('/v1/backoffice/titles/{id}/payer-payments');
+  });
+
+  it('are documented outside production', async () => {
+    const document = (await new ApiClient((await anotherApi({ SERVICE_ENV: 'sandbox' })).url).get('/v1/openapi.json')).body;
+    expect(document.paths).to.have.property('/v1/sandbox/titles/{id}/payer-payments');
   });
 });
