@@ -4,6 +4,7 @@
  * `process.env`. Shared by the api and the worker, so it lives beside the api's entry point.
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
+import { PASSWORD_LOG2N } from './auth/passwords';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -23,6 +24,8 @@ export interface Config {
   /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
   callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
   login: { maxFailures: number; lockMinutes: number };
+  /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
+  passwords: { scryptLog2N: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
   rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
       toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
     },
     login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
+    passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
     rateLimit: {
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
       perTokenRpm: int(env, 'RATE_LIMIT_TOKEN_RPM', 120, 1),
@@ -186,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
     if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
     if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
+    if (config.passwords.scryptLog2N < PASSWORD_LOG2N) throw new ConfigError(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused when SERVICE_ENV=prod`);
   }
   return config;
 }

@@ -12,6 +12,11 @@ describe('configuration fails closed', () => {
     }
   });
 
+  it('hashes passwords at scrypt N=2^17 unless told otherwise, and prod refuses less', () => {
+    expect(loadConfig(minimalEnv()).passwords.scryptLog2N).to.equal(17);
+    expect(() => loadConfig(minimalEnv({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem', PASSWORD_SCRYPT_LOG2N: '14' }))).to.throw(/PASSWORD_SCRYPT_LOG2N below 17 is refused/);
+  });
+
   it('reads the key ring newest first and refuses malformed keys', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig(minimalEnv({ PAYLOAD_KEYS: `k2:${key}, k1:${key}` })).payloadKeys.map((k) => k.id)).to.deep.equal(['k2', 'k1']);
