@@ -38,7 +38,7 @@ const migrationSource: Knex.MigrationSource<string> = {
     return `${file.slice(0, -OWN_EXTENSION.length)}.ts`;
   },
   getMigration(file) {
-    return require(path.join(MIGRATIONS, file));
+    return import(path.join(MIGRATIONS, file));
   },
 };
 
