@@ -38,7 +38,9 @@ const migrationSource: Knex.MigrationSource<string> = {
     return `${file.slice(0, -OWN_EXTENSION.length)}.ts`;
   },
   getMigration(file) {
-    return import(path.join(MIGRATIONS, file));
+    // require, not import(): the test run loads TypeScript through tsx's CommonJS hook only, which import() bypasses.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(path.join(MIGRATIONS, file));
   },
 };
 
