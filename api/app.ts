@@ -103,7 +103,9 @@ export function createApp(deps: AppDeps): Express {
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
-    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys))),
+    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {
+      maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
+    }),
   ];
   app.use(...routers);
 

@@ -24,7 +24,7 @@ export function securityHeaders(http: Config['http']): RequestHandler {
  * `sign_url`s, codec output. No cache (shared or private) may keep them.
  */
 const CARRIES_SECRETS = new Set([
-  'createToken', 'login', 'createWebhook', 'rotateWebhookSecret', 'getContractSigners', 'sendContractForSignature', 'codecDecode', 'codecEncode',
+  'createToken', 'login', 'createWebhook', 'rotateWebhookSecret', 'getContractSigners', 'sendContractForSignature', 'codecDecode', 'codecEncode', 'codecSession',
 ]);
 
 export function noStoreForSecrets(): RequestHandler {

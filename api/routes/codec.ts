@@ -1,10 +1,20 @@
-import { Router, RequestHandler } from 'express';
+import { Request, Router, RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Forbidden, RuleViolation } from '../../domain/errors';
 import { CipherKeyError } from '../crypto/cipher-ring';
 import { handle, ok } from '../http/handle';
 
 export const CODEC_PATH = '/v1/backoffice/codec';
+/** Temporal Web cannot add our token to its calls; with "include credentials" it sends this cookie. */
+const SESSION_COOKIE = 'codec_session';
+
+function sessionCookie(req: Request): string | undefined {
+  for (const part of (req.get('Cookie') ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE && value.length > 0) return value.join('=');
+  }
+  return undefined;
+}
 
 interface JsonPayload {
   metadata?: Record<string, string>;
@@ -45,13 +55,25 @@ export function codecCors(allowedOrigins: string[], namespace: string): RequestH
     }
     const asked = req.get('X-Namespace');
     if (asked !== undefined && asked !== namespace) return next(new Forbidden({ code: 'namespace_not_served', message: `This codec serves namespace ${namespace}` }));
+    // The session cookie carries the operator's own token: authentication checks it like any Bearer.
+    const session = sessionCookie(req);
+    if (req.get('Authorization') === undefined && session) req.headers.authorization = `Bearer ${session}`;
     next();
   };
 }
 
-/** Temporal's remote codec protocol (`/encode`, `/decode`), for operators with `backoffice:operate`. */
-export function codecRoutes(codec: PayloadCodec): Router {
+/**
+ * Temporal's remote codec protocol (`/encode`, `/decode`), for operators with `backoffice:operate`,
+ * and `/session`, which turns the operator's token into an HttpOnly, SameSite=Strict cookie scoped
+ * to the codec path, for Temporal Web on the same site with "include cross-origin credentials".
+ */
+export function codecRoutes(codec: PayloadCodec, session: { maxAgeSeconds: number; secure: boolean }): Router {
   const router = Router();
+  router.post(`${CODEC_PATH}/session`, handle(async (req) => {
+    const token = req.get('Authorization')!.split(' ')[1];
+    const attributes = [`Path=${CODEC_PATH}`, `Max-Age=${session.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(session.secure ? ['Secure'] : [])];
+    return { status: 204, headers: { 'Set-Cookie': [`${SESSION_COOKIE}=${token}`, ...attributes].join('; ') } };
+  }));
   const through = (direction: 'encode' | 'decode') => handle(async (req) => {
     try {
       const payloads = await codec[direction]((req.body.payloads as JsonPayload[]).map(fromJson));

@@ -63,6 +63,20 @@ describe('codec endpoint (Temporal Web remote codec protocol)', () => {
     expect(otherNamespace.body.detail.code).to.equal('namespace_not_served');
   });
 
+  it('keeps the operator\'s token in an HttpOnly cookie that Temporal Web\'s credentialed calls present', async () => {
+    const session = await client.post('/v1/backoffice/codec/session', {}, { token: operator, headers: { Origin: WEB } });
+    expect(session.status, session.text).to.equal(204);
+    const cookie = session.headers.get('set-cookie')!;
+    expect(cookie).to.match(/^codec_session=[\w.-]+; Path=\/v1\/backoffice\/codec; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    const withCookie = await client.post('/v1/backoffice/codec/decode', { payloads: [] }, { headers: { Origin: WEB, Cookie: cookie.split(';')[0] } });
+    expect(withCookie.status, withCookie.text).to.equal(200);
+    expect(withCookie.headers.get('access-control-allow-credentials')).to.equal('true');
+    // From another origin the cookie opens nothing, and a client token cannot get a session.
+    expect((await client.post('/v1/backoffice/codec/decode', { payloads: [] }, { headers: { Origin: 'https://evil.example', Cookie: cookie.split(';')[0] } })).status).to.equal(403);
+    const { token } = await buildIntegrator(client);
+    expect((await client.post('/v1/backoffice/codec/session', {}, { token })).status).to.equal(401);
+  });
+
   it('a payload the key ring cannot open is a 422, not a 500', async () => {
     const forged = { metadata: { encoding: b64('binary/encrypted'), 'encryption-key-id': b64(testConfig().payloadKeys[0].id) }, data: b64('x'.repeat(40)) };
     const res = await call('/decode', { payloads: [forged] }, operator);

@@ -9,7 +9,7 @@ import { payerPayment, simulatePayerPayment } from './titles.support';
 describe('simulated payer payments in production', () => {
   it('do not exist there: 404 not_found, as for any undocumented route', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const prod = new ApiClient((await anotherApi({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
+    const prod = new ApiClient((await anotherApi({ SERVICE_ENV: 'prod', PASSWORD_SCRYPT_LOG2N: '17', JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
     const token = await tokenFor(prod, await buildCredential({ env: 'prod' }));
     const res = await simulatePayerPayment(prod, token, uuidv7(), payerPayment());
     expect(res.status).to.equal(404);

@@ -32,6 +32,15 @@ const codecOperation = (operationId: string, summary: string) => ({
 });
 
 export const codecPaths = {
+  '/v1/backoffice/codec/session': {
+    post: {
+      operationId: 'codecSession', tags: ['codec'], summary: 'Keep the operator\'s token in a cookie for Temporal Web',
+      description: 'Sets `codec_session` (HttpOnly, SameSite=Strict, Path=/v1/backoffice/codec, the token\'s lifetime), which the codec routes accept '
+        + 'in place of the Authorization header: Temporal Web with "include cross-origin credentials", on the same site as the api, then decodes.',
+      security: userSecurity('backoffice:operate'),
+      responses: { 204: { description: 'Cookie set' }, ...errors(401, 403, 429) },
+    },
+  },
   '/v1/backoffice/codec/decode': codecOperation('codecDecode', 'Decode Temporal payloads for an operator'),
   '/v1/backoffice/codec/encode': codecOperation('codecEncode', 'Encode Temporal payloads for an operator'),
 };
