@@ -34,5 +34,5 @@ export class EncryptionCodec implements PayloadCodec {
 
 /** The data converter of every Temporal client and worker of ours (and of the tests'). */
 export function encryptingDataConverter(keys: CipherKey[]): DataConverter {
-  return { payloadCodecs: [new EncryptionCodec(new CipherRing(keys))] };
+  return { payloadCodecs: [new EncryptionCodec(new CipherRing(keys))], failureConverterPath: require.resolve('./failure-converter') };
 }

@@ -66,6 +66,21 @@ describe('Temporal payloads are encrypted with the key ring', function () {
     expect(decoded).not.to.include('sign_url');
   });
 
+  it('failure messages are in history only encoded, and decode with the codec', async () => {
+    const { client, token } = await startOperationsTest();
+    const res = await createDirect(client, token, directBody({ email: 'esign-fail-create@comercial.example' }));
+    await untilStatus(client, token, res.body.id, 'CONTRACT_ERROR');
+    const history = await raw.workflow.getHandle(`operation-${res.body.id}`).fetchHistory();
+    const failures = history.events!.map((e) => e.activityTaskFailedEventAttributes?.failure).filter((f) => f);
+    expect(failures.length).to.be.greaterThan(0);
+    for (const failure of failures) {
+      expect(failure!.message).to.equal('Encoded failure');
+      expect(failure!.stackTrace ?? '').to.equal('');
+      const [attributes] = await new EncryptionCodec(new CipherRing(testConfig().payloadKeys)).decode([failure!.encodedAttributes!]);
+      expect(JSON.parse(Buffer.from(attributes.data!).toString()).message).to.be.a('string').and.not.equal('Encoded failure');
+    }
+  });
+
   it('a client without the codec cannot read a query result; the service\'s client can', async () => {
     const { client, token } = await startOperationsTest();
     const res = await createDirect(client, token);
