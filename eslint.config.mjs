@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'scripts/**', 'eslint.config.mjs'] },
+  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'scripts/**', 'eslint.config.mjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -9,6 +9,7 @@ import { signatureHeaders } from '../domain/webhook-signature';
 import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/repositories/webhooks';
 import { WebhookDeliveryRepository } from '../db/repositories/webhooks-deliveries';
 import { createWebhookTransport } from './webhooks-http';
+import { CipherRing } from '../api/crypto/cipher-ring';
 
 export interface WebhookActivityDeps {
   db: Knex;
@@ -38,9 +39,11 @@ function envelope(event: EventRecord): string {
   });
 }
 
-function signingSecrets(subscription: WebhookSubscription, now: Date): string[] {
-  const { secret, previousSecret, previousSecretExpiresAt } = subscription;
-  return previousSecret && previousSecretExpiresAt && previousSecretExpiresAt > now ? [secret, previousSecret] : [secret];
+/** The one place a webhook secret is opened: to sign the attempt about to be sent. */
+function signingSecrets(ring: CipherRing, subscription: WebhookSubscription, now: Date): string[] {
+  const { sealedSecret, sealedPreviousSecret, previousSecretExpiresAt } = subscription;
+  const sealed = sealedPreviousSecret && previousSecretExpiresAt && previousSecretExpiresAt > now ? [sealedSecret, sealedPreviousSecret] : [sealedSecret];
+  return sealed.map((value) => ring.openText(value));
 }
 
 export function createWebhookActivities({ db, config, logger, resolveHost }: WebhookActivityDeps) {
@@ -50,6 +53,7 @@ export function createWebhookActivities({ db, config, logger, resolveHost }: Web
     extraCaPem: config.webhooks.extraCaPem,
   });
   const userAgent = `ReceivablesAnticipation-Webhooks/${config.apiVersion}`;
+  const ring = new CipherRing(config.payloadKeys);
 
   return {
     /**
@@ -71,7 +75,7 @@ export function createWebhookActivities({ db, config, logger, resolveHost }: Web
       const headers = {
         'Content-Type': 'application/json',
         'User-Agent': userAgent,
-        ...signatureHeaders({ secrets: signingSecrets(subscription, now), messageId: event.eventId, timestamp: Math.floor(now.getTime() / 1000), body }),
+        ...signatureHeaders({ secrets: signingSecrets(ring, subscription, now), messageId: event.eventId, timestamp: Math.floor(now.getTime() / 1000), body }),
       };
       const outcome = await post(subscription.url, body, headers, input.timeoutMs);
       const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;

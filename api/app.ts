@@ -18,6 +18,8 @@ import { mapValidatorErrors, openapiValidation } from './middleware/openapi-vali
 import { errorHandler } from './middleware/error-handler';
 import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
+import { providerSignature } from './middleware/provider-signature';
+import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
 import { platformRoutes } from './routes/platform';
 import { authRoutes } from './routes/auth';
 import { webhookRoutes } from './routes/webhooks';
@@ -35,6 +37,9 @@ import { stockRoutes } from './routes/stock';
 import { assignorPayableRoutes } from './routes/assignor-payables';
 import { discountCreditRoutes } from './routes/discount-credits';
 import { titlePaymentRoutes } from './routes/titles-payments';
+import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec';
+import { EncryptionCodec } from './crypto/payload-codec';
+import { CipherRing } from './crypto/cipher-ring';
 
 export interface AppDeps {
   config: Config;
@@ -58,7 +63,7 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): Express {
   const { config, db, logger } = deps;
-  const document = buildDocument(config.http.publicUrl);
+  const document = buildDocument(config.http.publicUrl, config.serviceEnv);
   const routes = new RouteTable(document as never);
   const app = express();
   app.set('trust proxy', config.http.trustProxy);
@@ -69,10 +74,14 @@ export function createApp(deps: AppDeps): Express {
   const limits = { db, config: config.rateLimit, now };
 
   app.use(requestContext(config, db, logger));
+  app.use(securityHeaders(config.http));
   app.use(requestLog(logger));
+  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
+  app.use(noStoreForSecrets());
   app.use(perIpRateLimit(limits));
+  app.use(...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)));
   app.use(...jsonBody(config.http.bodyLimit));
   app.use(inputGuard());
   app.use(authenticate(deps.auth));
@@ -96,6 +105,9 @@ export function createApp(deps: AppDeps): Express {
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
+    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {
+      maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
+    }),
   ];
   app.use(...routers);
 

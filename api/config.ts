@@ -3,19 +3,31 @@
  * process entry points (api server, worker, dev and test orchestration); nothing else reads
  * `process.env`. Shared by the api and the worker, so it lives beside the api's entry point.
  */
+import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
+import { PASSWORD_LOG2N } from './auth/passwords';
+
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
 export interface Config {
   serviceEnv: ServiceEnv;
   apiVersion: string;
-  http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string };
+  /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
+  http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
   databaseUrl: string;
   db: { poolMax: number };
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
-  jwt: { privateKeyPem: string | null; tokenTtlSeconds: number };
+  jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };
+  /** The ring that seals Temporal payloads and webhook secrets; the first key seals, every key opens. */
+  payloadKeys: CipherKey[];
+  /** Temporal Web origins allowed to call the codec endpoint (CORS). */
+  codec: { corsOrigins: string[] };
+  /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
+  callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
   login: { maxFailures: number; lockMinutes: number };
+  /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
+  passwords: { scryptLog2N: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
-  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number };
+  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
@@ -70,8 +82,36 @@ function intList(env: Env, name: string, fallback: number[]): number[] {
   return values.map(Number);
 }
 
+function cipherKeys(env: Env, name: string): CipherKey[] {
+  try {
+    return parseCipherKeys(str(env, name));
+  } catch (err) {
+    if (err instanceof CipherKeyError) throw new ConfigError(`${name}: ${err.message}`);
+    throw err;
+  }
+}
+
+function origins(env: Env, name: string, fallbackUrl: string | null): string[] {
+  const raw = optional(env, name);
+  const listed = raw === null ? (fallbackUrl ? [fallbackUrl] : []) : raw.split(',').map((v) => v.trim()).filter(Boolean);
+  return listed.map((value) => {
+    try {
+      return new URL(value).origin;
+    } catch {
+      throw new ConfigError(`${name} must be a comma-separated list of origins, got "${value}"`);
+    }
+  });
+}
+
+function secret(env: Env, name: string): string {
+  const value = str(env, name);
+  if (value.length < 16) throw new ConfigError(`${name} must be at least 16 characters`);
+  return value;
+}
+
 function serviceEnv(env: Env): ServiceEnv {
-  const value = str(env, 'SERVICE_ENV', 'dev');
+  // No default: a deployment that forgets it must not start as dev (issue #13).
+  const value = str(env, 'SERVICE_ENV');
   if (value !== 'prod' && value !== 'sandbox' && value !== 'dev') throw new ConfigError(`SERVICE_ENV must be prod, sandbox or dev, got "${value}"`);
   return value;
 }
@@ -88,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
       trustProxy: bool(env, 'TRUST_PROXY', false),
       bodyLimit: str(env, 'BODY_LIMIT', '1mb'),
       publicUrl: str(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`),
+      hstsMaxAgeSeconds: int(env, 'HSTS_MAX_AGE_SECONDS', 0),
     },
     databaseUrl: str(env, 'DATABASE_URL'),
     db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2) },
@@ -97,14 +138,28 @@ export function loadConfig(env: Env = process.env): Config {
       taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'operations'),
       webUrl: optional(env, 'TEMPORAL_WEB_URL'),
     },
-    jwt: { privateKeyPem: optional(env, 'JWT_PRIVATE_KEY'), tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 900, 1) },
+    jwt: {
+      privateKeyPem: optional(env, 'JWT_PRIVATE_KEY'),
+      tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 900, 1),
+      audience: str(env, 'JWT_AUDIENCE', 'receivables-anticipation-api'),
+      keyReloadIntervalMs: int(env, 'JWT_KEY_RELOAD_INTERVAL_MS', 60_000, 0),
+    },
+    payloadKeys: cipherKeys(env, 'PAYLOAD_KEYS'),
+    codec: { corsOrigins: origins(env, 'CODEC_CORS_ORIGINS', optional(env, 'TEMPORAL_WEB_URL')) },
+    callbacks: {
+      esignSecret: secret(env, 'ESIGN_CALLBACK_SECRET'),
+      pixSecret: secret(env, 'PIX_CALLBACK_SECRET'),
+      toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
+    },
     login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
+    passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
     rateLimit: {
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
       perTokenRpm: int(env, 'RATE_LIMIT_TOKEN_RPM', 120, 1),
       perIpRpm: int(env, 'RATE_LIMIT_IP_RPM', 120, 1),
       loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
+      callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
     },
     idempotency: {
       // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.
@@ -135,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
     if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
     if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
+    if (config.passwords.scryptLog2N < PASSWORD_LOG2N) throw new ConfigError(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused when SERVICE_ENV=prod`);
   }
   return config;
 }

@@ -10,6 +10,7 @@ import { DependencyProbe } from './dependency-probe';
 import { AppDeps, createApp } from './app';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
 import { purgeIdleWindows } from '../db/repositories/rate-limit';
+import { purgeCallbackSignatures } from '../db/repositories/callback-signatures';
 
 export interface RunningApi {
   server: Server;
@@ -21,16 +22,18 @@ export interface RunningApi {
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax);
-  const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
-  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
+  const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
+  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
   const auth = new AuthService(db, tokens, config);
-  const temporal = connectTemporal(config.temporal);
+  const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
   const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now())])
-      .catch((err) => logger.warn('purge of idempotency records and rate-limit windows failed', { err: (err as Error).message }));
+    // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
+    const signaturesBefore = new Date(now().getTime() - 2 * config.callbacks.toleranceSeconds * 1000);
+    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now()), purgeCallbackSignatures(db, signaturesBefore)])
+      .catch((err) => logger.warn('purge of idempotency records, rate-limit windows and callback signatures failed', { err: (err as Error).message }));
   }, config.purge.intervalMs).unref();
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));

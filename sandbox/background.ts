@@ -1,4 +1,5 @@
 import type { Logger } from '../api/logger';
+import { providerSignatureHeaders } from '../domain/provider-signature';
 
 export interface CallbackPolicy {
   attempts: number;
@@ -27,16 +28,17 @@ export class Background {
 
   /**
    * POSTs a JSON callback, retrying with doubling delays until the receiver answers 2xx; after the
-   * last attempt it is logged and dropped, as a real provider would (the api also polls).
+   * last attempt it is logged and dropped, as a real provider would (the api also polls). Each
+   * attempt is signed afresh with `secret`, so a late retry is not refused as stale.
    */
-  notify(url: string, payload: object, about: Record<string, string>, attempt = 1): void {
-    this.deliver(url, payload).catch((err: Error) => {
+  notify(url: string, payload: object, secret: string, about: Record<string, string>, attempt = 1): void {
+    this.deliver(url, payload, secret).catch((err: Error) => {
       if (this.stopped.signal.aborted) return;
       if (attempt >= this.policy.attempts) {
         this.logger.warn('sandbox callback given up', { ...about, url, attempts: attempt, err: err.message });
         return;
       }
-      this.after(this.policy.retryDelayMs * 2 ** (attempt - 1), () => this.notify(url, payload, about, attempt + 1));
+      this.after(this.policy.retryDelayMs * 2 ** (attempt - 1), () => this.notify(url, payload, secret, about, attempt + 1));
     });
   }
 
@@ -46,11 +48,12 @@ export class Background {
     this.timers.clear();
   }
 
-  private async deliver(url: string, payload: object): Promise<void> {
+  private async deliver(url: string, payload: object, secret: string): Promise<void> {
+    const body = JSON.stringify(payload);
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(payload),
+      headers: { 'Content-Type': 'application/json', ...providerSignatureHeaders(secret, body, Math.floor(Date.now() / 1000)) },
+      body,
       signal: AbortSignal.any([this.stopped.signal, AbortSignal.timeout(this.policy.timeoutMs)]),
     });
     await response.arrayBuffer();

@@ -15,10 +15,12 @@ export interface SandboxConfig {
   callbackAttempts: number;
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
+  /** Each provider signs its callbacks with its own secret, the api's ESIGN_/PIX_CALLBACK_SECRET. No default. */
+  callbackSecrets: { esign: string; pix: string };
   logLevel: string;
 }
 
-export const SANDBOX_DEFAULTS: SandboxConfig = {
+export const SANDBOX_DEFAULTS: Omit<SandboxConfig, 'callbackSecrets'> = {
   host: '127.0.0.1',
   port: 8100,
   publicUrl: null,
@@ -45,6 +47,12 @@ function whole(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function required(env: Env, name: string): string {
+  const value = given(env, name);
+  if (value === undefined) throw new Error(`${name} is required`);
+  return value;
+}
+
 export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
   const d = SANDBOX_DEFAULTS;
   return {
@@ -58,6 +66,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     callbackAttempts: Math.max(1, whole(env, 'SANDBOX_CALLBACK_ATTEMPTS', d.callbackAttempts)),
     callbackRetryDelayMs: whole(env, 'SANDBOX_CALLBACK_RETRY_DELAY_MS', d.callbackRetryDelayMs),
     callbackTimeoutMs: whole(env, 'SANDBOX_CALLBACK_TIMEOUT_MS', d.callbackTimeoutMs),
+    callbackSecrets: { esign: required(env, 'ESIGN_CALLBACK_SECRET'), pix: required(env, 'PIX_CALLBACK_SECRET') },
     logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
   };
 }

@@ -44,7 +44,7 @@ function settlementCallback(payment: Payment) {
  * The simulated e-sign and PIX providers on one port, under `/esign` and `/pix`. State lives in
  * memory: a restart forgets every document, payment and e-mail.
  */
-export async function startSandbox(options: Partial<SandboxConfig> = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: Partial<SandboxConfig> & Pick<SandboxConfig, 'callbackSecrets'>): Promise<RunningSandbox> {
   const config: SandboxConfig = { ...SANDBOX_DEFAULTS, ...options };
   const logger = createLogger(config.logLevel, 'sandbox');
   const background = new Background(
@@ -56,11 +56,11 @@ export async function startSandbox(options: Partial<SandboxConfig> = {}): Promis
 
   const book = new EsignBook(faults, (document, signer) => {
     const url = document.callbackUrl ?? config.esignCallbackUrl;
-    if (url) background.notify(url, signatureCallback(document, signer), { document_id: document.id, signer_id: signer.id });
+    if (url) background.notify(url, signatureCallback(document, signer), config.callbackSecrets.esign, { document_id: document.id, signer_id: signer.id });
   });
   const ledger = new PixLedger(faults, background, { normalMs: config.settlementDelayMs, slowMs: config.slowSettlementDelayMs }, (payment) => {
     const url = payment.callbackUrl ?? config.pixCallbackUrl;
-    if (url) background.notify(url, settlementCallback(payment), { payment_id: payment.id });
+    if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
 
   const app = express();

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
+import { keptSecrets } from './lib/secrets.mjs';
 
 if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
   say('installing dependencies (npm install)...');
@@ -14,17 +15,20 @@ if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const apiPort = Number(process.env.PORT ?? 8000);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 8100);
-const infra = await startInfra({ purpose: 'dev' });
-const databaseUrl = process.env.DATABASE_URL ?? (await createDatabase(infra.serverUrl, 'receivables'));
 const apiUrl = `http://127.0.0.1:${apiPort}`;
+const infra = await startInfra({ purpose: 'dev', codecEndpoint: `${process.env.PUBLIC_URL ?? apiUrl}/v1/backoffice/codec` });
+const databaseUrl = process.env.DATABASE_URL ?? (await createDatabase(infra.serverUrl, 'receivables'));
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 const env = {
   ...process.env,
+  ...keptSecrets(path.join(ROOT, '.data', 'dev-secrets.json')),
   SERVICE_ENV: process.env.SERVICE_ENV ?? 'dev',
   DATABASE_URL: databaseUrl,
   TEMPORAL_ADDRESS: infra.temporalAddress,
   PORT: String(apiPort),
   PUBLIC_URL: process.env.PUBLIC_URL ?? apiUrl,
+  // The codec endpoint answers CORS only for Temporal Web's origin (both spellings of loopback).
+  CODEC_CORS_ORIGINS: process.env.CODEC_CORS_ORIGINS ?? (infra.temporalWebUrl ? [infra.temporalWebUrl, infra.temporalWebUrl.replace('127.0.0.1', 'localhost')].join(',') : ''),
   ESIGN_URL: process.env.ESIGN_URL ?? `${sandboxUrl}/esign`,
   PIX_URL: process.env.PIX_URL ?? `${sandboxUrl}/pix`,
   SANDBOX_PORT: String(sandboxPort),

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say, startInfra } from './lib/infra.mjs';
+import { ephemeralSecrets } from './lib/secrets.mjs';
 
 const infra = await startInfra({ purpose: 'test' });
 const database = `ra_test_${process.pid}`;
@@ -16,7 +17,11 @@ if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.te
 const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
   cwd: ROOT,
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev' },
+  // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
+  env: {
+    ...process.env, ...ephemeralSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev',
+    PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
+  },
 });
 const stopChild = () => child.kill('SIGINT');
 process.on('SIGINT', stopChild);

@@ -8,6 +8,7 @@ import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { startOutboxRelay } from './outbox-relay';
+import { encryptingDataConverter } from '../api/crypto/payload-codec';
 
 export interface RunningWorker {
   worker: Worker;
@@ -37,15 +38,18 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   installRuntime(logger, config.logLevel);
   const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
+  // One converter for the worker and the relay's and dispatcher's client: payloads sealed both ways.
+  const dataConverter = encryptingDataConverter(config.payloadKeys);
   const worker = await Worker.create({
     connection,
+    dataConverter,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities({ db, config, logger, resolveHost: options.resolveHost ?? systemResolver }),
   });
   const run = worker.run();
-  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
+  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace, dataConverter });
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

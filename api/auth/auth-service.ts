@@ -5,7 +5,7 @@ import { IdentityRepository, CredentialRow } from '../../db/repositories/identit
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { Config } from '../config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
-import { DECOY_HASH, verifySecret } from './passwords';
+import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret } from './passwords';
 import type { Principal } from './principal';
 import type { TokenService } from './tokens';
 
@@ -26,7 +26,7 @@ export class AuthService {
   constructor(
     private readonly db: Knex,
     private readonly tokens: TokenService,
-    private readonly config: Pick<Config, 'serviceEnv' | 'login'>,
+    private readonly config: Pick<Config, 'serviceEnv' | 'login' | 'passwords'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -97,7 +97,8 @@ export class AuthService {
         const users = new IdentityRepository(trx);
         const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).forUpdate().first('id')
           .then((row) => (row ? users.userById(row.id) : undefined));
-        const ok = await verifySecret(password, user?.passwordHash ?? DECOY_HASH);
+        const log2n = this.config.passwords.scryptLog2N;
+        const ok = await verifySecret(password, user?.passwordHash ?? decoyPasswordHash(log2n));
         if (!user || user.disabledAt) throw new NotAuthenticated('invalid_credentials');
         const now = this.now();
         const lockInForce = user.lockedUntil !== null && user.lockedUntil.getTime() > now.getTime();
@@ -113,6 +114,8 @@ export class AuthService {
           return { failed: true } as const;
         }
         await users.recordLoginSuccess(user.id);
+        // The parameters were raised since this password was hashed: the password in hand upgrades it.
+        if (needsRehash(user.passwordHash, log2n)) await users.replacePasswordHash(user.id, await hashPassword(password, log2n));
         const access_token = this.tokens.issue({
           sub: user.id, originator_id: user.originatorId, env: this.config.serviceEnv, scopes: user.scopes, token_type: 'user',
         });

@@ -33,18 +33,28 @@ function fromPrivatePem(pem: string): SigningKey {
  * configuration; elsewhere the first process generates one and keeps it in Postgres, so that any
  * number of api processes share it (an advisory lock makes the first generation happen once).
  */
+export interface ReloadPolicy {
+  /** At most one reload for unknown `kid`s per this many milliseconds. */
+  intervalMs: number;
+  now?: () => number;
+}
+
 export class KeyRing {
+  private lastReloadAt = Number.NEGATIVE_INFINITY;
+  private reloading: Promise<void> | null = null;
+
   private constructor(
     readonly current: SigningKey,
     private readonly byKid: Map<string, SigningKey>,
     private readonly reload: () => Promise<KeyRing>,
+    private readonly policy: ReloadPolicy,
   ) {}
 
-  static async load(db: Knex, configuredPem: string | null): Promise<KeyRing> {
-    const load = () => KeyRing.load(db, configuredPem);
+  static async load(db: Knex, configuredPem: string | null, policy: ReloadPolicy): Promise<KeyRing> {
+    const load = () => KeyRing.load(db, configuredPem, policy);
     if (configuredPem) {
       const key = fromPrivatePem(configuredPem);
-      return new KeyRing(key, new Map([[key.kid, key]]), load);
+      return new KeyRing(key, new Map([[key.kid, key]]), load, policy);
     }
     const rows: { kid: string; private_pem: string; retired_at: Date | null }[] = await db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['signing_keys']);
@@ -61,15 +71,25 @@ export class KeyRing {
     });
     const keys = rows.map((row) => ({ ...fromPrivatePem(row.private_pem), retired: row.retired_at !== null }));
     const current = keys.find((key) => !key.retired)!;
-    return new KeyRing(current, new Map(keys.map((key) => [key.kid, key])), load);
+    return new KeyRing(current, new Map(keys.map((key) => [key.kid, key])), load, policy);
   }
 
-  /** A kid we do not know may have been created by another process since we loaded: look once more. */
+  /**
+   * A kid we do not know may have been created by another process since we loaded: look once
+   * more, but at most once per interval (concurrent askers share that one look), so a flood of
+   * tokens with made-up kids costs one key query per interval, not one per request.
+   */
   async find(kid: string): Promise<SigningKey | undefined> {
     const known = this.byKid.get(kid);
     if (known) return known;
-    const fresh = await this.reload();
-    fresh.byKid.forEach((key, id) => this.byKid.set(id, key));
+    const now = (this.policy.now ?? Date.now)();
+    if (!this.reloading && now - this.lastReloadAt >= this.policy.intervalMs) {
+      this.lastReloadAt = now;
+      this.reloading = this.reload()
+        .then((fresh) => { fresh.byKid.forEach((key, id) => this.byKid.set(id, key)); })
+        .finally(() => { this.reloading = null; });
+    }
+    await this.reloading?.catch(() => undefined);
     return this.byKid.get(kid);
   }
 

@@ -2,21 +2,41 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, ScryptOptions } from 
 
 /**
  * Slow hashing of client secrets and user passwords with scrypt (built into Node, so no native
- * dependency to install). The parameters travel inside the hash so they can be raised later.
+ * dependency to install). The parameters travel inside the hash, so they can be raised: a
+ * password under weaker ones is re-hashed on its next successful login.
+ *
+ * User passwords get OWASP's parameters (N=2^17, r=8, p=1: 128 MiB and a noticeable fraction of
+ * a second per hash). Client secrets are 96 random bits, which no dictionary reaches, and are
+ * verified on every token exchange, so they keep N=2^14.
  */
-const PARAMS = { N: 16_384, r: 8, p: 1 };
+export const PASSWORD_LOG2N = 17;
+const SECRET_PARAMS = { N: 2 ** 14, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-function scrypt(secret: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
+const passwordParams = (log2n: number) => ({ N: 2 ** log2n, r: 8, p: 1 });
+
+function scrypt(secret: string, salt: Buffer, params: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+  // scrypt needs 128·N·r·p bytes; Node's default ceiling (32 MiB) is below N=2^17, so allow twice the need.
+  const maxmem = 256 * params.N * params.r * params.p;
   return new Promise((resolve, reject) => {
-    scryptCb(secret, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    scryptCb(secret, salt, KEY_LENGTH, { ...params, maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
   });
 }
 
-export async function hashSecret(secret: string): Promise<string> {
+async function hashWith(secret: string, params: { N: number; r: number; p: number }): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(secret, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scrypt(secret, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/** Client secrets (random, high entropy). */
+export function hashSecret(secret: string): Promise<string> {
+  return hashWith(secret, SECRET_PARAMS);
+}
+
+/** User passwords; `log2n` below 17 exists only for the test suite's speed (refused in prod). */
+export function hashPassword(password: string, log2n = PASSWORD_LOG2N): Promise<string> {
+  return hashWith(password, passwordParams(log2n));
 }
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
@@ -27,5 +47,21 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** Whether a stored password hash is weaker than the parameters in force. */
+export function needsRehash(stored: string, log2n = PASSWORD_LOG2N): boolean {
+  const [, n, r, p] = stored.split('$');
+  const wanted = passwordParams(log2n);
+  return Number(n) < wanted.N || Number(r) < wanted.r || Number(p) < wanted.p;
+}
+
+const ZERO_SALT = 'AAAAAAAAAAAAAAAAAAAAAA==';
+const ZERO_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
 /** A hash nobody's secret matches, verified for unknown accounts so they cost the same time. */
-export const DECOY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+export const DECOY_HASH = ['scrypt', SECRET_PARAMS.N, SECRET_PARAMS.r, SECRET_PARAMS.p, ZERO_SALT, ZERO_KEY].join('$');
+
+/** The decoy for logins, at the password parameters in force. */
+export function decoyPasswordHash(log2n = PASSWORD_LOG2N): string {
+  const params = passwordParams(log2n);
+  return ['scrypt', params.N, params.r, params.p, ZERO_SALT, ZERO_KEY].join('$');
+}

@@ -21,4 +21,5 @@ export const CLIENT_SCOPES = [
   'webhook:read', 'webhook:write', 'contract:read', 'contract:send', 'payable:read', 'payable:write',
 ] as const;
 
-export const BACKOFFICE_SCOPES = ['backoffice:read', 'backoffice:decide', 'backoffice:configure'] as const;
+/** `backoffice:operate`: operators who read decoded Temporal payloads through the codec endpoint. */
+export const BACKOFFICE_SCOPES = ['backoffice:read', 'backoffice:decide', 'backoffice:configure', 'backoffice:operate'] as const;

@@ -14,7 +14,7 @@ export interface RateLimitDeps {
 type Scope = 'ip' | 'token';
 interface Budget { bucket: string; limit: number }
 
-/** The contract exempts health, the OpenAPI document, the JWKS and internal routes: all marked `x-rate-limit: exempt`. */
+/** The contract exempts health, the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider callbacks have their own class. */
 const limited = (route: RouteSpec) => route.rateLimit !== 'exempt';
 
 const limitHeaders = (limit: number, remaining: number) => ({ 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining) });
@@ -50,7 +50,7 @@ function limiter(deps: RateLimitDeps, scope: Scope, budgetOf: (req: Request) => 
 
 /** Before authentication, by origin address, with a budget per route class (login and token exchange are tighter). */
 export function perIpRateLimit(deps: RateLimitDeps): RequestHandler {
-  const limits = { default: deps.config.perIpRpm, login: deps.config.loginRpm, auth_token: deps.config.tokenRpm };
+  const limits = { default: deps.config.perIpRpm, login: deps.config.loginRpm, auth_token: deps.config.tokenRpm, callback: deps.config.callbackRpm };
   return limiter(deps, 'ip', (req) => {
     const routeClass = req.ctx.route!.rateLimit as Exclude<RateLimitClass, 'exempt'>;
     return { bucket: `ip:${routeClass}:${req.ctx.clientIp}`, limit: limits[routeClass] };

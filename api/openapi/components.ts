@@ -30,6 +30,7 @@ const scopeDescriptions: Record<string, string> = {
   'backoffice:read': 'Backoffice: read every originator\'s queue',
   'backoffice:decide': 'Backoffice: approve and deny operations, record payer payments',
   'backoffice:configure': 'Backoffice: policies and limits',
+  'backoffice:operate': 'Backoffice: decode Temporal payloads (the codec endpoint Temporal Web calls)',
 };
 
 /** The idempotency middleware checks these bounds itself (422 idempotency_key_invalid) before the validator runs. */

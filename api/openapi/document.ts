@@ -1,4 +1,5 @@
 import { components } from './components';
+import type { ServiceEnv } from '../config';
 import { authPaths } from './paths/auth';
 import { platformPaths } from './paths/platform';
 import { assignorPaths, assignorSchemas } from './paths/assignors';
@@ -12,6 +13,7 @@ import { stockPaths, stockSchemas } from './paths/stock';
 import { payablePaths, payableSchemas } from './paths/payables';
 import { creditPaths, creditSchemas } from './paths/credits';
 import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
+import { codecPaths, codecSchemas } from './paths/codec';
 
 interface Section {
   tag: string;
@@ -33,14 +35,18 @@ const SECTIONS: Section[] = [
   { tag: 'assignor-payables', paths: payablePaths, schemas: payableSchemas },
   { tag: 'discount-credits', paths: creditPaths, schemas: creditSchemas },
   { tag: 'webhooks', paths: webhookPaths, schemas: webhookSchemas },
+  { tag: 'codec', paths: codecPaths, schemas: codecSchemas },
 ];
 
 /**
  * The OpenAPI 3.1 document: the single source of request shapes, route security and the
  * statuses each route can answer. Served live at `GET /v1/openapi.json`.
  */
-export function buildDocument(publicUrl: string): Record<string, unknown> {
+export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record<string, unknown> {
   const base = components(publicUrl);
+  const paths: Record<string, unknown> = Object.assign({}, ...SECTIONS.map((section) => section.paths));
+  // Production has no simulated counterparts: their routes are absent, so they are also 404.
+  if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
   return {
     openapi: '3.1.0',
     info: {
@@ -50,7 +56,7 @@ export function buildDocument(publicUrl: string): Record<string, unknown> {
     },
     servers: [{ url: '/' }],
     tags: SECTIONS.map((section) => ({ name: section.tag })),
-    paths: Object.assign({}, ...SECTIONS.map((section) => section.paths)),
+    paths,
     components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
     webhooks: webhookEvents,
   };

@@ -1,4 +1,4 @@
-export type RateLimitClass = 'default' | 'exempt' | 'login' | 'auth_token';
+export type RateLimitClass = 'default' | 'exempt' | 'login' | 'auth_token' | 'callback';
 export type SecurityRequirement = Record<string, string[]>;
 
 export interface RouteSpec {

@@ -15,7 +15,7 @@ export function presentWebhook(s: WebhookSubscription) {
 }
 
 /** Registration and rotation: the one response that shows the secret. */
-export const presentWebhookWithSecret = (s: WebhookSubscription) => ({ ...presentWebhook(s), hmac_secret: s.secret });
+export const presentWebhookWithSecret = (revealed: { subscription: WebhookSubscription; secret: string }) => ({ ...presentWebhook(revealed.subscription), hmac_secret: revealed.secret });
 
 export function presentDelivery(d: WebhookDelivery) {
   return {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { readSignatureCallback } from '../../activities/esign-client';
 import { readSettlementCallback } from '../../activities/pix-client';
@@ -8,23 +8,36 @@ import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/o
 import type { TemporalHandle } from '../temporal-client';
 import { handle } from '../http/handle';
 import { signalWorkflow } from '../operations/workflow-calls';
+import type { UnitOfWork } from '../http/context';
+import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
 
 /**
- * Provider callbacks (internal routes). A callback is only a hint that wakes the workflow, which
- * then re-reads the provider itself, so a forged call can at most cause an extra read.
+ * The first delivery of a verified signature (api/middleware/provider-signature.ts checked it);
+ * a replay is accepted and does nothing.
+ */
+function firstDelivery(req: Request, uow: UnitOfWork): Promise<boolean> {
+  const { provider, signature } = req.providerCallback!;
+  return recordCallbackSignature(uow.db, provider, signature, new Date());
+}
+
+/**
+ * Provider callbacks (internal routes), signed by the provider. A callback is only a hint that
+ * wakes the workflow, which then re-reads the provider itself.
  */
 export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandle }): Router {
   const router = Router();
   const accepted = { status: 202, body: { accepted: true } };
 
-  router.post('/v1/internal/esign/callback', handle(async (req) => {
+  router.post('/v1/internal/esign/callback', handle(async (req, uow) => {
+    if (!(await firstDelivery(req, uow))) return accepted;
     const notice = readSignatureCallback(req.body);
     const operationId = notice && await operationOfDocument(deps.db, notice.documentId);
     if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), signerSignedSignal.name);
     return accepted;
   }));
 
-  router.post('/v1/internal/pix/callback', handle(async (req) => {
+  router.post('/v1/internal/pix/callback', handle(async (req, uow) => {
+    if (!(await firstDelivery(req, uow))) return accepted;
     const settlement = readSettlementCallback(req.body);
     const operationId = settlement && await operationOfPayment(deps.db, settlement.paymentId, settlement.idempotencyKey);
     if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), disbursementSettledSignal.name);

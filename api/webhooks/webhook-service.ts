@@ -9,6 +9,13 @@ import { newWebhookSecret } from '../../domain/webhook-signature';
 import { Page, WebhookSubscription, WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { WebhookDelivery, WebhookDeliveryRepository } from '../../db/repositories/webhooks-deliveries';
 import { deliveryStart, retryNowSignal, type webhookDelivery } from '../../workflows/webhook-delivery';
+import { CipherRing } from '../crypto/cipher-ring';
+
+/** A subscription with its secret in clear: only as the answer to registration or rotation. */
+export interface RevealedSubscription {
+  subscription: WebhookSubscription;
+  secret: string;
+}
 
 export interface WebhookServiceDeps {
   config: Config;
@@ -23,17 +30,22 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export class WebhookService {
   private readonly subscriptions: WebhookSubscriptionRepository;
   private readonly deliveries: WebhookDeliveryRepository;
+  private readonly ring: CipherRing;
 
   constructor(private readonly deps: WebhookServiceDeps, db: Knex, private readonly originatorId: string) {
     this.subscriptions = new WebhookSubscriptionRepository(db, originatorId);
     this.deliveries = new WebhookDeliveryRepository(db, originatorId);
+    this.ring = new CipherRing(deps.config.payloadKeys);
   }
 
-  async register(input: { url: string; events: EventType[]; description: string | null }): Promise<WebhookSubscription> {
+  /** The secret is stored sealed; this answer is the one time it is seen in clear. */
+  async register(input: { url: string; events: EventType[]; description: string | null }): Promise<RevealedSubscription> {
     await assertWebhookUrl(input.url, this.deps.resolveHost, { allowPrivateHosts: this.deps.config.webhooks.allowPrivateHosts });
-    return this.subscriptions.create({
-      id: uuidv7(), url: input.url, eventTypes: [...new Set(input.events)], description: input.description, secret: newWebhookSecret(),
+    const secret = newWebhookSecret();
+    const subscription = await this.subscriptions.create({
+      id: uuidv7(), url: input.url, eventTypes: [...new Set(input.events)], description: input.description, sealedSecret: this.ring.sealText(secret),
     });
+    return { subscription, secret };
   }
 
   list(page: Page): Promise<{ items: WebhookSubscription[]; total: number }> {
@@ -50,10 +62,15 @@ export class WebhookService {
     return this.deliveries.list(id, page);
   }
 
-  async rotateSecret(id: string): Promise<WebhookSubscription> {
-    const rotated = await this.subscriptions.rotateSecret(id, newWebhookSecret(), new Date(Date.now() + ROTATION_OVERLAP_MS));
+  /** The outgoing secret is re-sealed with the newest key as it becomes the previous one. */
+  async rotateSecret(id: string): Promise<RevealedSubscription> {
+    const current = await this.subscriptions.findForUpdate(id);
+    if (!current) throw new NotFound('webhook_not_found');
+    const secret = newWebhookSecret();
+    const sealed = { secret: this.ring.sealText(secret), previous: this.ring.sealText(this.ring.openText(current.sealedSecret)) };
+    const rotated = await this.subscriptions.rotateSecret(id, sealed, new Date(Date.now() + ROTATION_OVERLAP_MS));
     if (!rotated) throw new NotFound('webhook_not_found');
-    return rotated;
+    return { subscription: rotated, secret };
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { createDb, migrate } from '../../db/connection';
 import { startChild, Child } from '../../test/support/child-process';
 import { byCommandLine, byPid, parentOf, Roots } from './cpu';
+import { benchSecrets } from '../support/secrets';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HIGH = String(1_000_000_000);
@@ -36,7 +37,7 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
   const children: Child[] = [];
   const pids: Record<string, number> = {};
   const base = {
-    DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0',
+    ...benchSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0',
     RATE_LIMIT_IP_RPM: HIGH, RATE_LIMIT_TOKEN_RPM: HIGH, RATE_LIMIT_AUTH_TOKEN_RPM: HIGH, RATE_LIMIT_LOGIN_RPM: HIGH,
   };
   try {

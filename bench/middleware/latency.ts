@@ -19,6 +19,7 @@ import { startApi, RunningApi } from '../../api/server';
 import { createDb, migrate } from '../../db/connection';
 import { DEV_SEED, seedDev } from '../../db/seeds/dev-seed';
 import { cpf } from '../../test/support/documents';
+import { benchSecrets } from '../support/secrets';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const REQUESTS = Number(process.argv[2] ?? 1500);
@@ -36,7 +37,7 @@ async function database(): Promise<{ url: string; stop(): Promise<void> }> {
 function api(databaseUrl: string, rateLimits: boolean): Promise<RunningApi> {
   const high = String(1_000_000_000);
   return startApi(loadConfig({
-    ...process.env, SERVICE_ENV: 'dev', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl,
+    ...process.env, ...benchSecrets(), SERVICE_ENV: 'dev', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl,
     RATE_LIMIT_ENABLED: String(rateLimits), RATE_LIMIT_IP_RPM: high, RATE_LIMIT_TOKEN_RPM: high, RATE_LIMIT_AUTH_TOKEN_RPM: high,
   }));
 }

@@ -19,6 +19,7 @@ import {
   addDays, businessDate, normalisePricingRequest, priceOperation, PricingPolicy, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
 import { cnpj } from '../../test/support/documents';
+import { benchSecrets } from '../support/secrets';
 
 const SIZES = [1, 10, 100, 1000];
 const RUNS = Number(process.argv[2] ?? 200);
@@ -84,7 +85,7 @@ async function overHttp(today: string): Promise<string[]> {
   await knex.destroy();
   const high = String(1_000_000_000);
   const api = await startApi(loadConfig({
-    ...process.env, SERVICE_ENV: 'dev', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: db.url, TEMPORAL_ADDRESS: 'unused:7233',
+    ...process.env, ...benchSecrets(), SERVICE_ENV: 'dev', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: db.url, TEMPORAL_ADDRESS: 'unused:7233',
     RATE_LIMIT_IP_RPM: high, RATE_LIMIT_TOKEN_RPM: high, RATE_LIMIT_AUTH_TOKEN_RPM: high,
   }));
   const demo = DEV_SEED.originators[0];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadConfig, Config } from '../../api/config';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
+import { benchSecrets } from './secrets';
 
 export interface BenchInfra {
   databaseUrl: string;
@@ -28,7 +29,7 @@ export async function startBenchInfra(name: string): Promise<BenchInfra> {
     temporalAddress: stack.temporalAddress,
     db,
     config: (overrides = {}) => loadConfig({
-      ...process.env, SERVICE_ENV: 'dev', LOG_LEVEL: 'error', PORT: '0', RATE_LIMIT_ENABLED: 'false',
+      ...process.env, ...benchSecrets(), SERVICE_ENV: 'dev', LOG_LEVEL: 'error', PORT: '0', RATE_LIMIT_ENABLED: 'false',
       DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, ...overrides,
     }),
     async stop() {

@@ -19,6 +19,7 @@ import { RECEIVER_HOST, startReceiver, testCa } from '../../test/support/https-r
 import { fixedResolver } from '../../test/support/webhooks';
 import { startBenchInfra } from '../support/stack';
 import { summary } from '../support/summary';
+import { CipherRing } from '../../api/crypto/cipher-ring';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);
@@ -29,10 +30,10 @@ async function main(): Promise<void> {
   const infra = await startBenchInfra('webhooks');
   const receiver = await startReceiver(() => 200);
   const originatorId = DEV_SEED.originators[0].id;
-  await new WebhookSubscriptionRepository(infra.db, originatorId).create({
-    id: uuidv7(), url: receiver.url('/bench'), eventTypes: ['operation.approved'], description: 'bench', secret: newWebhookSecret(),
-  });
   const config = infra.config({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOKS_EXTRA_CA_PEM: (await testCa()).caPem });
+  await new WebhookSubscriptionRepository(infra.db, originatorId).create({
+    id: uuidv7(), url: receiver.url('/bench'), eventTypes: ['operation.approved'], description: 'bench', sealedSecret: new CipherRing(config.payloadKeys).sealText(newWebhookSecret()),
+  });
   const worker = await startWorker(config, { resolveHost: fixedResolver({ [RECEIVER_HOST]: ['127.0.0.1'] }) });
 
   const recordedAt = new Map<string, number>();

@@ -65,4 +65,8 @@ export class IdentityRepository {
   async recordLoginSuccess(id: string): Promise<void> {
     await this.db('users').where({ id }).update({ failed_attempts: 0, locked_until: null });
   }
+
+  async replacePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db('users').where({ id }).update({ password_hash: passwordHash });
+  }
 }

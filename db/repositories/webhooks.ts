@@ -7,9 +7,10 @@ export interface WebhookSubscription {
   url: string;
   eventTypes: EventType[];
   description: string | null;
-  secret: string;
-  /** Still signs beside `secret` until `previousSecretExpiresAt` (rotation overlap). */
-  previousSecret: string | null;
+  /** The HMAC secret sealed with the key ring (`enc:v1:...`); opened only by the delivery activity. */
+  sealedSecret: string;
+  /** Still signs beside the secret until `previousSecretExpiresAt` (rotation overlap); sealed too. */
+  sealedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
 }
@@ -37,8 +38,8 @@ const toSubscription = (row: SubscriptionRow): WebhookSubscription => ({
   url: row.url,
   eventTypes: row.event_types,
   description: row.description,
-  secret: row.secret,
-  previousSecret: row.previous_secret,
+  sealedSecret: row.secret,
+  sealedPreviousSecret: row.previous_secret,
   previousSecretExpiresAt: row.previous_secret_expires_at,
   createdAt: row.created_at,
 });
@@ -49,9 +50,9 @@ export class WebhookSubscriptionRepository extends TenantScopedRepository {
     return this.scoped('webhook_subscriptions').whereNull('deleted_at');
   }
 
-  async create(input: Pick<WebhookSubscription, 'id' | 'url' | 'eventTypes' | 'description' | 'secret'>): Promise<WebhookSubscription> {
+  async create(input: Pick<WebhookSubscription, 'id' | 'url' | 'eventTypes' | 'description' | 'sealedSecret'>): Promise<WebhookSubscription> {
     const [row] = await this.insertOwned('webhook_subscriptions', {
-      id: input.id, url: input.url, event_types: input.eventTypes, description: input.description, secret: input.secret,
+      id: input.id, url: input.url, event_types: input.eventTypes, description: input.description, secret: input.sealedSecret,
     }).returning('*');
     return toSubscription(row);
   }
@@ -73,11 +74,20 @@ export class WebhookSubscriptionRepository extends TenantScopedRepository {
     return (await this.live().where({ id }).update({ deleted_at: this.db.fn.now() })) > 0;
   }
 
-  /** The current secret becomes the previous one, signing beside the new one until `overlapUntil`. */
-  async rotateSecret(id: string, secret: string, overlapUntil: Date): Promise<WebhookSubscription | null> {
+  /**
+   * The current secret becomes the previous one, signing beside the new one until `overlapUntil`.
+   * Both arrive sealed with the newest key, so a rotation also re-seals the one it keeps.
+   */
+  async rotateSecret(id: string, sealed: { secret: string; previous: string }, overlapUntil: Date): Promise<WebhookSubscription | null> {
     const [row] = await this.live().where({ id })
-      .update({ previous_secret: this.db.ref('secret'), previous_secret_expires_at: overlapUntil, secret })
+      .update({ previous_secret: sealed.previous, previous_secret_expires_at: overlapUntil, secret: sealed.secret })
       .returning('*');
+    return row ? toSubscription(row) : null;
+  }
+
+  /** The subscription locked until the transaction ends: a rotation reads and replaces its secret. */
+  async findForUpdate(id: string): Promise<WebhookSubscription | null> {
+    const row = await this.live().where({ id }).forUpdate().first();
     return row ? toSubscription(row) : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hashSecret } from '../../api/auth/passwords';
+import { hashPassword, hashSecret } from '../../api/auth/passwords';
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../api/auth/principal';
 import { Dec, Money } from '../../domain/money';
 import { PoliciesRepository } from '../repositories/policies';
@@ -53,8 +53,11 @@ export async function seedDev(db: Knex): Promise<void> {
   const bo = DEV_SEED.backoffice;
   if (!(await db('users').where({ id: bo.id }).first())) {
     await db('users').insert({
-      id: bo.id, email: bo.email, name: bo.name, password_hash: await hashSecret(bo.password),
+      id: bo.id, email: bo.email, name: bo.name, password_hash: await hashPassword(bo.password),
       kind: 'backoffice', originator_id: null, scopes: [...BACKOFFICE_SCOPES],
     });
+  } else {
+    // A data folder seeded before a scope was added gets it too.
+    await db('users').where({ id: bo.id }).update({ scopes: [...BACKOFFICE_SCOPES] });
   }
 }

@@ -42,7 +42,7 @@ export async function dropDatabase(serverUrl, name) {
  * Postgres and Temporal for a run: the ones named by DATABASE_URL / TEMPORAL_ADDRESS, or local
  * ones started here (embedded Postgres under .data/, the Temporal dev server from .tools/).
  */
-export async function startInfra({ purpose, env = process.env }) {
+export async function startInfra({ purpose, env = process.env, codecEndpoint = null }) {
   const stops = [];
   // A bench runs like a test (throwaway Postgres, in-memory Temporal, free ports) but with the
   // server's real continue-as-new threshold, so it measures what production would do.
@@ -68,7 +68,7 @@ export async function startInfra({ purpose, env = process.env }) {
     const uiPort = test ? await freePort() : Number(env.DEV_TEMPORAL_UI_PORT ?? 8233);
     say(`starting Temporal dev server on port ${port}${test ? ' (in memory)' : `, Temporal Web on ${uiPort}`}`);
     const temporal = await startTemporalDev({
-      binary, port, uiPort, headless: false,
+      binary, port, uiPort, headless: false, codecEndpoint,
       dbFile: test ? null : path.join(ROOT, '.data', 'temporal.db'),
       // Tests reach "continue as new suggested" after a few dozen events instead of thousands,
       // so the long-wait paths that continue as new run in every test run.

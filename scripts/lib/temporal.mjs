@@ -5,10 +5,12 @@ import { waitForPort } from './ports.mjs';
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
 
 /** `temporal server start-dev`: the server with Temporal Web built in, our search attributes registered. */
-export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, dynamicConfig = {}, log = () => {} }) {
+export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, codecEndpoint = null, dynamicConfig = {}, log = () => {} }) {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-format', 'json'];
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
+  // Temporal Web decodes payloads through the api's codec endpoint (operators only; see docs/operations.md).
+  if (codecEndpoint && !headless) args.push('--ui-codec-endpoint', codecEndpoint);
   if (dbFile) args.push('--db-filename', dbFile);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

@@ -9,10 +9,18 @@ import { payerPayment, simulatePayerPayment } from './titles.support';
 describe('simulated payer payments in production', () => {
   it('do not exist there: 404 not_found, as for any undocumented route', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const prod = new ApiClient((await anotherApi({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
+    const prod = new ApiClient((await anotherApi({ SERVICE_ENV: 'prod', PASSWORD_SCRYPT_LOG2N: '17', JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
     const token = await tokenFor(prod, await buildCredential({ env: 'prod' }));
     const res = await simulatePayerPayment(prod, token, uuidv7(), payerPayment());
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ detail: 'not_found' });
+    const document = (await prod.get('/v1/openapi.json')).body;
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/v1/sandbox/'))).to.deep.equal([]);
+    expect(document.paths).to.have.property('/v1/backoffice/titles/{id}/payer-payments');
+  });
+
+  it('are documented outside production', async () => {
+    const document = (await new ApiClient((await anotherApi({ SERVICE_ENV: 'sandbox' })).url).get('/v1/openapi.json')).body;
+    expect(document.paths).to.have.property('/v1/sandbox/titles/{id}/payer-payments');
   });
 });

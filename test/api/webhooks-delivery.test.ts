@@ -24,7 +24,7 @@ describe('webhook delivery', () => {
   before(async () => {
     await sharedWorker();
     client = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).url);
-    temporal = connectTemporal(testConfig().temporal);
+    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
   });
   after(async () => {
     await Promise.all(receivers.map((r) => r.close()));

@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { anotherApi, sharedApi, sharedWorker, testDb } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
+import { connectTestClient } from '../support/temporal';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 
 describe('crash recovery', function () {
   this.timeout(180_000);
   let temporal: Client;
   before(async () => {
-    temporal = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
+    temporal = await connectTestClient(true);
   });
   after(async () => temporal.connection.close());
 
@@ -45,7 +46,7 @@ describe('crash recovery', function () {
   describe('when the worker dies during disbursement', () => {
     let sandbox: RunningSandbox;
     before(async () => {
-      sandbox = await startSandbox({ port: 0, settlementDelayMs: 50, slowSettlementDelayMs: 6_000, callbackRetryDelayMs: 200, logLevel: 'error' });
+      sandbox = await startSandbox({ port: 0, settlementDelayMs: 50, slowSettlementDelayMs: 6_000, callbackRetryDelayMs: 200, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
     });
     after(async () => sandbox.close());
 

@@ -3,7 +3,7 @@ import { HttpPixProvider, PixPayment, PixRecipient, readSettlementCallback } fro
 import { PixError } from '../../activities/provider-errors';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { ApiClient } from '../support/http';
-import { sharedSandbox } from '../support/stack';
+import { sharedSandbox, sandboxCallbackSecrets } from '../support/stack';
 import { CallbackReceiver, rejectionOf, unique } from './support';
 
 const recipient = (email: string | null = null): PixRecipient => ({
@@ -89,7 +89,7 @@ describe('sandbox PIX provider through the adapter', () => {
     let own: RunningSandbox;
     let ownPix: HttpPixProvider;
     before(async () => {
-      own = await startSandbox({ port: 0, settlementDelayMs: 0, slowSettlementDelayMs: 800, logLevel: 'error' });
+      own = await startSandbox({ port: 0, settlementDelayMs: 0, slowSettlementDelayMs: 800, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
       ownPix = new HttpPixProvider(own.pixUrl, 5_000);
     });
     after(() => own.close());

@@ -11,13 +11,14 @@ export interface Child {
 }
 
 /**
- * Runs one of our entry points (api/server.ts, worker/main.ts) as a real separate process, so a
- * test can kill it abruptly the way a crash would.
+ * Runs one of our entry points (api/server.ts, worker/main.ts, or their compiled `dist/...js`) as
+ * a real separate process, so a test can kill it abruptly the way a crash would.
  */
 export async function startChild(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<Child> {
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the entry in a second process,
   // which a SIGKILL of the CLI would leave running, so a "crashed" worker would go on working.
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);

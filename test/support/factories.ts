@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { hashSecret } from '../../api/auth/passwords';
+import { hashPassword, hashSecret } from '../../api/auth/passwords';
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../api/auth/principal';
-import { testDb } from './stack';
+import { testConfig, testDb } from './stack';
 import type { ApiClient } from './http';
 
 /** Factories make each test's own data: `buildX(overrides)` writes real rows. */
@@ -38,7 +38,7 @@ export async function buildUser(overrides: { email?: string; password?: string; 
   const email = overrides.email ?? `user-${id.slice(-8)}@example.com`;
   const password = overrides.password ?? `pw-${randomBytes(6).toString('hex')}`;
   await testDb()('users').insert({
-    id, email, name: 'Test User', password_hash: await hashSecret(password), kind: overrides.kind ?? 'backoffice',
+    id, email, name: 'Test User', password_hash: await hashPassword(password, testConfig().passwords.scryptLog2N), kind: overrides.kind ?? 'backoffice',
     originator_id: overrides.originatorId ?? null, scopes: overrides.scopes ?? [...BACKOFFICE_SCOPES],
   });
   return { id, email, password };

@@ -4,6 +4,7 @@ import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
 import { startWorker, RunningWorker } from '../../worker/main';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
+import type { SandboxConfig } from '../../sandbox/config';
 import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webhooks';
 
 // Every test calls from 127.0.0.1 and rate-limit windows are shared in Postgres, so every api the
@@ -48,9 +49,17 @@ export function testDb(): Db {
   return db;
 }
 
+/** The sandbox signs its callbacks with the secrets the api under test verifies. */
+export function sandboxCallbackSecrets(): SandboxConfig['callbackSecrets'] {
+  const { esignSecret, pixSecret } = testConfig().callbacks;
+  return { esign: esignSecret, pix: pixSecret };
+}
+
 /** The simulated e-sign and PIX providers; quick settlement and callback retries keep tests short. */
 export function sharedSandbox(): Promise<RunningSandbox> {
-  sandbox ??= startSandbox({ port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error' });
+  sandbox ??= startSandbox({
+    port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error', callbackSecrets: sandboxCallbackSecrets(),
+  });
   return sandbox;
 }
 

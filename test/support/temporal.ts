@@ -4,17 +4,28 @@ import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '..
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { OperationState } from '../../workflows/operation';
 import { eventually } from './webhooks';
+import { encryptingDataConverter } from '../../api/crypto/payload-codec';
+import { testConfig } from './stack';
 
 /**
- * A Temporal client of the test's own (the api's is not exposed), on the server the run uses.
- * One per test file: `after(closeTemporal)`.
+ * A Temporal client of the test's own (the api's is not exposed), on the server the run uses,
+ * with the service's payload codec. One per test file: `after(closeTemporal)`.
  */
 let client: Promise<Client> | undefined;
 
 export function temporal(): Promise<Client> {
-  client ??= Connection.connect({ address: process.env.TEMPORAL_ADDRESS! })
-    .then((connection) => new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' }));
+  client ??= connectTestClient(true);
   return client;
+}
+
+/**
+ * A client as the server's other users see it: `withCodec: false` reads payloads as stored
+ * (ciphertext). The caller closes its connection.
+ */
+export async function connectTestClient(withCodec: boolean): Promise<Client> {
+  const config = testConfig();
+  const connection = await Connection.connect({ address: config.temporal.address });
+  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: withCodec ? encryptingDataConverter(config.payloadKeys) : undefined });
 }
 
 export async function closeTemporal(): Promise<void> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DEFAULT_WEBHOOK_SCHEDULE_MS, loadConfig } from '../../api/config';
+import { minimalEnv } from '../support/config';
 import { classifyAddress } from '../../domain/url-guard-ranges';
 import { assertWebhookUrl, UrlRejectionCode } from '../../domain/url-guard';
 import { standardSignature } from '../../domain/webhook-signature';
@@ -66,11 +67,11 @@ describe('webhook URL guard', () => {
   });
 
   it('defaults to a 10 s timeout and the eight-attempt schedule, and prod refuses private hosts and an extra CA', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x' });
+    const config = loadConfig(minimalEnv());
     expect(config.webhooks.timeoutMs).to.equal(10_000);
     expect(config.webhooks.retryScheduleMs).to.deep.equal(DEFAULT_WEBHOOK_SCHEDULE_MS);
     expect(DEFAULT_WEBHOOK_SCHEDULE_MS.map((ms) => ms / 1000)).to.deep.equal([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
-    const prod = { DATABASE_URL: 'postgres://localhost/x', SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem' };
+    const prod = minimalEnv({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem' });
     expect(() => loadConfig({ ...prod, WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).to.throw(/refused when SERVICE_ENV=prod/);
     expect(() => loadConfig({ ...prod, WEBHOOKS_EXTRA_CA_PEM: '-----BEGIN CERTIFICATE-----' })).to.throw(/refused when SERVICE_ENV=prod/);
   });

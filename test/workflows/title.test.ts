@@ -28,7 +28,7 @@ describe('title tracking by the operation workflow', function () {
     client = new ApiClient((await sharedApi()).url);
     await sharedWorker();
     ({ token } = await buildOperationsIntegrator(client, { graceDays: 0, autoApproveLimitBrl: Money.of('1000000.00') }));
-    temporal = connectTemporal(testConfig().temporal);
+    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
   });
   after(() => temporal.connection.close());
   after(closeTemporal);

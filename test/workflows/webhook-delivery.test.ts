@@ -13,6 +13,7 @@ import { ApiClient } from '../support/http';
 import { buildIntegrator, buildOriginator } from '../support/factories';
 import { Answer, RECEIVER_HOST, startReceiver, testCa, TestReceiver } from '../support/https-receiver';
 import { eventually, fixedResolver } from '../support/webhooks';
+import { CipherRing } from '../../api/crypto/cipher-ring';
 
 /**
  * One attempt, straight through the activity with the guard configured as in production: the
@@ -44,7 +45,7 @@ describe('webhook delivery attempt', () => {
     const eventId = uuidv7();
     await recordEvent(testDb(), { eventId, originatorId: owner, eventType: 'operation.paid', occurredAt: new Date(), data: { originator_id: owner } });
     const subscription = await new WebhookSubscriptionRepository(testDb(), owner).create({
-      id: uuidv7(), url, eventTypes: ['operation.paid'], description: null, secret: newWebhookSecret(),
+      id: uuidv7(), url, eventTypes: ['operation.paid'], description: null, sealedSecret: new CipherRing(testConfig().payloadKeys).sealText(newWebhookSecret()),
     });
     const records = async () => (await new WebhookDeliveryRepository(testDb(), owner).list(subscription.id, { limit: 50, offset: 0 })).items;
     return { eventId, subscriptionId: subscription.id, originatorId: owner, records };
@@ -104,7 +105,7 @@ describe('webhook delivery attempt', () => {
     let temporal: TemporalHandle;
     before(async () => {
       await sharedWorker();
-      temporal = connectTemporal(testConfig().temporal);
+      temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
     });
     after(() => temporal.connection.close());
 

@@ -1,0 +1,48 @@
+import express, { RequestHandler } from 'express';
+import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
+import type { Config } from '../config';
+
+export type CallbackProvider = 'esign' | 'pix';
+
+/** The callback routes and whose secret signs each. */
+export const CALLBACK_PATHS: Record<string, CallbackProvider> = {
+  '/v1/internal/esign/callback': 'esign',
+  '/v1/internal/pix/callback': 'pix',
+};
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set on a provider callback whose signature verified: the route records it against replays. */
+    providerCallback?: { provider: CallbackProvider; signature: string };
+  }
+}
+
+/**
+ * Provider callbacks prove their origin before anything is read or written: the raw body is
+ * read here (the JSON parser then leaves it alone), its HMAC and timestamp checked against the
+ * provider's secret, and only then parsed. Other routes pass straight through.
+ */
+export function providerSignature(config: Config['callbacks'], bodyLimit: string, nowSeconds: () => number): RequestHandler[] {
+  const secrets: Record<CallbackProvider, string> = { esign: config.esignSecret, pix: config.pixSecret };
+  const raw = express.raw({ type: () => true, limit: bodyLimit });
+  const forCallbacks = (handler: RequestHandler): RequestHandler => (req, res, next) => (req.method === 'POST' && CALLBACK_PATHS[req.path] ? handler(req, res, next) : next());
+  return [
+    forCallbacks(raw),
+    forCallbacks((req, _res, next) => {
+      const provider = CALLBACK_PATHS[req.path];
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const verdict = verifyProviderSignature({
+        secret: secrets[provider], signature: req.get(SIGNATURE_HEADER), timestamp: req.get(TIMESTAMP_HEADER), body, nowSeconds: nowSeconds(), toleranceSeconds: config.toleranceSeconds,
+      });
+      if (!verdict.ok) return next(new NotAuthenticated(verdict.code));
+      try {
+        req.body = body.length === 0 ? undefined : JSON.parse(body.toString('utf8'));
+      } catch {
+        return next(new ValidationFailed([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Malformed JSON body'));
+      }
+      req.providerCallback = { provider, signature: verdict.signature };
+      next();
+    }),
+  ];
+}

@@ -1,0 +1,91 @@
+import { Request, Router, RequestHandler } from 'express';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { Forbidden, RuleViolation } from '../../domain/errors';
+import { CipherKeyError } from '../crypto/cipher-ring';
+import { handle, ok } from '../http/handle';
+
+export const CODEC_PATH = '/v1/backoffice/codec';
+/** Temporal Web cannot add our token to its calls; with "include credentials" it sends this cookie. */
+const SESSION_COOKIE = 'codec_session';
+
+function sessionCookie(req: Request): string | undefined {
+  for (const part of (req.get('Cookie') ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE && value.length > 0) return value.join('=');
+  }
+  return undefined;
+}
+
+interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+const fromJson = (p: JsonPayload): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(p.data ?? '', 'base64'),
+});
+
+const toJson = (p: Payload): JsonPayload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+  data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+});
+
+/**
+ * CORS for Temporal Web, ahead of route resolution so the browser's preflight is answered: only
+ * the configured origins, with credentials (the operator's token). A request from any other
+ * origin is refused in the envelope; one without `Origin` (the Temporal CLI) goes on to authentication.
+ */
+export function codecCors(allowedOrigins: string[], namespace: string): RequestHandler {
+  const allowed = new Set(allowedOrigins);
+  return (req, res, next) => {
+    res.vary('Origin');
+    const origin = req.get('Origin');
+    if (origin !== undefined) {
+      if (!allowed.has(origin)) return next(new Forbidden({ code: 'origin_not_allowed', message: 'This origin may not call the codec endpoint' }));
+      res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true' });
+    }
+    if (req.method === 'OPTIONS') {
+      res.set({
+        'Access-Control-Allow-Methods': 'POST',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Namespace',
+        'Access-Control-Max-Age': '600',
+      });
+      return res.status(204).end();
+    }
+    const asked = req.get('X-Namespace');
+    if (asked !== undefined && asked !== namespace) return next(new Forbidden({ code: 'namespace_not_served', message: `This codec serves namespace ${namespace}` }));
+    // The session cookie carries the operator's own token: authentication checks it like any Bearer.
+    const session = sessionCookie(req);
+    if (req.get('Authorization') === undefined && session) req.headers.authorization = `Bearer ${session}`;
+    next();
+  };
+}
+
+/**
+ * Temporal's remote codec protocol (`/encode`, `/decode`), for operators with `backoffice:operate`,
+ * and `/session`, which turns the operator's token into an HttpOnly, SameSite=Strict cookie scoped
+ * to the codec path, for Temporal Web on the same site with "include cross-origin credentials".
+ */
+export function codecRoutes(codec: PayloadCodec, session: { maxAgeSeconds: number; secure: boolean }): Router {
+  const router = Router();
+  router.post(`${CODEC_PATH}/session`, handle(async (req) => {
+    const token = req.get('Authorization')!.split(' ')[1];
+    const attributes = [`Path=${CODEC_PATH}`, `Max-Age=${session.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(session.secure ? ['Secure'] : [])];
+    return { status: 204, headers: { 'Set-Cookie': [`${SESSION_COOKIE}=${token}`, ...attributes].join('; ') } };
+  }));
+  const through = (direction: 'encode' | 'decode') => handle(async (req) => {
+    try {
+      const payloads = await codec[direction]((req.body.payloads as JsonPayload[]).map(fromJson));
+      return ok({ payloads: payloads.map(toJson) });
+    } catch (err) {
+      if (err instanceof CipherKeyError) {
+        throw new RuleViolation({ code: 'payload_not_decodable', message: 'A payload could not be opened with the service\'s key ring' });
+      }
+      throw err;
+    }
+  });
+  router.post(`${CODEC_PATH}/decode`, through('decode'));
+  router.post(`${CODEC_PATH}/encode`, through('encode'));
+  return router;
+}

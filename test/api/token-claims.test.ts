@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { generateKeyPairSync, KeyObject } from 'node:crypto';
+import { anotherApi, testConfig, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
+import { buildCredential, tokenFor } from '../support/factories';
+import { KeyRing } from '../../api/auth/keys';
+
+/** Issue #13: tokens name their audience and environment, and unknown kids cannot force key reloads. */
+describe('token audience, environment and key reloads', () => {
+  let client: ApiClient;
+  let privateKey: KeyObject;
+  let genuine: string;
+  before(async () => {
+    ({ privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 }));
+    client = new ApiClient((await anotherApi({ JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
+    genuine = await tokenFor(client, await buildCredential());
+  });
+
+  /** The genuine token's claims, changed, signed again with the service's own key. */
+  const forged = (change: (claims: Record<string, unknown>) => void) => {
+    const decoded = jwt.decode(genuine, { complete: true })!;
+    const claims = { ...(decoded.payload as Record<string, unknown>) };
+    change(claims);
+    return jwt.sign(claims, privateKey, { algorithm: 'RS256', keyid: decoded.header.kid });
+  };
+  const me = (token: string) => client.get('/v1/auth/me', { token });
+
+  it('issues tokens for this service\'s audience and accepts them', async () => {
+    expect((jwt.decode(genuine) as Record<string, unknown>).aud).to.equal(testConfig().jwt.audience);
+    expect((await me(forged(() => undefined))).status).to.equal(200);
+  });
+
+  it('refuses a token for another audience or with none, even signed with our key', async () => {
+    for (const token of [forged((c) => { c.aud = 'another-service'; }), forged((c) => { delete c.aud; })]) {
+      const res = await me(token);
+      expect(res.status).to.equal(401);
+      expect(res.body.detail).to.equal('invalid_token');
+    }
+  });
+
+  it('refuses a token whose env is not this deployment\'s', async () => {
+    for (const env of ['prod', 'staging', undefined]) {
+      const res = await me(forged((c) => { c.env = env; }));
+      expect(res.status, String(env)).to.equal(401);
+      expect(res.body.detail).to.equal('invalid_token');
+    }
+  });
+
+  it('reloads keys for an unknown kid at most once per interval', async () => {
+    let clock = 1_000_000;
+    const ring = await KeyRing.load(testDb(), null, { intervalMs: 60_000, now: () => clock });
+    expect(await ring.find('made-up-kid')).to.equal(undefined);
+    // A key another process adds now (retired, so it never becomes anyone's signing key).
+    const { privateKey: added } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const other = await KeyRing.load(testDb(), added.export({ format: 'pem', type: 'pkcs8' }).toString(), { intervalMs: 0 });
+    await testDb()('signing_keys').insert({
+      kid: other.current.kid, private_pem: added.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      public_pem: other.current.publicKey.export({ format: 'pem', type: 'spki' }).toString(), retired_at: new Date(),
+    });
+    try {
+      const within = await Promise.all(Array.from({ length: 20 }, () => ring.find(other.current.kid)));
+      expect(within.every((key) => key === undefined), 'no reload within the interval').to.equal(true);
+      clock += 60_000;
+      expect((await ring.find(other.current.kid))?.kid).to.equal(other.current.kid);
+    } finally {
+      await testDb()('signing_keys').where({ kid: other.current.kid }).delete();
+    }
+  });
+});
