@@ -79,6 +79,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(idempotency({ db, settings: config.idempotency, logger, now }));
   app.use(...openapiValidation(document, config.openapi.validateResponses));
 
+  const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
@@ -88,8 +89,8 @@ export function createApp(deps: AppDeps): Express {
     simulationRoutes(now),
     operationRoutes({ db, temporal: deps.temporal, config, now }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
-    contractRoutes({ db, temporal: deps.temporal, esign: deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs) }),
-    backofficeRoutes({ db, temporal: deps.temporal }),
+    contractRoutes({ db, temporal: deps.temporal, esign }),
+    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
