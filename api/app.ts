@@ -34,6 +34,7 @@ import { stockRoutes } from './routes/stock';
 import { assignorPayableRoutes } from './routes/assignor-payables';
 import { discountCreditRoutes } from './routes/discount-credits';
 import { titlePaymentRoutes } from './routes/titles-payments';
+import { webPageRoutes } from './routes/web-pages';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestContext(config, db, logger));
   app.use(requestLog(logger));
+  // The console and the docs are pages, not API routes: they answer before the API's pipeline.
+  app.use(webPageRoutes());
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
   app.use(perIpRateLimit(limits));
