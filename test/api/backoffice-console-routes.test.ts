@@ -110,7 +110,7 @@ describe('backoffice routes behind the console', () => {
     const session = await loginAs(laterClient, await buildUser());
     const item = await eventually(async () => {
       const found = (await stuckIds(laterClient, session)).find((i) => i.id === id);
-      expect(found).to.exist;
+      expect(found, `operation ${id} among the stuck`).not.to.equal(undefined);
       return found!;
     });
     expect(item).to.include({ lifecycle_status: 'CONTRACT_SENT', threshold_seconds: 2 * 86_400, action_route: null });
