@@ -21,6 +21,7 @@ describe('backoffice console in Chromium', () => {
   let client: ApiClient;
   let token: string;
   let originatorName: string;
+  let originatorId: string;
   let staff: { email: string; password: string };
 
   before(async () => {
@@ -30,6 +31,7 @@ describe('backoffice console in Chromium', () => {
     await sharedWorker();
     const integrator = await buildOperationsIntegrator(client);
     token = integrator.token;
+    originatorId = integrator.originatorId;
     staff = await buildUser();
     const originators = await client.get('/v1/backoffice/originators', { token: await loginAs(client, staff) });
     originatorName = originators.body.items.find((o: { id: string }) => o.id === integrator.originatorId).name;
@@ -61,6 +63,7 @@ describe('backoffice console in Chromium', () => {
     const response = await page.goto('/backoffice/');
     expect(response!.headers()['content-security-policy']).to.include("script-src 'self'").and.include("style-src 'self'").and.not.include('unsafe-inline');
     await shows(heading(), /^Sign in$/);
+    await screenshot(page, 'sign-in', false);
     await page.getByLabel('E-mail').fill(staff.email);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -73,13 +76,22 @@ describe('backoffice console in Chromium', () => {
   it('lists a waiting operation in the queue, filtered by originator, oldest first', async () => {
     const first = await created(needsApproval('queue-a'));
     const second = await created(needsApproval('queue-b'));
+    const someoneElse = await buildOperationsIntegrator(client);
+    const elsewhere = (await createDirect(client, someoneElse.token, needsApproval('queue-other'))).body;
     await untilStatus(client, token, second.id, 'WAITING_APPROVAL');
+    await untilStatus(client, someoneElse.token, elsewhere.id, 'WAITING_APPROVAL');
     await page.goto('/backoffice/#/queue');
+    const table = page.getByRole('table', { name: 'Operations waiting for approval' });
+    await shows(table, elsewhere.display_number);
     await page.getByLabel('Originator').selectOption({ label: originatorName });
     await page.getByRole('button', { name: 'Filter' }).click();
-    const rows = page.getByRole('table', { name: 'Operations waiting for approval' }).getByRole('row');
+    await page.waitForURL(/originator_id=/);
+    await shows(page.getByRole('navigation', { name: 'Pages' }), /^Previous1–2 of 2Next$/);
+    const rows = table.getByRole('row');
     await shows(rows.nth(1), first.display_number);
     await shows(rows.nth(2), second.display_number);
+    expect(await table.textContent()).not.to.include(elsewhere.display_number);
+    expect(await page.getByLabel('Originator').evaluate((select) => (select as unknown as { value: string }).value)).to.equal(originatorId);
     await screenshot(page, 'approval-queue');
   });
 
