@@ -5,6 +5,7 @@ import { buildOriginator, buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
+import { receivable } from './simulate.support';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -30,6 +31,32 @@ describe('backoffice routes behind the console', () => {
     const res = await client.get('/v1/backoffice/originators', { token: backoffice });
     expect(res.status, res.text).to.equal(200);
     expect(res.body.items).to.deep.include({ id, name: 'Zeta Console Originator' });
+  });
+
+  it('filters the queue by assignor document (punctuation accepted) and creation range, oldest first, paged', async () => {
+    const integrator = await buildOperationsIntegrator(client);
+    const waiting = async () => {
+      const body = directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] });
+      const res = await createDirect(client, integrator.token, body);
+      expect(res.status, res.text).to.equal(201);
+      return { id: res.body.id as string, cnpj: body.cnpj as string };
+    };
+    const first = await waiting();
+    const second = await waiting();
+    const queue = async (params: string) => {
+      const res = await client.get(`/v1/backoffice/approval-queue?originator_id=${integrator.originatorId}&${params}`, { token: backoffice });
+      expect(res.status, res.text).to.equal(200);
+      return { ids: res.body.items.map((i: { id: string }) => i.id), total: res.body.total };
+    };
+    const punctuated = `${second.cnpj.slice(0, 2)}.${second.cnpj.slice(2, 5)}.${second.cnpj.slice(5, 8)}/${second.cnpj.slice(8, 12)}-${second.cnpj.slice(12)}`;
+    expect(await queue(`assignor_document=${encodeURIComponent(punctuated)}`)).to.deep.equal({ ids: [second.id], total: 1 });
+    expect(await queue('limit=1&offset=0')).to.deep.equal({ ids: [first.id], total: 2 });
+    expect(await queue('limit=1&offset=1')).to.deep.equal({ ids: [second.id], total: 2 });
+    const hourAgo = encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString());
+    const hourAhead = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+    expect(await queue(`created_from=${hourAgo}&created_to=${hourAhead}`)).to.deep.equal({ ids: [first.id, second.id], total: 2 });
+    expect(await queue(`created_from=${hourAhead}`)).to.deep.equal({ ids: [], total: 0 });
+    expect(await queue(`created_to=${hourAgo}`)).to.deep.equal({ ids: [], total: 0 });
   });
 
   it('shows a paid operation whole: parties, contract and signers, PIX attempts, payer payments and timeline, and no sign_url', async () => {

@@ -75,7 +75,8 @@ describe('backoffice console in Chromium', () => {
 
   it('lists a waiting operation in the queue, filtered by originator, oldest first', async () => {
     const first = await created(needsApproval('queue-a'));
-    const second = await created(needsApproval('queue-b'));
+    const secondBody = needsApproval('queue-b');
+    const second = await created(secondBody);
     const someoneElse = await buildOperationsIntegrator(client);
     const elsewhere = (await createDirect(client, someoneElse.token, needsApproval('queue-other'))).body;
     await untilStatus(client, token, second.id, 'WAITING_APPROVAL');
@@ -93,6 +94,17 @@ describe('backoffice console in Chromium', () => {
     expect(await table.textContent()).not.to.include(elsewhere.display_number);
     expect(await page.getByLabel('Originator').evaluate((select) => (select as unknown as { value: string }).value)).to.equal(originatorId);
     await screenshot(page, 'approval-queue');
+
+    await page.getByLabel('Assignor document (CPF/CNPJ)').fill(String(secondBody.cnpj));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await shows(page.getByRole('navigation', { name: 'Pages' }), /^Previous1–1 of 1Next$/);
+    await shows(rows.nth(1), second.display_number);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Created from').fill(tomorrow);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await shows(page.getByRole('navigation', { name: 'Pages' }), /^Previous0–0 of 0Next$/);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await shows(table, elsewhere.display_number);
   });
 
   it('approves an operation and shows it moving on to the contract', async () => {
