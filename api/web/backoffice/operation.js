@@ -104,6 +104,8 @@ export async function operationView(id) {
       actions.length ? h('div', { class: 'actions', role: 'group', 'aria-label': 'Decisions' }, actions) : null,
       ...sections(page, reload),
     );
-    if (MOVING.has(op.lifecycle_status) && location.hash === `#/operations/${id}`) refresh = setTimeout(reload, 1500);
+    // Follow the workflow while it moves on its own, as long as this page is the one shown.
+    const stillHere = () => location.hash === `#/operations/${id}`;
+    if (MOVING.has(op.lifecycle_status) && stillHere()) refresh = setTimeout(() => { if (stillHere()) reload(); }, 1500);
   });
 }
