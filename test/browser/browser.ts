@@ -6,10 +6,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? '.data/screenshots');
 
 /** Debian's Chromium, headless, driven by playwright-core (which brings no browser of its own). */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`node scripts/install-chromium.mjs\` (apt-get install chromium)`);
+export async function launchChromium(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: install it with \`node scripts/install-chromium.mjs\` (apt-get install chromium)`);
   // Root (CI) cannot use Chromium's user-namespace sandbox; the pages are our own.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }
 
 /** A laptop-sized page that records every Content-Security-Policy violation and page error. */

@@ -59,6 +59,11 @@ describe('backoffice console in Chromium', () => {
     await shows(heading(), displayNumber);
   };
 
+  it('says in one line how to install Chromium when it is missing', async () => {
+    const missing = await launchChromium('/nonexistent/chromium').then(() => null, (err: Error) => err.message);
+    expect(missing).to.equal('Chromium not found at /nonexistent/chromium: install it with `node scripts/install-chromium.mjs` (apt-get install chromium)');
+  });
+
   it('signs in with the staff login, under a strict CSP', async () => {
     const response = await page.goto('/backoffice/');
     expect(response!.headers()['content-security-policy']).to.include("script-src 'self'").and.include("style-src 'self'").and.not.include('unsafe-inline');
@@ -123,6 +128,13 @@ describe('backoffice console in Chromium', () => {
     const op = await created(needsApproval('deny'));
     await untilStatus(client, token, op.id, 'WAITING_APPROVAL');
     await openOperation(op.display_number);
+    // Keyboard only: the decision button, then Escape cancels the dialog and nothing is sent.
+    await page.getByRole('button', { name: 'Deny' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await client.get(`/v1/operations/${op.id}`, { token })).body.lifecycle_status).to.equal('WAITING_APPROVAL');
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
     // The required reason keeps the dialog open: nothing was sent.
