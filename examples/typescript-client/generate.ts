@@ -1,6 +1,7 @@
 /**
  * Generates `schema.d.ts` (the API's types for openapi-fetch) from the live OpenAPI document:
  *   npx tsx examples/typescript-client/generate.ts [http://127.0.0.1:8000/v1/openapi.json]
+ * or, without a running api, from this checkout's document: `npm run example:client`.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,12 +14,21 @@ export async function generateSchema(document: Record<string, unknown>): Promise
   return HEADER + astToString(await openapiTS(document as never, { alphabetize: true }));
 }
 
+/** The document an api at `source` serves, or, with `--from-source`, the one this checkout's api would serve. */
+async function liveDocument(source: string): Promise<Record<string, unknown>> {
+  if (source === '--from-source') {
+    const { buildDocument } = await import('../../api/openapi/document');
+    return buildDocument('http://127.0.0.1:8000');
+  }
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`${source} answered ${response.status}`);
+  return await response.json() as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
-  const url = process.argv[2] ?? 'http://127.0.0.1:8000/v1/openapi.json';
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  writeFileSync(SCHEMA_FILE, await generateSchema(await response.json() as Record<string, unknown>));
-  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)} from ${url}`);
+  const source = process.argv[2] ?? 'http://127.0.0.1:8000/v1/openapi.json';
+  writeFileSync(SCHEMA_FILE, await generateSchema(await liveDocument(source)));
+  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)} from ${source}`);
 }
 
 if (require.main === module) main().catch((err) => { console.error(err); process.exit(1); });
