@@ -67,8 +67,11 @@ describe('backoffice routes behind the console', () => {
     await signAll(client, token, id);
     await untilStatus(client, token, id, 'PAID');
     const titleId = created.body.titles[0].id;
-    const payment = await client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, { paid_amount_brl: '100.00', external_id: `boleto-${id}` }, { token: backoffice });
-    expect(payment.status, payment.text).to.equal(201);
+    // Title tracking starts just after the operation reads PAID (409 title_not_payable_yet until then); one external_id, one payment.
+    await eventually(async () => {
+      const payment = await client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, { paid_amount_brl: '100.00', external_id: `boleto-${id}` }, { token: backoffice });
+      expect(payment.status, payment.text).to.equal(201);
+    });
 
     const res = await client.get(`/v1/backoffice/operations/${id}`, { token: backoffice });
     expect(res.status, res.text).to.equal(200);

@@ -6,6 +6,7 @@ import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
+import { eventually } from '../support/webhooks';
 import { laptopPage, launchChromium, screenshot, shows } from './browser';
 
 /** Above the test policy's auto-approval limit (50,000.00): the operation waits for a human. */
@@ -175,10 +176,15 @@ describe('backoffice console in Chromium', () => {
     await shows(page.getByRole('status'), `${op.display_number} is now DISBURSING`);
     await untilStatus(client, token, op.id, 'PAID');
 
+    // The payer pays part by boleto (retried while title tracking starts, just after PAID); staff record the rest.
+    const title = op.titles[0];
+    await eventually(async () => {
+      const part = await client.post(`/v1/sandbox/titles/${title.id}/payer-payments`, { paid_amount_brl: '100.00', external_id: `boleto-part-${op.id}` }, { token });
+      expect(part.status, part.text).to.equal(201);
+    });
     await page.goto(`/backoffice/#/operations/${op.id}`);
     await shows(heading(), 'PAID');
     await shows(page.getByRole('table', { name: 'Disbursement attempts' }), 'REJECTED');
-    const title = op.titles[0];
     await page.getByRole('button', { name: `Record payment on ${title.external_id}` }).click();
     await confirmIn('Record payment', { 'Payment reference (bank id)': `boleto-${op.id}` });
     await shows(page.getByRole('status'), `title ${title.external_id} is now PAID, R$ 0.00 remaining`);
