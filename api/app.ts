@@ -35,6 +35,7 @@ import { stockRoutes } from './routes/stock';
 import { assignorPayableRoutes } from './routes/assignor-payables';
 import { discountCreditRoutes } from './routes/discount-credits';
 import { titlePaymentRoutes } from './routes/titles-payments';
+import { webPageRoutes } from './routes/web-pages';
 
 export interface AppDeps {
   config: Config;
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestContext(config, db, logger));
   app.use(requestLog(logger));
+  // The console and the docs are pages, not API routes: they answer before the API's pipeline.
+  app.use(webPageRoutes());
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
   app.use(perIpRateLimit(limits));
@@ -81,6 +84,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(idempotency({ db, settings: config.idempotency, logger, now }));
   app.use(...openapiValidation(document, config.openapi.validateResponses));
 
+  const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
@@ -90,8 +94,8 @@ export function createApp(deps: AppDeps): Express {
     simulationRoutes(now),
     operationRoutes({ db, temporal: deps.temporal, config, now }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
-    contractRoutes({ db, temporal: deps.temporal, esign: deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs) }),
-    backofficeRoutes({ db, temporal: deps.temporal }),
+    contractRoutes({ db, temporal: deps.temporal, esign }),
+    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),

@@ -16,7 +16,10 @@ if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.te
 const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
   cwd: ROOT,
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev' },
+  env: {
+    ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev',
+    ...(infra.temporalWebUrl ? { TEMPORAL_WEB_URL: infra.temporalWebUrl } : {}),
+  },
 });
 const stopChild = () => child.kill('SIGINT');
 process.on('SIGINT', stopChild);

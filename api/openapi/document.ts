@@ -12,6 +12,7 @@ import { stockPaths, stockSchemas } from './paths/stock';
 import { payablePaths, payableSchemas } from './paths/payables';
 import { creditPaths, creditSchemas } from './paths/credits';
 import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
+import { backofficePaths, backofficeSchemas } from './paths/backoffice';
 
 interface Section {
   tag: string;
@@ -33,6 +34,7 @@ const SECTIONS: Section[] = [
   { tag: 'assignor-payables', paths: payablePaths, schemas: payableSchemas },
   { tag: 'discount-credits', paths: creditPaths, schemas: creditSchemas },
   { tag: 'webhooks', paths: webhookPaths, schemas: webhookSchemas },
+  { tag: 'backoffice', paths: backofficePaths, schemas: backofficeSchemas },
 ];
 
 /**
