@@ -7,6 +7,8 @@ import { defaultExecutor } from '../http/unit-of-work';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// POSTs that write nothing: a transaction would only add its BEGIN and COMMIT round trips.
+const READS_ONLY = new Set(['simulate']);
 
 /**
  * Gives every request its ids and stamps the platform headers first, so that every response,
@@ -24,7 +26,8 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
       correlationId,
       startedAt: performance.now(),
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      execute: defaultExecutor(db, MUTATING.has(req.method), logger),
+      // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
+      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !READS_ONLY.has(req.ctx.route?.operationId ?? ''), logger)(work),
     };
     res.set({
       'X-Service-Env': config.serviceEnv,
