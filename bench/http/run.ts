@@ -2,7 +2,7 @@
  * The fixed cost of a request: bare Express 5 echoing the body against the api's hot routes,
  * measured in one run on the same machine within about a minute.
  *
- *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--profile-api DIR]
+ *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--profile-api DIR]
  *
  * Scenarios, each a closed loop of `--connections` keep-alive connections (autocannon) for
  * `--seconds` after `--warmup` seconds not counted:
@@ -16,6 +16,7 @@
  * Temporal dev server come from scripts/lib/infra.mjs (DATABASE_URL / TEMPORAL_ADDRESS or local
  * ones); no worker runs, so the operations stay as created. Load averages are printed before and
  * after: on a shared machine read the CPU columns first.
+ * --only TEXT: only the scenarios whose name contains TEXT, besides bare Express (for profiling one route).
  * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
 import os from 'node:os';
@@ -38,6 +39,7 @@ const SECONDS = Number(option('seconds', '8'));
 const WARMUP = Number(option('warmup', '2'));
 const CONNECTIONS = Number(option('connections', '10'));
 const PROFILE_DIR = option('profile-api', '');
+const ONLY = option('only', '');
 const OPERATIONS = 50;
 
 const say = (line: string) => process.stderr.write(`[bench:http] ${line}\n`);
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
       name: `POST /v1/simulate, ${size} receivable${size === 1 ? '' : 's'}`, url: `${stack.apiUrl}/v1/simulate`, method: 'POST',
       headers: { ...auth, ...json }, body: JSON.stringify(pricingBody(size, today)), cpu: api,
     });
-    const scenarios: Scenario[] = [
+    const all: Scenario[] = [
       { name: 'bare Express 5, echo of the 10-receivable body', url: `${bare.match[1]}/echo`, method: 'POST', headers: json, body: JSON.stringify(pricingBody(10, today)), cpu: { api: byPid(bare.process.pid!), postgres: components.postgres } },
       simulate(1),
       simulate(10),
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       { name: 'GET /v1/operations/{id}', url: `${stack.apiUrl}/v1/operations/${operationId}`, method: 'GET', headers: auth, cpu: api },
       { name: `GET /v1/operations?limit=${OPERATIONS}`, url: `${stack.apiUrl}/v1/operations?limit=${OPERATIONS}`, method: 'GET', headers: auth, cpu: api },
     ];
+    const scenarios = all.filter((scenario, i) => i === 0 || scenario.name.includes(ONLY));
     const startLoad = load();
     say(`load average before: ${startLoad}; ${scenarios.length} scenarios of ${WARMUP} + ${SECONDS} s, ${CONNECTIONS} connections`);
     const started = Date.now();
