@@ -2,7 +2,7 @@
  * The fixed cost of a request: bare Express 5 echoing the body against the api's hot routes,
  * measured in one run on the same machine within about a minute.
  *
- *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--profile-api DIR]
+ *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--baseline DIR] [--profile-api DIR]
  *
  * Scenarios, each a closed loop of `--connections` keep-alive connections (autocannon) for
  * `--seconds` after `--warmup` seconds not counted:
@@ -17,6 +17,9 @@
  * ones); no worker runs, so the operations stay as created. Load averages are printed before and
  * after: on a shared machine read the CPU columns first.
  * --only TEXT: only the scenarios whose name contains TEXT, besides bare Express (for profiling one route).
+ * --baseline DIR: a second api run from another checkout of the code (e.g. `git archive main | tar -x -C DIR`, with
+ * DIR/node_modules linked to ours), on the same database; each api scenario runs against it right before ours,
+ * so a before/after comparison shares the machine's conditions.
  * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
 import os from 'node:os';
@@ -40,6 +43,7 @@ const WARMUP = Number(option('warmup', '2'));
 const CONNECTIONS = Number(option('connections', '10'));
 const PROFILE_DIR = option('profile-api', '');
 const ONLY = option('only', '');
+const BASELINE = option('baseline', '');
 const OPERATIONS = 50;
 
 const say = (line: string) => process.stderr.write(`[bench:http] ${line}\n`);
@@ -79,6 +83,9 @@ async function main(): Promise<void> {
     : {};
   const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...profile } });
   const bare = await startChild('bench/http/bare-express.ts', {}, /bare express listening on (http:\/\/[\d.:]+)/);
+  const baseline = BASELINE
+    ? await startChild(path.resolve(BASELINE, 'api', 'server.ts'), { ...stack.apiEnv, NODE_OPTIONS: '' }, /api listening on (http:\/\/[\d.:]+)/)
+    : null;
   try {
     const [originator] = await seedOriginators(stack.db, stack.apiUrl, 1, false, 20);
     for (let i = 0; i < OPERATIONS; i += 1) {
@@ -103,7 +110,12 @@ async function main(): Promise<void> {
       { name: 'GET /v1/operations/{id}', url: `${stack.apiUrl}/v1/operations/${operationId}`, method: 'GET', headers: auth, cpu: api },
       { name: `GET /v1/operations?limit=${OPERATIONS}`, url: `${stack.apiUrl}/v1/operations?limit=${OPERATIONS}`, method: 'GET', headers: auth, cpu: api },
     ];
-    const scenarios = all.filter((scenario, i) => i === 0 || scenario.name.includes(ONLY));
+    const chosen = all.filter((scenario, i) => i === 0 || scenario.name.includes(ONLY));
+    const baselineCpu = baseline ? { api: byPid(baseline.process.pid!), postgres: components.postgres } : null;
+    const scenarios = !baseline || !baselineCpu ? chosen : chosen.flatMap((scenario, i) => (i === 0 ? [scenario] : [
+      { ...scenario, name: `${scenario.name} (baseline)`, url: scenario.url.replace(stack.apiUrl, baseline.match[1]), cpu: baselineCpu },
+      scenario,
+    ]));
     const startLoad = load();
     say(`load average before: ${startLoad}; ${scenarios.length} scenarios of ${WARMUP} + ${SECONDS} s, ${CONNECTIONS} connections`);
     const started = Date.now();
@@ -127,6 +139,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await bare.kill('SIGTERM');
+    await baseline?.kill('SIGTERM');
     await stack.stop();
   }
 }
