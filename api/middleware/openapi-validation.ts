@@ -64,13 +64,16 @@ function memoisePathCompilation(): void {
   const module = createRequire(require.resolve('express-openapi-validator'))('path-to-regexp') as { pathToRegexp: Compile & { memoised?: true } };
   if (module.pathToRegexp.memoised) return;
   const compile = module.pathToRegexp;
-  const memo = new Map<string, unknown>();
+  // One memo per combination of the two options, keyed by path alone: no key built per call.
+  const memos = [new Map<string, unknown>(), new Map<string, unknown>(), new Map<string, unknown>(), new Map<string, unknown>()];
   const memoised: Compile & { memoised?: true } = (path, options) => {
-    const key = `${path}\0${options?.sensitive}\0${options?.strict}`;
-    let compiled = memo.get(key);
+    if (typeof path !== 'string') return compile(path, options);
+    for (const key in options) if (key !== 'sensitive' && key !== 'strict') return compile(path, options);
+    const memo = memos[(options?.sensitive ? 2 : 0) + (options?.strict ? 1 : 0)];
+    let compiled = memo.get(path);
     if (compiled === undefined) {
       compiled = compile(path, options);
-      if (memo.size < 1_000) memo.set(key, compiled);
+      if (memo.size < 1_000) memo.set(path, compiled);
     }
     return compiled;
   };
