@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { anotherApi, sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildIntegrator } from '../support/factories';
+import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
 import { cnpj } from '../support/documents';
 import { Dec, Money } from '../../domain/money';
 import { ProductsRepository } from '../../db/repositories/products';
@@ -48,6 +48,14 @@ describe('per-process reference caches', () => {
     const ms = await within(100, async () => (await second.get('/v1/auth/me', { token })).status === 401);
     expect(ms).to.be.below(100);
     expect((await first.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'invalid_client_credentials' });
+  });
+
+  it('still refuses a remembered token once it expires', async () => {
+    const expiring = new ApiClient((await anotherApi({ TOKEN_TTL_SECONDS: '1' })).url);
+    const token = await tokenFor(expiring, await buildCredential());
+    expect((await expiring.get('/v1/auth/me', { token })).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await expiring.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'token_expired' });
   });
 
   it('answers from memory: a change the triggers do not announce is only seen once the lifetime runs out', async () => {
