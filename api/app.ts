@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import type { AuthService } from './auth/auth-service';
 import type { KeyRing } from './auth/keys';
+import type { ReferenceCache } from './cache/reference-cache';
 import type { DependencyProbe } from './dependency-probe';
 import type { TemporalHandle } from './temporal-client';
 import { buildDocument } from './openapi/document';
@@ -43,6 +44,7 @@ export interface AppDeps {
   temporal: TemporalHandle;
   keys: KeyRing;
   auth: AuthService;
+  cache: ReferenceCache;
   probe: DependencyProbe;
   logger: Logger;
   startedAt?: number;
@@ -90,8 +92,8 @@ export function createApp(deps: AppDeps): Express {
     authRoutes(deps.auth),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
     assignorRoutes(),
-    productRoutes(),
-    simulationRoutes(now),
+    productRoutes(deps.cache),
+    simulationRoutes(now, deps.cache),
     operationRoutes({ db, temporal: deps.temporal, config, now }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),

@@ -19,6 +19,8 @@ export interface Config {
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
+  /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
+  referenceCache: { ttlMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[] };
   titles: { graceDaysOverride: number | null };
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
     },
     purge: { intervalMs: int(env, 'PURGE_INTERVAL_MS', 60_000, 10) },
+    referenceCache: { ttlMs: int(env, 'REFERENCE_CACHE_TTL_SECONDS', 60, 1) * 1000 },
     providers: {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),
