@@ -77,4 +77,12 @@ export class Replays<T> {
     if (key !== null) this.done.set(key, value);
     return { value, replayed: false };
   }
+
+  entries(): [string, T][] {
+    return [...this.done.entries()];
+  }
+
+  restore(key: string, value: T): void {
+    this.done.set(key, value);
+  }
 }
