@@ -11,13 +11,39 @@ types.setTypeParser(types.builtins.DATE, (value: string) => value);
 
 export type Db = Knex;
 
-export function createDb(databaseUrl: string, poolMax = 40): Db {
+/**
+ * `failFastMs` bounds connecting, acquiring from the pool and each query on the client side, so a
+ * Postgres that is down or frozen (no answer at all, as a hung host or a partition looks) turns into
+ * an error within that time instead of a request that hangs. Without it (migrations, scripts) a
+ * slow query is left to finish.
+ */
+export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number | null = null): Db {
   return knex({
     client: 'pg',
-    connection: databaseUrl,
+    connection: failFastMs === null
+      ? databaseUrl
+      : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs },
     pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 15_000,
+    acquireConnectionTimeout: failFastMs ?? 15_000,
   });
+}
+
+// Postgres refusing or dropping connections (shutdown, restart, crash recovery, connection failure
+// classes) as opposed to a query it answered with an error.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const UNAVAILABLE_MESSAGES = [
+  'Query read timeout', 'Connection terminated', 'timeout exceeded when trying to connect',
+  'Client has encountered a connection error', 'Knex: Timeout acquiring a connection',
+];
+
+/** Whether `err` says the database cannot be reached right now (retryable), not that a query is wrong. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'KnexTimeoutError') return true;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
+  return UNAVAILABLE_MESSAGES.some((message) => err.message.includes(message));
 }
 
 export const migrationConfig: Knex.MigratorConfig = {
