@@ -17,9 +17,10 @@ const NODE_TSX = [process.execPath, '--import', 'tsx'];
 /**
  * `fixedPorts`: the documented ports (api 8000, sandbox 8100, Temporal 7233, Web 8233, Postgres
  * 5434), else free ones; `fresh`: a new data folder (fault runs, tests), else the one under
- * .data/cluster/ reused. Returns handles a fault run can crash, restart and freeze.
+ * .data/cluster/ reused; `apps: false` stops after Temporal (a test run brings its own api and
+ * worker). Returns handles a fault run can crash, restart and freeze.
  */
-export async function startCluster({ env = process.env, fixedPorts = true, fresh = false, web = true, dataDir = path.join(ROOT, '.data', 'cluster'), dynamicConfig = {} } = {}) {
+export async function startCluster({ env = process.env, fixedPorts = true, fresh = false, web = true, apps = true, dataDir = path.join(ROOT, '.data', 'cluster'), dynamicConfig = {} } = {}) {
   const stops = [];
   const stopAll = async () => { for (const stop of stops.reverse()) await stop().catch(() => undefined); };
   try {
@@ -58,6 +59,9 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
       webUi = await startTemporalWeb({ binary: tools.ui, dir: path.join(dataDir, 'web'), temporalAddress: temporal.address, port: webPort, logFile: path.join(logs, 'temporal-web.log') });
       stops.push(() => webUi.stop());
     }
+
+    const infra = { serverUrl, logs, postgres, temporal, webUi, temporalCli, stop: stopAll };
+    if (!apps) return infra;
 
     const databaseUrl = await createDatabase(serverUrl, env.CLUSTER_DATABASE ?? 'receivables');
     const apiPort = await port(Number(env.PORT ?? 8000));
@@ -101,10 +105,7 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
       stops.push(() => service.stop());
     }
 
-    return {
-      apiUrl, sandboxUrl, databaseUrl, serverUrl, logs, postgres, temporal, webUi, sandbox, apis, apiPids, workers, appEnv, temporalCli,
-      stop: stopAll,
-    };
+    return { ...infra, apiUrl, sandboxUrl, databaseUrl, sandbox, apis, apiPids, workers, appEnv };
   } catch (err) {
     await stopAll();
     throw err;
