@@ -2,7 +2,7 @@
 // Web, two api processes behind one address, two workers and the sandbox providers. Used by
 // `npm run cluster`, `npm run chaos` and the cluster test run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureTemporal } from '../install-temporal.mjs';
 import { ensureClusterTools } from './cluster-tools.mjs';
@@ -10,7 +10,8 @@ import { createDatabase, ROOT, say } from './infra.mjs';
 import { freeLowPort, freePort } from './ports.mjs';
 import { startEmbeddedPostgres } from './postgres.mjs';
 import { Supervised } from './supervisor.mjs';
-import { prepareNamespace, setupTemporalDatabases, startTemporalServer, startTemporalWeb, temporalPorts } from './temporal-cluster.mjs';
+import { prepareTemporal } from '../prepare-temporal.mjs';
+import { setupTemporalDatabases, startTemporalServer, startTemporalWeb, temporalPorts } from './temporal-cluster.mjs';
 
 const NODE_TSX = [process.execPath, '--import', 'tsx'];
 
@@ -51,7 +52,7 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
     say(`starting the Temporal server ${path.relative(ROOT, tools.server)} on port ${frontend} (Postgres persistence)`);
     const temporal = await startTemporalServer({ binary: tools.server, dir: path.join(dataDir, 'temporal'), serverUrl, ports, dynamicConfig, logFile: path.join(logs, 'temporal.log') });
     stops.push(() => temporal.stop());
-    await prepareNamespace({ temporalCli, address: temporal.address });
+    await prepareTemporal({ address: temporal.address });
 
     let webUi = null;
     if (tools.ui) {
@@ -118,8 +119,4 @@ export function describePersistence(temporalCli, address) {
   if (out.status !== 0) throw new Error(out.stderr);
   const described = JSON.parse(out.stdout);
   return { persistence: described.persistenceStore, visibility: described.visibilityStore, version: described.serverVersion };
-}
-
-export function readSearchAttributeNames() {
-  return Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'scripts', 'lib', 'search-attributes.json'), 'utf8')));
 }

@@ -1,8 +1,8 @@
 // The Temporal server as production runs it: built from its Go module, all four services in one
 // process, history and visibility in their own Postgres databases (schema by the module's SQL
-// tool), Temporal Web from the UI server module, our search attributes registered.
+// tool), Temporal Web from the UI server module.
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -116,38 +116,6 @@ export async function startTemporalServer({ binary, dir, serverUrl, ports, dynam
   };
   await handle.start();
   return handle;
-}
-
-const cli = (temporalCli, address, args) => run(temporalCli, [...args, '--address', address], { encoding: 'utf8' });
-
-async function retry(what, attempt, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${what}: ${err.stderr || err.message}`);
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  }
-}
-
-/** The namespace (SQL persistence starts with none) and our search attributes, read from scripts/lib/search-attributes.json. */
-export async function prepareNamespace({ temporalCli, address, namespace = 'default' }) {
-  await retry('Temporal cluster health', () => cli(temporalCli, address, ['operator', 'cluster', 'health']));
-  try {
-    await cli(temporalCli, address, ['operator', 'namespace', 'describe', '--namespace', namespace]);
-  } catch {
-    await cli(temporalCli, address, ['operator', 'namespace', 'create', '--namespace', namespace, '--retention', '72h']);
-  }
-  const wanted = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
-  const { stdout } = await retry('listing search attributes', () => cli(temporalCli, address, ['operator', 'search-attribute', 'list', '--namespace', namespace, '-o', 'json']));
-  const listed = JSON.parse(stdout);
-  const existing = new Set(Object.keys({ ...listed.customAttributes, ...listed.custom_attributes }));
-  for (const [name, type] of Object.entries(wanted)) {
-    if (existing.has(name)) continue;
-    await retry(`creating search attribute ${name}`, () => cli(temporalCli, address, ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', name, '--type', type]));
-  }
 }
 
 /** Temporal Web: the UI server module, its config written under `dir`. */
