@@ -23,9 +23,33 @@ export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number |
     connection: failFastMs === null
       ? databaseUrl
       : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs },
-    pool: { min: 0, max: poolMax },
+    pool: { min: 0, max: poolMax, ...(failFastMs === null ? {} : { afterCreate: dropOnReadTimeout }) },
     acquireConnectionTimeout: failFastMs ?? 15_000,
   });
+}
+
+interface PgConnection {
+  query(config: unknown, callback?: (err: Error | null, result?: unknown) => void): unknown;
+  connection: { stream: { destroy(): void } };
+  __knex__disposed?: unknown;
+}
+
+/**
+ * A query that timed out on our side may still run on the server, and the connection is then out
+ * of step with its transaction (later queries would land in a transaction the server has aborted).
+ * Such a connection is closed at once, so Postgres rolls back whatever it held, and the pool
+ * never hands it out again.
+ */
+function dropOnReadTimeout(connection: PgConnection, done: (err: Error | null, connection: PgConnection) => void): void {
+  const query = connection.query.bind(connection);
+  connection.query = (config, callback) => query(config, callback && ((err, result) => {
+    if (err?.message === 'Query read timeout') {
+      connection.__knex__disposed = err;
+      connection.connection.stream.destroy();
+    }
+    callback(err, result);
+  }));
+  done(null, connection);
 }
 
 // Postgres refusing or dropping connections (shutdown, restart, crash recovery, connection failure
@@ -34,7 +58,7 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '0800
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 const UNAVAILABLE_MESSAGES = [
   'Query read timeout', 'Connection terminated', 'timeout exceeded when trying to connect',
-  'Client has encountered a connection error', 'Knex: Timeout acquiring a connection',
+  'Client has encountered a connection error', 'Knex: Timeout acquiring a connection', 'timeout expired',
 ];
 
 /** Whether `err` says the database cannot be reached right now (retryable), not that a query is wrong. */
