@@ -6,11 +6,11 @@
 import https from 'node:https';
 import path from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { generate } from 'selfsigned';
 import { Client, Connection } from '@temporalio/client';
 import { startCluster } from './lib/cluster.mjs';
+import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
@@ -56,115 +56,18 @@ const cluster = await startCluster({
 const api = cluster.apiUrl;
 let misses = 1;
 try {
-
-  // ---- every api request goes through here, so the audit sees every status and latency
+  // ---- every api request goes through the driver, so the audit sees every status and latency
   const windows = { pgDown: [], pgFrozen: [] }; // [from, to] in ms since epoch; `to` null while open
-  const requests = [];
+  const driver = new ApiDriver(api);
+  const { requests } = driver;
+  const call = (...args) => driver.call(...args);
   const inWindow = (list, t, graceMs) => list.some(([from, to]) => t >= from && t <= (to ?? Infinity) + graceMs);
-  async function call(method, url, { token, body, headers = {}, timeoutMs = 10_000 } = {}) {
-    const started = Date.now();
-    const record = { method, url: url.replace(/[0-9a-f-]{36}/g, ':id'), started, status: 0, ms: 0, code: null };
-    requests.push(record);
-    try {
-      const res = await fetch(`${api}${url}`, {
-        method, signal: AbortSignal.timeout(timeoutMs),
-        headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      record.status = res.status;
-      record.ms = Date.now() - started;
-      const json = text ? JSON.parse(text) : null;
-      record.code = typeof json?.detail === 'string' ? json.detail : json?.detail?.code ?? null;
-      return { status: res.status, body: json };
-    } catch (err) {
-      record.ms = Date.now() - started;
-      record.error = err.name === 'TimeoutError' ? 'timeout' : (err.cause?.code ?? err.message);
-      return { status: 0, body: null };
-    }
-  }
-
-  const tokenRes = await call('POST', '/v1/auth/token', { body: { client_id: 'zk_sbx_demo_a', client_secret: 'sk_sbx_demo_a_secret' } });
-  let token = tokenRes.body.access_token;
-  setInterval(async () => {
-    const r = await call('POST', '/v1/auth/token', { body: { client_id: 'zk_sbx_demo_a', client_secret: 'sk_sbx_demo_a_secret' } });
-    if (r.status === 200) token = r.body.access_token;
-  }, 120_000).unref();
-  const subscription = await call('POST', '/v1/webhooks', { token, body: { url: `https://127.0.0.1:${receiverPort}/hooks`, events: ['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid', 'title.paid'] } });
+  await driver.login();
+  const subscription = await call('POST', '/v1/webhooks', { body: { url: `https://127.0.0.1:${receiverPort}/hooks`, events: ['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid', 'title.paid'] } });
   if (subscription.status !== 201) throw new Error(`webhook registration answered ${subscription.status}: ${JSON.stringify(subscription.body)}`);
 
   // ---- the load: journeys from creation to PAID and every title paid, retried through the faults
-  const digits = () => Array.from({ length: 12 }, () => Math.floor(Math.random() * 10)).join('');
-  function cnpj() {
-    const base = digits().split('').map(Number);
-    const check = (ds, weights) => { const r = ds.reduce((s, d, i) => s + d * weights[i], 0) % 11; return r < 2 ? 0 : 11 - r; };
-    const d1 = check(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-    const d2 = check([...base, d1], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-    return [...base, d1, d2].join('');
-  }
-  const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const journeys = [];
-  async function until(what, attempt, deadline) {
-    for (;;) {
-      const value = await attempt();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`${what} not reached`);
-      await sleep(500);
-    }
-  }
-  async function journey(j) {
-    const deadline = t0 + LOAD_MS + DRAIN_MS;
-    const key = randomUUID();
-    const body = {
-      name: 'Chaos Comercial Ltda', type: 'J', cnpj: cnpj(), email: `chaos+${randomUUID()}@example.com`, bank: {},
-      receivables: [1, 2].map((n) => ({ external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: '1000.00', requested_net_future_value: '1000.00' })),
-    };
-    const created = await until('201', async () => {
-      const r = await call('POST', '/v1/operations/direct', { token, body, headers: { 'Idempotency-Key': key } });
-      if (r.status === 201) return r.body;
-      if (r.status !== 0 && r.status < 500 && r.status !== 429 && r.status !== 409) throw new Error(`creation answered ${r.status} ${JSON.stringify(r.body)}`);
-      return null;
-    }, deadline);
-    j.id = created.id;
-    j.stage = 'created';
-    const status = async () => (await call('GET', `/v1/operations/${j.id}`, { token })).body?.lifecycle_status;
-    await until('CONTRACT_SENT', async () => ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID'].includes(await status()), deadline);
-    j.stage = 'contract_sent';
-    const signers = await until('signers', async () => {
-      const r = await call('GET', `/v1/operations/${j.id}/contract/signers`, { token });
-      return r.status === 200 ? r.body.signers : null;
-    }, deadline);
-    for (const signer of signers) {
-      if (!signer.sign_url) continue;
-      await until('signed', async () => {
-        try {
-          const page = await fetch(signer.sign_url, { signal: AbortSignal.timeout(5_000) });
-          const html = await page.text();
-          if (page.status !== 200) return null;
-          if (!html.includes('<form')) return true;
-          const action = /<form method="post" action="([^"]+)"/.exec(html)[1].replace(/&amp;/g, '&');
-          const res = await fetch(new URL(action, signer.sign_url), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'decision=sign', signal: AbortSignal.timeout(5_000) });
-          return res.status === 200;
-        } catch {
-          return null;
-        }
-      }, deadline);
-    }
-    j.stage = 'signed';
-    await until('PAID', async () => ['PAID', 'SETTLED'].includes(await status()), deadline);
-    j.stage = 'paid';
-    for (const title of created.titles) {
-      const externalId = `boleto-${title.id}`;
-      await until('title paid', async () => {
-        const read = await call('GET', `/v1/titles/${title.id}`, { token });
-        if (read.status !== 200) return null;
-        if (read.body.status === 'PAID') return true;
-        await call('POST', `/v1/sandbox/titles/${title.id}/payer-payments`, { token, body: { paid_amount_brl: read.body.outstanding_balance, external_id: externalId } });
-        return null;
-      }, deadline);
-    }
-    j.stage = 'titles_paid';
-  }
 
   // ---- the faults, on a timeline from the start of the load
   const faults = [];
@@ -189,7 +92,7 @@ try {
   /** While Postgres is out, a probe every 250 ms: each must be answered within 2 s. */
   async function probeWhile(window) {
     while (window[1] === null) {
-      await call('GET', '/v1/operations?limit=1', { token, timeoutMs: 5_000 });
+      await call('GET', '/v1/operations?limit=1', { timeoutMs: 5_000 });
       await sleep(250);
     }
   }
@@ -237,7 +140,7 @@ try {
   while (Date.now() - t0 < LOAD_MS) {
     const j = { n: journeys.length, stage: 'creating', error: null };
     journeys.push(j);
-    running.push(journey(j).catch((err) => { j.error = err.message; }));
+    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS }).catch((err) => { j.error = err.message; }));
     await sleep(1_500);
   }
   say(`chaos: load done (${journeys.length} journeys); draining`);

@@ -11,6 +11,7 @@ import { freeLowPort, freePort } from './ports.mjs';
 import { startEmbeddedPostgres } from './postgres.mjs';
 import { Supervised } from './supervisor.mjs';
 import { prepareTemporal } from '../prepare-temporal.mjs';
+import { startTemporalDev } from './temporal.mjs';
 import { setupTemporalDatabases, startTemporalServer, startTemporalWeb, temporalPorts } from './temporal-cluster.mjs';
 
 const NODE_TSX = [process.execPath, '--import', 'tsx'];
@@ -19,9 +20,13 @@ const NODE_TSX = [process.execPath, '--import', 'tsx'];
  * `fixedPorts`: the documented ports (api 8000, sandbox 8100, Temporal 7233, Web 8233, Postgres
  * 5434), else free ones; `fresh`: a new data folder (fault runs, tests), else the one under
  * .data/cluster/ reused; `apps: false` stops after Temporal (a test run brings its own api and
- * worker). Returns handles a fault run can crash, restart and freeze.
+ * worker). `devServer` puts the Temporal dev server (SQLite) in place of the Postgres-backed one,
+ * for comparisons. Returns handles a fault run can crash, restart and freeze.
  */
-export async function startCluster({ env = process.env, fixedPorts = true, fresh = false, web = true, apps = true, dataDir = path.join(ROOT, '.data', 'cluster'), dynamicConfig = {} } = {}) {
+export async function startCluster({
+  env = process.env, fixedPorts = true, fresh = false, web = true, apps = true, dataDir = path.join(ROOT, '.data', 'cluster'), dynamicConfig = {},
+  devServer = false, apiProcesses = 2, workerCount = 2,
+} = {}) {
   const stops = [];
   const stopAll = async () => { for (const stop of stops.reverse()) await stop().catch(() => undefined); };
   try {
@@ -29,7 +34,7 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
     const logs = path.join(dataDir, 'logs');
     mkdirSync(logs, { recursive: true });
     const port = async (fixed) => (fixedPorts ? fixed : freePort());
-    const tools = ensureClusterTools({ web });
+    const tools = devServer ? null : ensureClusterTools({ web });
     const temporalCli = ensureTemporal();
 
     let postgres = null;
@@ -42,25 +47,31 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
       stops.push(() => postgres.stop());
       serverUrl = postgres.url('postgres');
     }
-    say('setting up the Temporal databases (temporal-sql-tool)...');
-    await setupTemporalDatabases({ sqlTool: tools.sql, serverUrl });
-
-    const frontend = await port(Number(env.CLUSTER_TEMPORAL_PORT ?? 7233));
-    const free = [];
-    for (let i = 0; i < 8; i += 1) free.push(fixedPorts ? frontend + [10, 1, 2, 6, -300, -299, -298, -294][i] : await (i < 4 ? freePort() : freeLowPort()));
-    const ports = temporalPorts(frontend, () => free.shift());
-    say(`starting the Temporal server ${path.relative(ROOT, tools.server)} on port ${frontend} (Postgres persistence)`);
-    const temporal = await startTemporalServer({ binary: tools.server, dir: path.join(dataDir, 'temporal'), serverUrl, ports, dynamicConfig, logFile: path.join(logs, 'temporal.log') });
-    stops.push(() => temporal.stop());
-    await prepareTemporal({ address: temporal.address });
-
+    let temporal;
     let webUi = null;
-    if (tools.ui) {
-      const webPort = await port(Number(env.CLUSTER_TEMPORAL_UI_PORT ?? 8233));
-      webUi = await startTemporalWeb({ binary: tools.ui, dir: path.join(dataDir, 'web'), temporalAddress: temporal.address, port: webPort, logFile: path.join(logs, 'temporal-web.log') });
-      stops.push(() => webUi.stop());
-    }
+    if (devServer) {
+      const devPort = await freePort();
+      temporal = await startTemporalDev({ binary: temporalCli, port: devPort, uiPort: await freePort(), headless: true, dbFile: path.join(dataDir, 'temporal.db') });
+      stops.push(() => temporal.stop());
+    } else {
+      say('setting up the Temporal databases (temporal-sql-tool)...');
+      await setupTemporalDatabases({ sqlTool: tools.sql, serverUrl });
 
+      const frontend = await port(Number(env.CLUSTER_TEMPORAL_PORT ?? 7233));
+      const free = [];
+      for (let i = 0; i < 8; i += 1) free.push(fixedPorts ? frontend + [10, 1, 2, 6, -300, -299, -298, -294][i] : await (i < 4 ? freePort() : freeLowPort()));
+      const ports = temporalPorts(frontend, () => free.shift());
+      say(`starting the Temporal server ${path.relative(ROOT, tools.server)} on port ${frontend} (Postgres persistence)`);
+      temporal = await startTemporalServer({ binary: tools.server, dir: path.join(dataDir, 'temporal'), serverUrl, ports, dynamicConfig, logFile: path.join(logs, 'temporal.log') });
+      stops.push(() => temporal.stop());
+      await prepareTemporal({ address: temporal.address });
+
+      if (tools.ui) {
+        const webPort = await port(Number(env.CLUSTER_TEMPORAL_UI_PORT ?? 8233));
+        webUi = await startTemporalWeb({ binary: tools.ui, dir: path.join(dataDir, 'web'), temporalAddress: temporal.address, port: webPort, logFile: path.join(logs, 'temporal-web.log') });
+        stops.push(() => webUi.stop());
+      }
+    }
     const infra = { serverUrl, logs, postgres, temporal, webUi, temporalCli, stop: stopAll };
     if (!apps) return infra;
 
@@ -92,7 +103,7 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
     const supervise = (name, args, ready, extra = {}) => new Supervised(name, NODE_TSX[0], args, { cwd: ROOT, env: appEnv, logFile: path.join(logs, `${name}.log`), ready, ...extra });
     const sandbox = supervise('sandbox', [...NODE_TSX.slice(1), 'sandbox/main.ts'], /sandbox providers on/);
     const apiPids = new Set();
-    const apis = supervise('api', [path.join(ROOT, 'scripts', 'lib', 'api-cluster.mjs'), '2', 'api/server.ts', '--import', 'tsx'], /(api process \d+ listening[\s\S]*){2}/, {
+    const apis = supervise('api', [path.join(ROOT, 'scripts', 'lib', 'api-cluster.mjs'), String(apiProcesses), 'api/server.ts', '--import', 'tsx'], new RegExp(`(api process \\d+ listening[\\s\\S]*){${apiProcesses}}`), {
       onLine: (line) => {
         const up = /api process (\d+) listening/.exec(line);
         const down = /api process (\d+) exited/.exec(line);
@@ -100,7 +111,7 @@ export async function startCluster({ env = process.env, fixedPorts = true, fresh
         if (down) apiPids.delete(Number(down[1]));
       },
     });
-    const workers = [1, 2].map((n) => supervise(`worker-${n}`, [...NODE_TSX.slice(1), 'worker/main.ts'], /worker polling task queue/));
+    const workers = Array.from({ length: workerCount }, (_, i) => i + 1).map((n) => supervise(`worker-${n}`, [...NODE_TSX.slice(1), 'worker/main.ts'], /worker polling task queue/));
     for (const service of [sandbox, apis, ...workers]) {
       await service.start();
       stops.push(() => service.stop());
