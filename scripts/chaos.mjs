@@ -5,7 +5,7 @@
 // CHAOS_LOAD_SECONDS (default 150) sets how long load and faults run; draining follows.
 import https from 'node:https';
 import path from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { generate } from 'selfsigned';
 import { Client, Connection } from '@temporalio/client';
@@ -177,7 +177,9 @@ try {
   let failedAnywhere = 0;
   for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" OR ExecutionStatus = "TimedOut"' })) {
     failedAnywhere += 1;
-    say(`failed workflow ${execution.workflowId}`);
+    const history = failedAnywhere <= 5 ? await temporal.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory() : null;
+    const failure = history?.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+    say(`failed workflow ${execution.workflowId}${failure ? `: ${failure.message}${failure.cause ? ` (cause: ${failure.cause.message})` : ''}` : ''}`);
   }
   check('any workflow Failed or timed out', 0, failedAnywhere);
 
@@ -240,7 +242,13 @@ try {
   for (const r of rows) process.stdout.write(`${line(r)}\n`);
   misses = rows.filter((r) => !r.ok).length;
   process.stdout.write(`\n${misses === 0 ? 'chaos audit: zero misses' : `chaos audit: ${misses} MISSES`}\n`);
-  if (stuck.length) for (const j of stuck.slice(0, 10)) say(`journey ${j.n} (${j.id}) stopped at ${j.stage}: ${j.error}`);
+  const stages = {};
+  for (const j of stuck) stages[`${j.stage}: ${j.error}`] = (stages[`${j.stage}: ${j.error}`] ?? 0) + 1;
+  for (const [stage, count] of Object.entries(stages)) say(`${count} journeys stopped at ${stage}`);
+  // Everything the audit judged, for a closer look after the cluster is gone.
+  const report = path.join(ROOT, '.data', 'chaos-report.json');
+  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500) }, null, 1));
+  say(`details in ${path.relative(ROOT, report)}`);
 
   await db.end();
   await temporal.connection.close();
