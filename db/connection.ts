@@ -52,9 +52,9 @@ function dropOnReadTimeout(connection: PgConnection, done: (err: Error | null, c
   done(null, connection);
 }
 
-// Postgres refusing or dropping connections (shutdown, restart, crash recovery, connection failure
-// classes) as opposed to a query it answered with an error.
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+// Postgres refusing or dropping connections (shutdown, restart, crash recovery, out of connection
+// slots, connection failure classes) as opposed to a query it answered with an error.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 const UNAVAILABLE_MESSAGES = [
   'Query read timeout', 'Connection terminated', 'timeout exceeded when trying to connect',
