@@ -10,7 +10,8 @@ export interface Config {
   apiVersion: string;
   http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string };
   databaseUrl: string;
-  db: { poolMax: number };
+  /** failFastMs: connect, pool-acquire and query timeout of the api's requests (a frozen Postgres answers 503, not never). */
+  db: { poolMax: number; failFastMs: number };
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number };
   login: { maxFailures: number; lockMinutes: number };
@@ -92,7 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
       publicUrl: str(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`),
     },
     databaseUrl: str(env, 'DATABASE_URL'),
-    db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2) },
+    db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2), failFastMs: int(env, 'DB_FAIL_FAST_MS', 1_500, 100) },
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),

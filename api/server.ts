@@ -21,7 +21,7 @@ export interface RunningApi {
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
-  const db = createDb(config.databaseUrl, config.db.poolMax);
+  const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
   const keys = await KeyRing.load(db, config.jwt.privateKeyPem);
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds);
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The sandbox providers' own configuration: a separate process from the api, so it does not share
  * the api's config object. Read once by `sandbox/main.ts`; tests pass the same shape directly.
@@ -16,6 +18,8 @@ export interface SandboxConfig {
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
   logLevel: string;
+  /** Where documents, payments and magic counters survive restarts; null keeps them in memory (tests). */
+  stateFile: string | null;
 }
 
 export const SANDBOX_DEFAULTS: SandboxConfig = {
@@ -30,6 +34,7 @@ export const SANDBOX_DEFAULTS: SandboxConfig = {
   callbackRetryDelayMs: 500,
   callbackTimeoutMs: 5_000,
   logLevel: 'info',
+  stateFile: null,
 };
 
 type Env = Record<string, string | undefined>;
@@ -59,5 +64,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     callbackRetryDelayMs: whole(env, 'SANDBOX_CALLBACK_RETRY_DELAY_MS', d.callbackRetryDelayMs),
     callbackTimeoutMs: whole(env, 'SANDBOX_CALLBACK_TIMEOUT_MS', d.callbackTimeoutMs),
     logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
+    // A process started from the environment is the long-lived one (dev, cluster, compose): it keeps its state.
+    stateFile: path.resolve(given(env, 'SANDBOX_STATE_FILE') ?? path.join('.data', 'sandbox-state.json')),
   };
 }
