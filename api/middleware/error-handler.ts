@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable } from '../../db/unavailable';
+import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../logger';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
@@ -35,6 +36,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       // Postgres down, frozen or the pool exhausted: retryable, not a bug.
       logger.warn('database unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
       appError = new Unavailable('database_unavailable');
+    } else if (isTemporalUnavailable(err)) {
+      logger.warn('temporal unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
+      appError = new Unavailable('workflow_unavailable');
     } else if (err instanceof AppError) {
       appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
     } else {
