@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { eventId, EventType } from '../domain/events';
-import { LifecycleStatus, statesLeadingTo } from '../domain/operation-lifecycle';
+import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
@@ -31,14 +31,15 @@ function found(op: LifecycleOperation | undefined, operationId: string): Lifecyc
 /**
  * Moves the read model to `to` from a state the table (domain/operation-lifecycle.ts) allows it
  * from, and records the event of the move, in one transaction. A retry after a commit finds the
- * row already in `to` and changes nothing.
+ * row already in `to`, or past it, and changes nothing (`readModelMove`).
  */
 export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown> }): Promise<LifecycleOperation | null> {
   return db.transaction(async (trx) => {
     const operations = new OperationLifecycleRepository(trx);
     const op = found(await operations.lock(args.operationId), args.operationId);
-    if (op.lifecycleStatus === args.to) return null;
-    if (!statesLeadingTo(args.to).includes(op.lifecycleStatus)) {
+    const decision = readModelMove(op.lifecycleStatus, args.to);
+    if (decision === 'done') return null;
+    if (decision === 'refuse') {
       throw ApplicationFailure.nonRetryable(`cannot move ${op.lifecycleStatus} to ${args.to}`, 'invalid_transition');
     }
     const now = new Date();

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import type { AuthService } from './auth/auth-service';
 import type { KeyRing } from './auth/keys';
+import type { ReferenceCache } from './cache/reference-cache';
 import type { DependencyProbe } from './dependency-probe';
 import type { TemporalHandle } from './temporal-client';
 import { buildDocument } from './openapi/document';
@@ -40,6 +41,7 @@ import { titlePaymentRoutes } from './routes/titles-payments';
 import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec';
 import { EncryptionCodec } from './crypto/payload-codec';
 import { CipherRing } from './crypto/cipher-ring';
+import { webPageRoutes } from './routes/web-pages';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +49,7 @@ export interface AppDeps {
   temporal: TemporalHandle;
   keys: KeyRing;
   auth: AuthService;
+  cache: ReferenceCache;
   probe: DependencyProbe;
   logger: Logger;
   startedAt?: number;
@@ -77,6 +80,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders(config.http));
   app.use(requestLog(logger));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
+  // The console and the docs are pages, not API routes: they answer before the API's pipeline.
+  app.use(webPageRoutes());
   // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
   app.use(resolveRoute(routes));
   app.use(noStoreForSecrets());
@@ -90,17 +95,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(idempotency({ db, settings: config.idempotency, logger, now }));
   app.use(...openapiValidation(document, config.openapi.validateResponses));
 
+  const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
     assignorRoutes(),
-    productRoutes(),
-    simulationRoutes(now),
+    productRoutes(deps.cache),
+    simulationRoutes(now, deps.cache),
     operationRoutes({ db, temporal: deps.temporal, config, now }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
-    contractRoutes({ db, temporal: deps.temporal, esign: deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs) }),
-    backofficeRoutes({ db, temporal: deps.temporal }),
+    contractRoutes({ db, temporal: deps.temporal, esign }),
+    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titlePaymentRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),

@@ -14,7 +14,8 @@ export interface Config {
   /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
   http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
   databaseUrl: string;
-  db: { poolMax: number };
+  /** failFastMs: connect, pool-acquire and query timeout of the api's requests (a frozen Postgres answers 503, not never). */
+  db: { poolMax: number; failFastMs: number };
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };
   /** The ring that seals Temporal payloads and webhook secrets; the first key seals, every key opens. */
@@ -31,6 +32,8 @@ export interface Config {
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
+  /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
+  referenceCache: { ttlMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[] };
   titles: { graceDaysOverride: number | null };
@@ -131,7 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       hstsMaxAgeSeconds: int(env, 'HSTS_MAX_AGE_SECONDS', 0),
     },
     databaseUrl: str(env, 'DATABASE_URL'),
-    db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2) },
+    db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2), failFastMs: int(env, 'DB_FAIL_FAST_MS', 1_500, 100) },
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
@@ -168,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
     },
     purge: { intervalMs: int(env, 'PURGE_INTERVAL_MS', 60_000, 10) },
+    referenceCache: { ttlMs: int(env, 'REFERENCE_CACHE_TTL_SECONDS', 60, 1) * 1000 },
     providers: {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),

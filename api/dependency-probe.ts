@@ -24,7 +24,7 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
 
 /** Reachability of what the api depends on, for the health routes. */
 export class DependencyProbe {
-  constructor(private readonly db: Knex, private readonly temporal: TemporalHandle, private readonly timeoutMs = 2_000) {}
+  constructor(private readonly db: Knex, private readonly temporal: TemporalHandle, private readonly timeoutMs = 1_000) {}
 
   database(): Promise<ProbeResult> {
     return timed(() => this.db.raw('select 1'), this.timeoutMs);

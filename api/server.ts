@@ -8,6 +8,7 @@ import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
 import { DependencyProbe } from './dependency-probe';
 import { AppDeps, createApp } from './app';
+import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
 import { purgeIdleWindows } from '../db/repositories/rate-limit';
 import { purgeCallbackSignatures } from '../db/repositories/callback-signatures';
@@ -21,13 +22,15 @@ export interface RunningApi {
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
-  const db = createDb(config.databaseUrl, config.db.poolMax);
+  const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
   const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
-  const auth = new AuthService(db, tokens, config);
+  const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
+  const listener = cache.listen(config.databaseUrl, logger);
+  const auth = new AuthService(db, tokens, config, cache);
   const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
-  const app = createApp({ config, db, temporal, keys, auth, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
+  const app = createApp({ config, db, temporal, keys, auth, cache, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
     // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
@@ -45,6 +48,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
     url: `http://${config.http.host}:${port}`,
     async close() {
       clearInterval(purge);
+      await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.connection.close().catch(() => undefined);

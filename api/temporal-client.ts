@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { Config } from './config';
 import { encryptingDataConverter } from './crypto/payload-codec';
 
@@ -14,4 +14,16 @@ export function connectTemporal(config: Config['temporal'], payloadKeys: Config[
   const connection = Connection.lazy({ address: config.address, connectTimeout: 2_000 });
   const client = new Client({ connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys) });
   return { client, connection, namespace: config.namespace, taskQueue: config.taskQueue };
+}
+
+/** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is down, restarting, or did not answer in time. */
+const UNREACHABLE_GRPC_CODES = new Set([14, 4]);
+
+/**
+ * Temporal could not be reached or did not answer within the call's deadline (a restart, a
+ * partition, no worker picking the update up): retryable, so a 503, not a 500.
+ */
+export function isTemporalUnavailable(err: unknown): boolean {
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  return err instanceof ServiceError && UNREACHABLE_GRPC_CODES.has((err.cause as { code?: number } | undefined)?.code ?? -1);
 }

@@ -54,6 +54,32 @@ export function statesLeadingTo(to: LifecycleStatus): LifecycleStatus[] {
 
 export const canMove = (from: LifecycleStatus, to: LifecycleStatus): boolean => TRANSITIONS[from].includes(to);
 
+/** Whether the table leads from `from` to `to` in one or more moves. */
+export function leadsTo(from: LifecycleStatus, to: LifecycleStatus): boolean {
+  const seen = new Set<LifecycleStatus>();
+  const next = [...TRANSITIONS[from]];
+  while (next.length > 0) {
+    const state = next.pop()!;
+    if (state === to) return true;
+    if (seen.has(state)) continue;
+    seen.add(state);
+    next.push(...TRANSITIONS[state]);
+  }
+  return false;
+}
+
+/**
+ * What a read-model write moving the operation to `to` does from `current`. `done` covers a write
+ * run again after later ones already committed: a worker that dies before its workflow task
+ * completes makes the next worker re-run that task's local activities, whose later moves the row
+ * already shows. Only a row the table cannot reach from `to` is a real disagreement.
+ */
+export function readModelMove(current: LifecycleStatus, to: LifecycleStatus): 'move' | 'done' | 'refuse' {
+  if (current === to) return 'done';
+  if (canMove(current, to)) return 'move';
+  return leadsTo(to, current) ? 'done' : 'refuse';
+}
+
 export const APPROVED_STATES: readonly LifecycleStatus[] = ['APPROVED_DIRECT', 'PRE_APPROVED'];
 /** A contract may be dispatched from these: approved and nothing at the provider in force. */
 export const SIGNABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CONTRACT_SENT');

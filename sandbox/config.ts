@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The sandbox providers' own configuration: a separate process from the api, so it does not share
  * the api's config object. Read once by `sandbox/main.ts`; tests pass the same shape directly.
@@ -18,6 +20,8 @@ export interface SandboxConfig {
   /** Each provider signs its callbacks with its own secret, the api's ESIGN_/PIX_CALLBACK_SECRET. No default. */
   callbackSecrets: { esign: string; pix: string };
   logLevel: string;
+  /** Where documents, payments and magic counters survive restarts; null keeps them in memory (tests). */
+  stateFile: string | null;
 }
 
 export const SANDBOX_DEFAULTS: Omit<SandboxConfig, 'callbackSecrets'> = {
@@ -32,6 +36,7 @@ export const SANDBOX_DEFAULTS: Omit<SandboxConfig, 'callbackSecrets'> = {
   callbackRetryDelayMs: 500,
   callbackTimeoutMs: 5_000,
   logLevel: 'info',
+  stateFile: null,
 };
 
 type Env = Record<string, string | undefined>;
@@ -68,5 +73,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     callbackTimeoutMs: whole(env, 'SANDBOX_CALLBACK_TIMEOUT_MS', d.callbackTimeoutMs),
     callbackSecrets: { esign: required(env, 'ESIGN_CALLBACK_SECRET'), pix: required(env, 'PIX_CALLBACK_SECRET') },
     logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
+    // A process started from the environment is the long-lived one (dev, cluster, compose): it keeps its state.
+    stateFile: path.resolve(given(env, 'SANDBOX_STATE_FILE') ?? path.join('.data', 'sandbox-state.json')),
   };
 }

@@ -81,4 +81,12 @@ export class Replays<T> {
   forget(key: string): void {
     this.done.delete(key);
   }
+
+  entries(): [string, T][] {
+    return [...this.done.entries()];
+  }
+
+  restore(key: string, value: T): void {
+    this.done.set(key, value);
+  }
 }

@@ -62,4 +62,12 @@ export class FaultBook {
     }
     return false;
   }
+
+  snapshot(): [string, number][] {
+    return [...this.applied.entries()];
+  }
+
+  restore(counters: [string, number][]): void {
+    for (const [key, used] of counters) this.applied.set(key, used);
+  }
 }

@@ -10,6 +10,7 @@ import { notFound, sandboxErrors } from './http';
 import { FaultBook, MAGIC_EFFECTS } from './magic';
 import { Payment, PixLedger } from './pix/payments';
 import { pixRoutes } from './pix/routes';
+import { StateFile } from './state-file';
 
 export interface RunningSandbox {
   url: string;
@@ -41,8 +42,9 @@ function settlementCallback(payment: Payment) {
 }
 
 /**
- * The simulated e-sign and PIX providers on one port, under `/esign` and `/pix`. State lives in
- * memory: a restart forgets every document, payment and e-mail.
+ * The simulated e-sign and PIX providers on one port, under `/esign` and `/pix`. With a
+ * `stateFile` every document, payment, e-mail and magic counter survives a restart; without one
+ * (tests) they live in memory.
  */
 export async function startSandbox(options: Partial<SandboxConfig> & Pick<SandboxConfig, 'callbackSecrets'>): Promise<RunningSandbox> {
   const config: SandboxConfig = { ...SANDBOX_DEFAULTS, ...options };
@@ -60,14 +62,34 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
   });
   const ledger = new PixLedger(faults, background, { normalMs: config.settlementDelayMs, slowMs: config.slowSettlementDelayMs }, (payment) => {
     const url = payment.callbackUrl ?? config.pixCallbackUrl;
+    save();
     if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
+  const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
+  function save(): void {
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot() });
+  }
+  const saved = stateFile?.load();
+  if (saved) {
+    book.restore(saved.esign);
+    ledger.restore(saved.pix);
+    faults.restore(saved.faults);
+  }
 
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '100kb' }));
+  // Every answer leaves after the state it acknowledges is on disk (reads count magic values too).
+  app.use((_req, res, next) => {
+    const send = res.send.bind(res);
+    res.send = (body) => {
+      save();
+      return send(body);
+    };
+    next();
+  });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));

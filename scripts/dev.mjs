@@ -32,6 +32,7 @@ const env = {
   ESIGN_URL: process.env.ESIGN_URL ?? `${sandboxUrl}/esign`,
   PIX_URL: process.env.PIX_URL ?? `${sandboxUrl}/pix`,
   SANDBOX_PORT: String(sandboxPort),
+  ...(infra.temporalWebUrl ? { TEMPORAL_WEB_URL: infra.temporalWebUrl } : {}),
   WEBHOOKS_ALLOW_PRIVATE_HOSTS: process.env.WEBHOOKS_ALLOW_PRIVATE_HOSTS ?? 'true',
 };
 
@@ -78,7 +79,8 @@ say([
   `Temporal gRPC  ${infra.temporalAddress}`,
   `Sandbox        ${sandboxUrl}   (e-sign signing pages, PIX, mailbox)`,
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
-  'Backoffice     backoffice@example.com / backoffice-dev-password',
+  `Backoffice     ${apiUrl}/backoffice/   (backoffice@example.com / backoffice-dev-password)`,
+  `API reference  ${apiUrl}/docs/   (with the integration guides)`,
   `Token          curl -s -X POST ${apiUrl}/v1/auth/token -H 'Content-Type: application/json' -d '{"client_id":"zk_sbx_demo_a","client_secret":"sk_sbx_demo_a_secret"}'`,
   'Ctrl-C stops everything; data stays in .data/ for the next run.',
   '',

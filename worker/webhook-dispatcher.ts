@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
-import { Client as PgClient } from 'pg';
 import type { Knex } from 'knex';
 import type { Config } from '../api/config';
 import type { Logger } from '../api/logger';
+import { listen } from '../db/listener';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
 import { startOnce } from '../api/workflow-start';
 import { deliveryStart } from '../workflows/webhook-delivery';
@@ -45,44 +45,6 @@ export async function dispatchBatch(deps: DispatcherDeps): Promise<number> {
   });
 }
 
-/** LISTEN on its own connection, reconnecting on loss; every (re)connect also triggers a pass. */
-function listen(deps: DispatcherDeps, onNotify: () => void): { close(): Promise<void> } {
-  let connection: PgClient | null = null;
-  let closed = false;
-  const connect = async (): Promise<void> => {
-    const pg = new PgClient({ connectionString: deps.config.databaseUrl });
-    let lost = false;
-    // 'error' and 'end' may both fire for one loss: reconnect once.
-    const reconnect = (err?: Error) => {
-      if (lost || closed) return;
-      lost = true;
-      connection = null;
-      deps.logger.warn('webhook dispatcher has no LISTEN connection; retrying', { err: err?.message });
-      pg.end().catch(() => undefined);
-      setTimeout(() => void connect(), RECONNECT_MS).unref();
-    };
-    pg.on('notification', onNotify);
-    pg.on('error', reconnect);
-    pg.on('end', () => reconnect());
-    try {
-      await pg.connect();
-      await pg.query(`LISTEN ${CHANNEL}`);
-      if (closed) return void (await pg.end());
-      connection = pg;
-      onNotify();
-    } catch (err) {
-      reconnect(err as Error);
-    }
-  };
-  void connect();
-  return {
-    async close() {
-      closed = true;
-      await connection?.end().catch(() => undefined);
-    },
-  };
-}
-
 export function startWebhookDispatcher(deps: DispatcherDeps): RunningDispatcher {
   let running: Promise<void> | null = null;
   let again = false;
@@ -107,7 +69,13 @@ export function startWebhookDispatcher(deps: DispatcherDeps): RunningDispatcher 
       .finally(() => { running = null; });
   };
 
-  const listener = listen(deps, kick);
+  // Every (re)connect also triggers a pass: what was recorded while the connection was down.
+  const listener = listen({
+    databaseUrl: deps.config.databaseUrl, channel: CHANNEL, applicationName: 'webhook-dispatcher', reconnectMs: RECONNECT_MS,
+    onNotify: kick,
+    onConnect: kick,
+    onLost: (err) => deps.logger.warn('webhook dispatcher has no LISTEN connection; retrying', { err: err?.message }),
+  });
   const timer = setInterval(kick, deps.config.outbox.relayIntervalMs);
   return {
     async stop() {

@@ -7,7 +7,8 @@ import type { Config } from '../config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
 import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret } from './passwords';
 import type { Principal } from './principal';
-import type { TokenService } from './tokens';
+import type { TokenClaims, TokenService } from './tokens';
+import type { ReferenceCache } from '../cache/reference-cache';
 
 export interface TokenResponse {
   access_token: string;
@@ -22,17 +23,16 @@ export interface TokenResponse {
  */
 export class AuthService {
   private readonly verifiedSecrets = new Map<string, true>();
+  /** Tokens whose signature this process has checked, until they expire or `cache.state.ttlMs` passes: RS256 verification is a third of a request's CPU. */
+  private readonly verifiedTokens = new Map<string, { claims: TokenClaims; until: number }>();
 
   constructor(
     private readonly db: Knex,
     private readonly tokens: TokenService,
     private readonly config: Pick<Config, 'serviceEnv' | 'login' | 'passwords'>,
+    private readonly cache: ReferenceCache,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  private get identities(): IdentityRepository {
-    return new IdentityRepository(this.db);
-  }
 
   private usable(row: CredentialRow | undefined): row is CredentialRow {
     if (!row || row.revokedAt) return false;
@@ -43,7 +43,7 @@ export class AuthService {
 
   /** Verifies a client secret; a verified (id, secret, hash) triple is remembered to spare the slow hash. */
   private async checkCredential(clientId: string, secret: string): Promise<CredentialRow> {
-    const row = await this.identities.credentialByClientId(clientId);
+    const row = await this.cache.credentialByClientId(clientId);
     const hash = row?.secretHash ?? DECOY_HASH;
     const cacheKey = createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
     const ok = this.verifiedSecrets.has(cacheKey) || (await verifySecret(secret, hash));
@@ -75,16 +75,26 @@ export class AuthService {
     return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes: row.scopes };
   }
 
-  async authenticateBearer(token: string): Promise<Principal> {
+  private async verify(token: string): Promise<TokenClaims> {
+    const now = this.now().getTime();
+    const known = this.verifiedTokens.get(token);
+    if (known && known.until > now) return known.claims;
     const claims = await this.tokens.verify(token);
+    if (this.verifiedTokens.size >= 10_000) this.verifiedTokens.clear();
+    this.verifiedTokens.set(token, { claims, until: Math.min(claims.exp * 1000, now + this.cache.state.ttlMs) });
+    return claims;
+  }
+
+  async authenticateBearer(token: string): Promise<Principal> {
+    const claims = await this.verify(token);
     if (claims.token_type === 'client') {
-      const row = await this.identities.credentialById(claims.sub);
+      const row = await this.cache.credentialById(claims.sub);
       if (!this.usable(row)) throw new NotAuthenticated('invalid_client_credentials');
       const scopes = claims.scopes.filter((scope) => row.scopes.includes(scope));
       return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes };
     }
     if (claims.token_type === 'user') {
-      const user = await this.identities.userById(claims.sub);
+      const user = await this.cache.userById(claims.sub);
       if (!user || user.disabledAt) throw new NotAuthenticated('user_not_found');
       return { tokenType: 'user', userId: user.id, email: user.email, userKind: user.kind, originatorId: user.originatorId, scopes: user.scopes };
     }

@@ -10,8 +10,16 @@ const SCHEME_TOKEN_TYPE: Record<string, Principal['tokenType']> = {
   userSession: 'user',
 };
 
+// A route's security is built once (RouteTable), so what it accepts is worked out once per route.
+const accepted = new WeakMap<SecurityRequirement[], Set<Principal['tokenType']>>();
+
 function acceptedTokenTypes(security: SecurityRequirement[]): Set<Principal['tokenType']> {
-  return new Set(security.flatMap((req) => Object.keys(req).map((scheme) => SCHEME_TOKEN_TYPE[scheme]).filter(Boolean)));
+  let types = accepted.get(security);
+  if (!types) {
+    types = new Set(security.flatMap((req) => Object.keys(req).map((scheme) => SCHEME_TOKEN_TYPE[scheme]).filter(Boolean)));
+    accepted.set(security, types);
+  }
+  return types;
 }
 
 /**

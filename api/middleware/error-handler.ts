@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
+import { isDatabaseUnavailable } from '../../db/unavailable';
+import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../logger';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
@@ -30,10 +32,13 @@ function serialise(error: AppError, logger: Logger): { status: number; text: str
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let appError: AppError;
-    if ((err as Error).name === 'KnexTimeoutError') {
-      // The connection pool stayed exhausted: overload, retryable, not a bug.
-      logger.warn('database pool exhausted', { request_id: req.ctx?.requestId });
+    if (isDatabaseUnavailable(err)) {
+      // Postgres down, frozen or the pool exhausted: retryable, not a bug.
+      logger.warn('database unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
       appError = new Unavailable('database_unavailable');
+    } else if (isTemporalUnavailable(err)) {
+      logger.warn('temporal unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
+      appError = new Unavailable('workflow_unavailable');
     } else if (err instanceof AppError) {
       appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
     } else {

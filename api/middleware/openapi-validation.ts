@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, FieldError, ValidationFailed } from '../../domain/errors';
@@ -54,7 +55,37 @@ function valueAt(source: unknown, loc: (string | number)[]): unknown {
   return loc.slice(1).reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), source);
 }
 
+type Compile = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => unknown;
+
+/**
+ * express-openapi-validator 5.6 finds a request's route by compiling every documented path with
+ * path-to-regexp on every request (lookupRoute, openapi.metadata.js): a tenth of a cached read's
+ * CPU. A compilation depends only on the path and the options, so the module instance the
+ * validator calls is given a memo; only documented paths reach it, so it stays small.
+ */
+function memoisePathCompilation(): void {
+  const module = createRequire(require.resolve('express-openapi-validator'))('path-to-regexp') as { pathToRegexp: Compile & { memoised?: true } };
+  if (module.pathToRegexp.memoised) return;
+  const compile = module.pathToRegexp;
+  // One memo per combination of the two options, keyed by path alone: no key built per call.
+  const memos = [new Map<string, unknown>(), new Map<string, unknown>(), new Map<string, unknown>(), new Map<string, unknown>()];
+  const memoised: Compile & { memoised?: true } = (path, options) => {
+    if (typeof path !== 'string') return compile(path, options);
+    for (const key in options) if (key !== 'sensitive' && key !== 'strict') return compile(path, options);
+    const memo = memos[(options?.sensitive ? 2 : 0) + (options?.strict ? 1 : 0)];
+    let compiled = memo.get(path);
+    if (compiled === undefined) {
+      compiled = compile(path, options);
+      if (memo.size < 1_000) memo.set(path, compiled);
+    }
+    return compiled;
+  };
+  memoised.memoised = true;
+  module.pathToRegexp = memoised;
+}
+
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
+  memoisePathCompilation();
   return OpenApiValidator.middleware({
     apiSpec: validatorCopy(apiSpec) as never,
     validateRequests: { allErrors: true },

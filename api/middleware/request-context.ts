@@ -7,13 +7,19 @@ import { defaultExecutor } from '../http/unit-of-work';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// POSTs that write nothing: a transaction would only add its BEGIN and COMMIT round trips.
+const READS_ONLY = new Set(['simulate']);
 
 /**
  * Gives every request its ids and stamps the platform headers first, so that every response,
  * errors included, carries them.
  */
 export function requestContext(config: Config, db: Knex, logger: Logger): RequestHandler {
-  const banner = config.serviceEnv.toUpperCase();
+  const platform: Record<string, string> = {
+    'X-Service-Env': config.serviceEnv,
+    'X-Service-API-Version': config.apiVersion,
+    ...(config.serviceEnv === 'prod' ? {} : { 'X-Service-Banner': config.serviceEnv.toUpperCase() }),
+  };
   return (req, res, next) => {
     const incoming = req.get('X-Request-Id');
     const requestId = incoming && SAFE_ID.test(incoming) ? incoming : uuidv7();
@@ -24,15 +30,12 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
       correlationId,
       startedAt: performance.now(),
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      execute: defaultExecutor(db, MUTATING.has(req.method), logger),
+      // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
+      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !READS_ONLY.has(req.ctx.route?.operationId ?? ''), logger)(work),
     };
-    res.set({
-      'X-Service-Env': config.serviceEnv,
-      'X-Request-Id': requestId,
-      'X-Correlation-Id': correlationId,
-      'X-Service-API-Version': config.apiVersion,
-      ...(config.serviceEnv === 'prod' ? {} : { 'X-Service-Banner': banner }),
-    });
+    res.set(platform);
+    res.set('X-Request-Id', requestId);
+    res.set('X-Correlation-Id', correlationId);
     next();
   };
 }

@@ -4,6 +4,8 @@ import type { Logger } from '../logger';
 /** One JSON line per request, written when the response has been sent. */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    // The logger formats a line before its transport drops it by level: not even that when it would be dropped.
+    if (!logger.isLevelEnabled('info')) return next();
     res.on('finish', () => {
       const principal = req.ctx.principal;
       logger.info('request', {

@@ -14,6 +14,7 @@ import { payablePaths, payableSchemas } from './paths/payables';
 import { creditPaths, creditSchemas } from './paths/credits';
 import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
 import { codecPaths, codecSchemas } from './paths/codec';
+import { backofficePaths, backofficeSchemas } from './paths/backoffice';
 
 interface Section {
   tag: string;
@@ -36,6 +37,7 @@ const SECTIONS: Section[] = [
   { tag: 'discount-credits', paths: creditPaths, schemas: creditSchemas },
   { tag: 'webhooks', paths: webhookPaths, schemas: webhookSchemas },
   { tag: 'codec', paths: codecPaths, schemas: codecSchemas },
+  { tag: 'backoffice', paths: backofficePaths, schemas: backofficeSchemas },
 ];
 
 /**

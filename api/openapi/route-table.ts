@@ -11,7 +11,10 @@ export interface RouteSpec {
   idempotencyKey: 'required' | 'optional';
 }
 
-interface Entry extends RouteSpec {
+interface Entry {
+  /** Built once and handed to every request of the route (read-only). */
+  spec: RouteSpec;
+  method: string;
   pattern: RegExp;
   literalSegments: number;
 }
@@ -37,16 +40,15 @@ export class RouteTable {
         const op = item[method];
         if (!op) continue;
         const parameters = (op.parameters as { $ref?: string }[] | undefined) ?? [];
-        this.entries.push({
+        const spec: RouteSpec = {
           method: method.toUpperCase(),
           pathTemplate,
           operationId: String(op.operationId),
           security: (op.security as SecurityRequirement[] | undefined) ?? [],
           rateLimit: (op['x-rate-limit'] as RateLimitClass | undefined) ?? 'default',
           idempotencyKey: parameters.some((p) => p.$ref?.endsWith('/IdempotencyKeyRequired')) ? 'required' : 'optional',
-          pattern,
-          literalSegments,
-        });
+        };
+        this.entries.push({ spec, method: spec.method, pattern, literalSegments });
       }
     }
     // A literal segment beats a template one (`/v1/stock/simulate-anticipation` before `/v1/stock/{id}`).
@@ -60,12 +62,10 @@ export class RouteTable {
    * `GET /v1/operations/{id}`. Null when no documented path matches.
    */
   match(method: string, path: string): RouteSpec | { allowed: string[] } | null {
-    const template = this.entries.find((e) => e.pattern.test(path))?.pathTemplate;
+    const template = this.entries.find((e) => e.pattern.test(path))?.spec.pathTemplate;
     if (template === undefined) return null;
-    const sameTemplate = this.entries.filter((e) => e.pathTemplate === template);
+    const sameTemplate = this.entries.filter((e) => e.spec.pathTemplate === template);
     const entry = sameTemplate.find((e) => e.method === method);
-    if (!entry) return { allowed: sameTemplate.map((e) => e.method) };
-    const { pattern: _pattern, literalSegments: _literal, ...spec } = entry;
-    return spec;
+    return entry ? entry.spec : { allowed: sameTemplate.map((e) => e.method) };
   }
 }

@@ -9,6 +9,14 @@ import { startEnqueued } from '../workflow-outbox';
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
 const GRPC_NOT_FOUND = 5;
+/**
+ * How long a route waits on Temporal for an update or a signal before answering 503
+ * `workflow_unavailable` (a server restarting, or no worker to run the update): a caller gets an
+ * answer it can retry instead of a request that hangs. Updates are keyed (payments by
+ * `external_id`) or guarded by state, so a retry after an update that did land is refused or replayed.
+ */
+const UPDATE_DEADLINE_MS = 10_000;
+const SIGNAL_DEADLINE_MS = 2_000;
 
 function isMissing(err: unknown): boolean {
   if (err instanceof WorkflowNotFoundError) return true;
@@ -31,7 +39,7 @@ export async function executeWorkflowUpdate<Ret, Arg>(
   const handle = deps.temporal.client.workflow.getHandle(workflowId);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await handle.executeUpdate(update, { args: [arg] });
+      return await deps.temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => handle.executeUpdate(update, { args: [arg] }));
     } catch (err) {
       const refusal = workflowRefusal(err, 'workflow_unavailable');
       if (refusal) throw refusal;
@@ -45,7 +53,8 @@ export async function executeWorkflowUpdate<Ret, Arg>(
 /** Signals are hints (a provider callback): a missing workflow is simply not told. */
 export async function signalWorkflow(deps: { temporal: TemporalHandle }, workflowId: string, signal: string): Promise<boolean> {
   try {
-    await deps.temporal.client.workflow.getHandle(workflowId).signal(signal);
+    const handle = deps.temporal.client.workflow.getHandle(workflowId);
+    await deps.temporal.connection.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => handle.signal(signal));
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;

@@ -1,4 +1,3 @@
-import { Money } from '../../domain/money';
 import { renderMoney } from '../../domain/vocabulary';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 
@@ -15,11 +14,11 @@ export function presentTitle(t: TitleRow) {
     payer_name: t.payer_name,
     payer_document: t.payer_document,
     ...renderMoney({
-      gross_future_value: Money.of(t.gross_future_value),
-      net_future_value: Money.of(t.net_future_value),
-      requested_net_future_value: Money.of(t.requested_net_future_value),
-      present_value_discount: Money.of(t.present_value_discount),
-      net_present_liquid_value: Money.of(t.net_present_liquid_value),
+      gross_future_value: t.gross_future_value,
+      net_future_value: t.net_future_value,
+      requested_net_future_value: t.requested_net_future_value,
+      present_value_discount: t.present_value_discount,
+      net_present_liquid_value: t.net_present_liquid_value,
     }),
     outstanding_balance: t.outstanding_balance,
     paid_amount: t.paid_amount,
@@ -52,10 +51,10 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     lifecycle_status: direct ? null : op.lifecycle_status,
     assignor_id: op.assignor_id,
     ...renderMoney({
-      opr_gross_future_value: Money.of(op.opr_gross_future_value),
-      opr_net_future_value: Money.of(op.opr_net_future_value),
-      opr_present_value_discount: Money.of(op.opr_present_value_discount),
-      opr_net_present_liquid_value: Money.of(op.opr_net_present_liquid_value),
+      opr_gross_future_value: op.opr_gross_future_value,
+      opr_net_future_value: op.opr_net_future_value,
+      opr_present_value_discount: op.opr_present_value_discount,
+      opr_net_present_liquid_value: op.opr_net_present_liquid_value,
     }),
     opr_requested_net_future_value: op.opr_requested_net_future_value,
     opr_net_liquid_value: op.opr_net_liquid_value,

@@ -1,20 +1,32 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import type { EsignProvider } from '../../activities/esign-client';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { approveUpdate, denyUpdate, retryDisbursementUpdate } from '../../workflows/operation-messages';
+import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
+import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { page } from '../http/request-helpers';
 import { executeWorkflowUpdate } from '../operations/workflow-calls';
+import { operationDetail } from '../backoffice/operation-detail';
+import { stuckOperations } from '../backoffice/stuck-operations';
 import { renderOperation } from './operations';
 
 const userOf = (req: { ctx: { principal?: { tokenType: string; userId?: string } } }) => `user:${req.ctx.principal!.userId}`;
 
-/** Backoffice staff (user tokens): the approval queue across originators, and the decisions on it. */
-export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): Router {
+export interface BackofficeRouteDeps {
+  db: Knex;
+  temporal: TemporalHandle;
+  config: Config;
+  esign: EsignProvider;
+  now: () => Date;
+}
+
+/** Backoffice staff (user tokens): the approval queue across originators, the decisions on it, and what is stuck. */
+export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const router = Router();
   const repository = new BackofficeRepository(deps.db);
 
@@ -24,6 +36,8 @@ export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): 
     await act(operationWorkflowId(op.id));
     return ok(await renderOperation(deps.db, op.originator_id, op.id, 'read'));
   }
+
+  router.get('/v1/backoffice/originators', handle(async () => ok({ items: await repository.originators() })));
 
   router.get('/v1/backoffice/approval-queue', handle(async (req) => {
     const { limit, offset } = page(req);
@@ -44,6 +58,13 @@ export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): 
     });
   }));
 
+  router.get('/v1/backoffice/stuck-operations', handle(async (req) => {
+    const { limit, offset } = page(req);
+    return ok(await stuckOperations(deps, deps.now(), limit, offset));
+  }));
+
+  router.get('/v1/backoffice/operations/:id', handle(async (req) => ok(await operationDetail(deps, String(req.params.id)))));
+
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => decide(String(req.params.id), (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, { decidedBy: userOf(req), note: req.body?.note ?? null }))));
 
@@ -52,5 +73,10 @@ export function backofficeRoutes(deps: { db: Knex; temporal: TemporalHandle }): 
 
   router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => decide(String(req.params.id), (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))));
+
+  // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
+  // answer is the operation, not the signers' URLs, which are the signers' credentials.
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => decide(String(req.params.id), (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))));
   return router;
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { Product, ProductsRepository } from '../../db/repositories/products';
+import type { Product } from '../../db/repositories/products';
+import type { ReferenceCache } from '../cache/reference-cache';
 import { handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 
@@ -17,11 +18,11 @@ function presentProduct(p: Product) {
   };
 }
 
-export function productRoutes(): Router {
+export function productRoutes(cache: ReferenceCache): Router {
   const router = Router();
-  router.get('/v1/products', handle(async (req, uow) => {
+  router.get('/v1/products', handle(async (req) => {
     const { limit, offset } = page(req);
-    const { items, total } = await new ProductsRepository(uow.db, tenantOf(req)).list(limit, offset);
+    const { items, total } = await cache.productPage(tenantOf(req), limit, offset);
     return ok({ items: items.map(presentProduct), total, limit, offset });
   }));
   return router;

@@ -4,7 +4,8 @@ import { parseDocument } from '../../domain/documents';
 import {
   businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
-import { PoliciesRepository } from '../../db/repositories/policies';
+import { policyForOperation } from '../../db/repositories/policies';
+import type { ReferenceCache } from '../cache/reference-cache';
 import { identifyReceivables } from '../operations/create-direct';
 import { openDebtByDocument } from '../operations/debt-netting';
 import { handle, ok } from '../http/handle';
@@ -22,21 +23,21 @@ interface SimulateBody {
 
 /**
  * Prices the receivables exactly as direct creation would, and creates nothing: it only reads the
- * policy and the assignor's and payers' fee defaults. CET outside the policy range is advisory.
+ * policy and the assignor's and payers' fee defaults (from this process's cache). CET outside the
+ * policy range is advisory.
  */
-async function simulate(db: Knex, originatorId: string, body: SimulateBody, now: Date) {
+async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, body: SimulateBody, now: Date) {
   const { receivables, fees } = normalisePricingRequest(body, { route: 'simulate' });
   const assignorDocument = body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : null;
   // The NF-e keys are checked as creation checks them; without an assignor the issuer is not compared. No claim is looked at.
   identifyReceivables(body.receivables, receivables, assignorDocument);
-  const repository = new PoliciesRepository(db, originatorId);
-  const policy = await repository.forOperation(body.policy_id ?? null);
+  const policy = await policyForOperation(body.policy_id ?? null, (policyId) => cache.policy(originatorId, policyId));
   const priced = priceOperation({
     receivables,
     fees,
     policy,
-    assignorDefaults: assignorDocument ? await repository.assignorFeeDefaults(assignorDocument) : null,
-    payerDefaultsByDocument: await repository.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
+    assignorDefaults: assignorDocument ? await cache.assignorFeeDefaults(originatorId, assignorDocument) : null,
+    payerDefaultsByDocument: await cache.payerFeeDefaults(originatorId, receivables.map((r) => r.payerDocument)),
     businessDate: businessDate(now),
     otherDebtDiscounts: assignorDocument ? await openDebtByDocument(db, originatorId, assignorDocument) : undefined,
   });
@@ -51,8 +52,8 @@ async function simulate(db: Knex, originatorId: string, body: SimulateBody, now:
   };
 }
 
-export function simulationRoutes(now: () => Date): Router {
+export function simulationRoutes(now: () => Date, cache: ReferenceCache): Router {
   const router = Router();
-  router.post('/v1/simulate', handle(async (req, uow) => ok(await simulate(uow.db, tenantOf(req), req.body, now()))));
+  router.post('/v1/simulate', handle(async (req, uow) => ok(await simulate(uow.db, cache, tenantOf(req), req.body, now()))));
   return router;
 }

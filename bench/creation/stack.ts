@@ -15,6 +15,8 @@ export interface BenchStack {
   /** Root pid of each process of ours (api, worker, sandbox), for the CPU meter. */
   pids: Record<string, number>;
   temporalAddress: string;
+  /** What the api was started with (database, Temporal, providers, options), to start another like it. */
+  apiEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,8 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
     children.push(sandbox);
     pids.sandbox = sandbox.process.pid!;
     const providers = { ESIGN_URL: sandbox.match[1], PIX_URL: sandbox.match[2] };
-    const api = await startChild('api/server.ts', { ...base, ...providers, ...options.apiEnv }, /api listening on (http:\/\/[\d.:]+)/);
+    const apiEnv = { ...base, ...providers, ...options.apiEnv };
+    const api = await startChild('api/server.ts', apiEnv, /api listening on (http:\/\/[\d.:]+)/);
     children.push(api);
     pids.api = api.process.pid!;
     if (options.worker) {
@@ -58,6 +61,7 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
       db,
       pids,
       temporalAddress: infra.temporalAddress,
+      apiEnv,
       async stop() {
         for (const child of children.reverse()) await child.kill('SIGTERM');
         await db.destroy();

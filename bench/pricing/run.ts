@@ -16,10 +16,10 @@ import { createDb, migrate } from '../../db/connection';
 import { DEV_SEED, seedDev } from '../../db/seeds/dev-seed';
 import { Dec, Money } from '../../domain/money';
 import {
-  addDays, businessDate, normalisePricingRequest, priceOperation, PricingPolicy, renderPricedOperation, renderPricedReceivable,
+  businessDate, normalisePricingRequest, priceOperation, PricingPolicy, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
-import { cnpj } from '../../test/support/documents';
 import { benchSecrets } from '../support/secrets';
+import { pricingBody as body } from '../support/pricing-body';
 
 const SIZES = [1, 10, 100, 1000];
 const RUNS = Number(process.argv[2] ?? 200);
@@ -27,19 +27,6 @@ const POLICY: PricingPolicy = {
   fees: { monthlyRatePct: new Dec('2.5'), discountPct: new Dec(0), fixedDiscountBrl: Money.ZERO, floatingDays: 1 },
   minCetMonthlyPct: new Dec('0.5'), maxCetMonthlyPct: new Dec(15),
 };
-const PAYERS = Array.from({ length: 50 }, () => cnpj());
-
-/** A realistic body: 50 payers, due dates over a quarter, every fourth receivable with its own rates. */
-function body(size: number, today: string) {
-  return {
-    receivables: Array.from({ length: size }, (_, i) => ({
-      external_id: `NF-${i}`, payer_name: `Payer ${i % PAYERS.length}`, payer_document: PAYERS[i % PAYERS.length], due_date: addDays(today, 5 + (i % 90)),
-      net_future_value: `${1000 + i}.37`, requested_net_future_value: i % 3 === 0 ? `${900 + i}.10` : `${1000 + i}.37`,
-      ...(i % 4 === 0 ? { monthly_rate_pct: '1.95', discount_pct: 0.5, fixed_discount_brl: '2.50' } : {}),
-    })),
-  };
-}
-
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const ms = (value: number) => value.toFixed(3);

@@ -2,6 +2,27 @@ import type { Knex } from 'knex';
 import type { OperationRow } from './operations';
 import { paged } from './pagination';
 
+/** A state and the latest moment an operation may have entered it to count as stuck. */
+export interface StuckCutoff {
+  status: string;
+  enteredBefore: Date;
+}
+
+export interface StuckItem extends OperationRow {
+  originator_name: string;
+  assignor_name: string;
+}
+
+/** What the operation page shows beside the operation itself, each list oldest first. */
+export interface OperationDetailRows {
+  originator: { id: string; name: string };
+  assignor: Record<string, unknown>;
+  contracts: Record<string, unknown>[];
+  disbursements: Record<string, unknown>[];
+  payments: Record<string, unknown>[];
+  events: { event_id: string; event_type: string; data: Record<string, unknown>; occurred_at: Date }[];
+}
+
 export interface QueueFilters {
   originatorId?: string;
   assignorDocument?: string;
@@ -47,5 +68,47 @@ export class BackofficeRepository {
 
   async operation(id: string): Promise<OperationRow | undefined> {
     return this.db('operations').where({ id }).first();
+  }
+
+  async originators(): Promise<{ id: string; name: string }[]> {
+    return this.db('originators').select('id', 'name').orderBy('name').orderBy('id');
+  }
+
+  /**
+   * Operations waiting in one of the cutoffs' states since before its moment, longest waiting
+   * first. `updated_at` is when the row last moved: the workflow's read-model writes touch it on
+   * transitions only.
+   */
+  async stuck(cutoffs: StuckCutoff[], limit: number, offset: number): Promise<{ items: StuckItem[]; total: number }> {
+    const filtered = () => this.db('operations')
+      .join('originators', 'originators.id', 'operations.originator_id')
+      .join('assignors', 'assignors.id', 'operations.assignor_id')
+      .where((outer) => {
+        for (const cutoff of cutoffs) {
+          outer.orWhere((inner) => inner.where('operations.lifecycle_status', cutoff.status).where('operations.updated_at', '<=', cutoff.enteredBefore));
+        }
+      });
+    return paged(filtered, (query) => query
+      .select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name')
+      .orderBy('operations.updated_at').orderBy('operations.id'), limit, offset);
+  }
+
+  async detailOf(op: OperationRow): Promise<OperationDetailRows> {
+    const [originator, assignor, contracts, disbursements, payments, events] = await Promise.all([
+      this.db('originators').where({ id: op.originator_id }).first('id', 'name'),
+      this.db('assignors').where({ id: op.assignor_id })
+        .first('id', 'type', 'document', 'name', 'trade_name', 'email', 'disbursement_method', 'pix_key_document', 'bank_code', 'bank_agency', 'bank_account', 'bank_account_type'),
+      this.db('contracts').where({ operation_id: op.id }).orderBy('attempt')
+        .select('id', 'attempt', 'status', 'type', 'is_first_contract', 'embedded', 'signers_count', 'error_code', 'signed_at', 'created_at', 'updated_at'),
+      this.db('disbursements').where({ operation_id: op.id }).orderBy('attempt')
+        .select('id', 'attempt', 'amount', 'status', 'settled_amount', 'rejection_reason', 'settled_at', 'created_at', 'updated_at'),
+      this.db('title_payments').join('titles', 'titles.id', 'title_payments.title_id').where('titles.operation_id', op.id)
+        .orderBy('title_payments.created_at')
+        .select('title_payments.id', 'title_payments.title_id', 'titles.external_id as title_external_id', 'title_payments.external_id',
+          'title_payments.amount', 'title_payments.remaining_after', 'title_payments.paid_at', 'title_payments.channel', 'title_payments.created_at'),
+      this.db('events').where({ originator_id: op.originator_id }).whereRaw("data->>'operation_id' = ?", [op.id])
+        .orderBy('occurred_at').orderBy('created_at').select('event_id', 'event_type', 'data', 'occurred_at'),
+    ]);
+    return { originator, assignor, contracts, disbursements, payments, events };
   }
 }

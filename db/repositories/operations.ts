@@ -77,8 +77,9 @@ export interface TitleFilters {
 }
 
 export class OperationsRepository extends TenantScopedRepository {
+  // The reads integrators poll are named prepared statements: parsed and planned once per connection.
   async byId(id: string): Promise<OperationRow | undefined> {
-    return this.scoped('operations').where({ id }).first();
+    return this.scoped('operations').where({ id }).first().options({ name: 'operation_by_id' });
   }
 
   async list(limit: number, offset: number, lifecycleStatus?: string): Promise<{ items: OperationRow[]; total: number }> {
@@ -95,7 +96,7 @@ export class OperationsRepository extends TenantScopedRepository {
   }
 
   async titlesOf(operationIds: readonly string[]): Promise<TitleRow[]> {
-    return this.titles().whereIn('titles.operation_id', [...operationIds]).orderBy('titles.id');
+    return this.titles().whereRaw('titles.operation_id = any(?::uuid[])', [[...operationIds]]).orderBy('titles.id').options({ name: 'titles_of_operations' });
   }
 
   async titleCount(operationId: string): Promise<number> {

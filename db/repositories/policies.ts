@@ -71,6 +71,17 @@ function toFeeDefaults(row: Row): FeeDefaults {
   };
 }
 
+/**
+ * The policy an operation is priced and limited by: the one named by `policy_id` (any of the
+ * originator's, active or not), else the active one. 422 when there is none.
+ */
+export async function policyForOperation(policyId: string | null, find: (policyId: string | null) => Promise<Policy | null>): Promise<Policy> {
+  const policy = await find(policyId);
+  if (policyId === null) return requirePolicy(policy);
+  if (!policy) throw new RuleViolation({ code: 'policy_not_found', message: `No policy ${policyId} for this originator`, policy_id: policyId });
+  return policy;
+}
+
 const FEE_COLUMNS = ['document', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'floating_days'];
 
 /**
@@ -88,15 +99,13 @@ export class PoliciesRepository extends TenantScopedRepository {
     return row ? toPolicy(row) : null;
   }
 
-  /**
-   * The policy an operation is priced and limited by: the one named by `policy_id` (any of the
-   * originator's, active or not), else the active one. 422 when there is none.
-   */
+  /** The policy named, or the active one when `policyId` is null; null when there is none. */
+  async find(policyId: string | null): Promise<Policy | null> {
+    return policyId === null ? this.active() : this.byId(policyId);
+  }
+
   async forOperation(policyId: string | null): Promise<Policy> {
-    if (policyId === null) return requirePolicy(await this.active());
-    const policy = await this.byId(policyId);
-    if (!policy) throw new RuleViolation({ code: 'policy_not_found', message: `No policy ${policyId} for this originator`, policy_id: policyId });
-    return policy;
+    return policyForOperation(policyId, (id) => this.find(id));
   }
 
   /** Inserts a policy; with a fixed `id` a second run changes nothing (the dev seed). */

@@ -5,10 +5,19 @@ const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const formatter = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 
+// The zone's offsets are whole minutes, so the date cannot change within a minute: the last one is remembered.
+let lastMinute = NaN;
+let lastDate = '';
+
 /** The business date (`YYYY-MM-DD`) at the instant `now`; the caller owns the clock. */
 export function businessDate(now: Date): string {
-  const parts = Object.fromEntries(formatter.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== lastMinute) {
+    const parts = Object.fromEntries(formatter.formatToParts(now).map((p) => [p.type, p.value]));
+    lastDate = `${parts.year}-${parts.month}-${parts.day}`;
+    lastMinute = minute;
+  }
+  return lastDate;
 }
 
 /**

@@ -18,12 +18,15 @@ export const MONEY_NAMES = {
 
 export type CanonicalMoney = keyof typeof MONEY_NAMES;
 
-/** Every value under both of its names, as money strings: responses always carry both. */
-export function renderMoney(values: Partial<Record<CanonicalMoney, Money>>): Record<string, string> {
+/**
+ * Every value under both of its names, as money strings: responses always carry both. A string is
+ * taken as already rendered (a numeric(18,2) column reads as one).
+ */
+export function renderMoney(values: Partial<Record<CanonicalMoney, Money | string>>): Record<string, string> {
   const body: Record<string, string> = {};
-  for (const [canonical, value] of Object.entries(values) as [CanonicalMoney, Money | undefined][]) {
+  for (const [canonical, value] of Object.entries(values) as [CanonicalMoney, Money | string | undefined][]) {
     if (value === undefined) continue;
-    const text = value.toString();
+    const text = typeof value === 'string' ? value : value.toString();
     body[canonical] = text;
     for (const name of MONEY_NAMES[canonical]) body[name] = text;
   }

@@ -41,6 +41,14 @@ export interface Mail {
   sentAt: string;
 }
 
+/** What a restart must not forget, with signers named by id where the live objects share them. */
+export interface EsignSnapshot {
+  documents: EsignDocument[];
+  mails: (Omit<Mail, 'signer'> & { signerId: string })[];
+  created: [string, string][];
+  added: [string, string[]][];
+}
+
 export type NewDocument = Pick<EsignDocument, 'type' | 'embedded' | 'assignorEmail' | 'reference' | 'callbackUrl'>;
 export type NewSigner = Pick<Signer, 'name' | 'email'> & { auth: SignerAuth | null };
 export type SignerChanges = Partial<Pick<Signer, 'name' | 'email' | 'auth'>>;
@@ -52,7 +60,7 @@ const DEFAULT_AUTH: Record<DocumentType, SignerAuth> = { FULL_CONTRACT: 'advance
 const secret = () => randomBytes(32).toString('base64url');
 const now = () => new Date().toISOString();
 
-/** The simulated e-signature provider's documents, kept in memory: a restart forgets them. */
+/** The simulated e-signature provider's documents; `snapshot()`/`restore()` carry them across restarts. */
 export class EsignBook {
   private readonly documents = new Map<string, EsignDocument>();
   private readonly byToken = new Map<string, { document: EsignDocument; signer: Signer }>();
@@ -124,6 +132,31 @@ export class EsignBook {
     const document = this.find(documentId);
     this.documents.delete(documentId);
     for (const signer of document.signers) this.byToken.delete(signer.token);
+  }
+
+  snapshot(): EsignSnapshot {
+    return {
+      documents: [...this.documents.values()],
+      mails: this.mails.map(({ signer, ...mail }) => ({ ...mail, signerId: signer.id })),
+      // A forgotten document's replays stay behind in memory; they are not state worth keeping.
+      created: this.created.entries().filter(([, document]) => this.documents.has(document.id)).map(([key, document]) => [key, document.id]),
+      added: this.added.entries().filter(([, signers]) => signers.every((s) => this.byToken.has(s.token)))
+        .map(([key, signers]) => [key, signers.map((s) => s.id)]),
+    };
+  }
+
+  restore(snapshot: EsignSnapshot): void {
+    const signers = new Map<string, Signer>();
+    for (const document of snapshot.documents) {
+      this.documents.set(document.id, document);
+      for (const signer of document.signers) {
+        signers.set(signer.id, signer);
+        this.byToken.set(signer.token, { document, signer });
+      }
+    }
+    for (const { signerId, ...mail } of snapshot.mails) this.mails.push({ ...mail, signer: signers.get(signerId)! });
+    for (const [key, id] of snapshot.created) this.created.restore(key, this.documents.get(id)!);
+    for (const [key, ids] of snapshot.added) this.added.restore(key, ids.map((id) => signers.get(id)!));
   }
 
   signing(token: string): { document: EsignDocument; signer: Signer } | undefined {

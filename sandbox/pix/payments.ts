@@ -41,10 +41,23 @@ export interface SettlementDelays {
   slowMs: number;
 }
 
-/** The simulated PIX provider's payments, in memory, deduplicated by idempotency key. */
+/** A payment accepted but not settled yet: its outcome is decided at acceptance. */
+interface Settlement {
+  paymentId: string;
+  rejected: boolean;
+  dueAt: number;
+}
+
+export interface PixSnapshot {
+  payments: Payment[];
+  pending: Settlement[];
+}
+
+/** The simulated PIX provider's payments, deduplicated by idempotency key; `snapshot()`/`restore()` carry them across restarts. */
 export class PixLedger {
   private readonly payments = new Map<string, Payment>();
   private readonly byKey = new Replays<Payment>();
+  private readonly pending = new Map<string, Settlement>();
 
   constructor(
     private readonly faults: FaultBook,
@@ -82,7 +95,21 @@ export class PixLedger {
   forget(paymentId: string): void {
     const payment = this.find(paymentId);
     this.payments.delete(paymentId);
+    this.pending.delete(paymentId);
     this.byKey.forget(payment.idempotencyKey);
+  }
+
+  snapshot(): PixSnapshot {
+    return { payments: [...this.payments.values()], pending: [...this.pending.values()] };
+  }
+
+  /** A settlement that fell due while the provider was down happens at once. */
+  restore(snapshot: PixSnapshot): void {
+    for (const payment of snapshot.payments) {
+      this.payments.set(payment.id, payment);
+      this.byKey.restore(payment.idempotencyKey, payment);
+    }
+    for (const settlement of snapshot.pending) this.schedule(this.payments.get(settlement.paymentId)!, settlement);
   }
 
   /** The outcome is decided when the payment is accepted, so a `-once` magic value counts payments, not polls. */
@@ -95,12 +122,18 @@ export class PixLedger {
       createdAt: new Date().toISOString(), settledAt: null, requestCount: 1,
     };
     this.payments.set(payment.id, payment);
-    this.background.after(delay, () => this.settle(payment, rejected));
+    this.schedule(payment, { paymentId: payment.id, rejected, dueAt: Date.now() + delay });
     return payment;
+  }
+
+  private schedule(payment: Payment, settlement: Settlement): void {
+    this.pending.set(payment.id, settlement);
+    this.background.after(Math.max(0, settlement.dueAt - Date.now()), () => this.settle(payment, settlement.rejected));
   }
 
   private settle(payment: Payment, rejected: boolean): void {
     if (!this.payments.has(payment.id)) return; // forgotten meanwhile
+    this.pending.delete(payment.id);
     payment.status = rejected ? 'REJECTED' : 'SETTLED';
     payment.settledAmount = rejected ? '0.00' : payment.amount;
     payment.rejectionReason = rejected ? `recipient institution refused the transfer (sandbox magic value ${MAGIC.pixReject})` : null;

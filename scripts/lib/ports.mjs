@@ -28,3 +28,20 @@ export async function waitForPort(port, timeoutMs, what) {
   }
   throw new Error(`${what} did not open port ${port} within ${timeoutMs} ms`);
 }
+
+function bindable(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A free port below the ephemeral range: Temporal stores membership ports in a smallint. */
+export async function freeLowPort() {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+}

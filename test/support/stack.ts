@@ -75,8 +75,8 @@ export function sharedApi(): Promise<RunningApi> {
 }
 
 /** A second, separate api process-equivalent with its own pools and key ring. */
-export async function anotherApi(overrides: Record<string, string> = {}): Promise<RunningApi> {
-  const started = await startApi(testConfig({ ...(await providerUrls()), ...overrides }), { resolveHost: fixedResolver(API_HOSTS) });
+export async function anotherApi(overrides: Record<string, string> = {}, options: { now?: () => Date } = {}): Promise<RunningApi> {
+  const started = await startApi(testConfig({ ...(await providerUrls()), ...overrides }), { resolveHost: fixedResolver(API_HOSTS), ...options });
   extraApis.push(started);
   return started;
 }

@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import express from 'express';
 import { createLogger } from '../../api/logger';
@@ -35,5 +37,19 @@ describe('error handler', () => {
     expect(res.status).to.equal(500);
     expect(res.type).to.match(/^application\/json/);
     expect(res.body).to.deep.equal({ detail: 'internal_error' });
+  });
+
+  it('answers 503 workflow_unavailable when Temporal cannot be reached within the call deadline', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const connection = Connection.lazy({ address: `127.0.0.1:${port}`, connectTimeout: 500 });
+    const handle = new Client({ connection }).workflow.getHandle('operation-unreachable');
+    const failure = await connection.withDeadline(Date.now() + 1_000, () => handle.signal('signerSigned')).then(() => null, (err: unknown) => err);
+    await connection.close().catch(() => undefined);
+    const res = await answerTo(failure);
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({ detail: 'workflow_unavailable' });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CANCELLABLE_STATES, LIFECYCLE_STATUSES, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
+  CANCELLABLE_STATES, LIFECYCLE_STATUSES, readModelMove, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
 } from '../../domain/operation-lifecycle';
 
 describe('the operation state table', () => {
@@ -11,6 +11,18 @@ describe('the operation state table', () => {
     expect([...SIGNABLE_STATES]).to.have.members(['PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_ERROR']);
     expect(statesLeadingTo('CONTRACT_ERROR')).to.have.members(['APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_SENT']);
     expect(statesLeadingTo('PAID')).to.deep.equal(['DISBURSING']);
+  });
+
+  it('lets a read-model write run again after later moves committed (a re-run workflow task), and refuses only a row the target cannot lead to', () => {
+    expect(readModelMove('SIGNED', 'DISBURSING')).to.equal('move');
+    expect(readModelMove('DISBURSING', 'DISBURSING')).to.equal('done');
+    expect(readModelMove('DISBURSING', 'SIGNED')).to.equal('done');
+    expect(readModelMove('PAID', 'SIGNED')).to.equal('done');
+    expect(readModelMove('SETTLED', 'PRE_APPROVED')).to.equal('done');
+    expect(readModelMove('CONTRACT_ERROR', 'CONTRACT_SENT')).to.equal('move');
+    expect(readModelMove('DENIED', 'SIGNED')).to.equal('refuse');
+    expect(readModelMove('DENIED', 'PRE_APPROVED')).to.equal('refuse');
+    expect(readModelMove('WAITING_APPROVAL', 'PAID')).to.equal('refuse');
   });
 
   it('leads every state somewhere reachable from creation, and ends only in the terminal ones', () => {

@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import type { EsignProvider } from '../../activities/esign-client';
+import { NotFound } from '../../domain/errors';
+import { BackofficeRepository } from '../../db/repositories/backoffice';
+import { ContractsRepository } from '../../db/repositories/contracts';
+import type { Config } from '../config';
+import { renderOperation } from '../routes/operations';
+import { workflowLink } from './temporal-web';
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ?? null);
+
+/** Rows with timestamps as ISO strings, as JSON carries them. */
+function withIsoDates(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+}
+
+/**
+ * The signers of the contract in force, read live from the provider as the integrator's route
+ * does, without `sign_url`: that is the signer's credential, not staff's. A provider failure
+ * leaves the rest of the page readable.
+ */
+async function signersOf(db: Knex, esign: EsignProvider, operationId: string) {
+  const contract = await new ContractsRepository(db).active(operationId);
+  if (!contract?.providerDocumentId) return { signers: null, signers_error: null };
+  try {
+    const document = await esign.getDocument(contract.providerDocumentId);
+    return {
+      document_status: document.documentStatus,
+      signers: document.signers.map((s) => ({ name: s.name, status: s.status, signed: s.signed })),
+      signers_error: null,
+    };
+  } catch {
+    return { signers: null, signers_error: 'esign_unavailable' };
+  }
+}
+
+/**
+ * `GET /v1/backoffice/operations/{id}`: the operation as integrators read it, plus what staff
+ * need to decide on it: the parties, every contract dispatch and PIX attempt, payer payments,
+ * and the timeline of its events.
+ */
+export async function operationDetail(deps: { db: Knex; esign: EsignProvider; config: Config }, id: string) {
+  const repository = new BackofficeRepository(deps.db);
+  const op = await repository.operation(id);
+  if (!op) throw new NotFound('operation_not_found');
+  const [operation, rows, live] = await Promise.all([
+    renderOperation(deps.db, op.originator_id, op.id, 'read'),
+    repository.detailOf(op),
+    signersOf(deps.db, deps.esign, op.id),
+  ]);
+  return {
+    operation,
+    originator: rows.originator,
+    assignor: rows.assignor,
+    approved_at: iso(op.approved_at),
+    deny_reason: op.deny_reason,
+    cancel_reason: op.cancel_reason,
+    contracts: rows.contracts.map(withIsoDates),
+    contract_signers: { document_status: null, ...live },
+    disbursements: rows.disbursements.map(withIsoDates),
+    payer_payments: rows.payments.map(withIsoDates),
+    timeline: rows.events.map((e) => ({ event_id: e.event_id, event_type: e.event_type, occurred_at: e.occurred_at.toISOString(), data: e.data })),
+    temporal_web_url: workflowLink(deps.config, op.id),
+  };
+}

@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+import { CredentialRow, IdentityRepository, UserRow } from '../../db/repositories/identity';
+import { PoliciesRepository } from '../../db/repositories/policies';
+import { Product, ProductsRepository } from '../../db/repositories/products';
+import { listen, Listener } from '../../db/listener';
+import type { FeeDefaults, Policy } from '../../domain/pricing';
+import type { Logger } from '../logger';
+import { CacheState, ScopedCache } from './scoped-cache';
+
+export const REFERENCE_CHANNEL = 'reference_changed';
+const RECONNECT_MS = 250;
+
+/**
+ * What almost every request reads and almost nothing writes, kept in this process: credentials and
+ * users (revocation, scopes), policies, assignors' and payers' fee defaults, products. The
+ * triggers of migration 20261123200000 NOTIFY every change; `invalidate` drops what it names, a
+ * (re)connect of the listener drops everything, and entries expire after `ttlMs` whatever happens.
+ * While the listener is down nothing is cached. docs/decisions.md "Caches".
+ */
+export class ReferenceCache {
+  readonly state: CacheState;
+  private readonly credentials: ScopedCache<CredentialRow | undefined>;
+  private readonly credentialsByClientId: ScopedCache<CredentialRow | undefined>;
+  private readonly users: ScopedCache<UserRow | undefined>;
+  private readonly policies: ScopedCache<Policy | null>;
+  private readonly assignorFees: ScopedCache<FeeDefaults | null>;
+  private readonly payerFees: ScopedCache<FeeDefaults | null>;
+  private readonly products: ScopedCache<{ items: Product[]; total: number }>;
+  private readonly byTable: Record<string, (scope: string) => void>;
+
+  constructor(private readonly db: Knex, ttlMs: number) {
+    this.state = new CacheState(ttlMs);
+    this.credentials = new ScopedCache(this.state);
+    this.credentialsByClientId = new ScopedCache(this.state);
+    this.users = new ScopedCache(this.state);
+    this.policies = new ScopedCache(this.state);
+    this.assignorFees = new ScopedCache(this.state);
+    this.payerFees = new ScopedCache(this.state);
+    this.products = new ScopedCache(this.state);
+    const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
+    this.byTable = {
+      // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
+      api_credentials: (scope) => { scoped(this.credentials)(scope); this.credentialsByClientId.clear(); },
+      users: scoped(this.users),
+      policies: scoped(this.policies),
+      products: scoped(this.products),
+      assignors: scoped(this.assignorFees),
+      payers: scoped(this.payerFees),
+    };
+  }
+
+  /** Listens for changes on a dedicated connection; caching starts once LISTEN is in place. */
+  listen(databaseUrl: string, logger: Logger): Listener {
+    return listen({
+      databaseUrl, channel: REFERENCE_CHANNEL, applicationName: 'api-reference-cache', reconnectMs: RECONNECT_MS,
+      onNotify: (payload) => this.invalidate(payload),
+      onConnect: () => this.reset(true),
+      onLost: (err) => {
+        this.reset(false);
+        logger.warn('reference cache lost its LISTEN connection: reading through until it is back', { err: err?.message });
+      },
+    });
+  }
+
+  /** A `table:scope` payload of the triggers. */
+  invalidate(payload: string): void {
+    const at = payload.indexOf(':');
+    const drop = this.byTable[payload.slice(0, at)];
+    this.state.epoch += 1;
+    if (drop) drop(payload.slice(at + 1));
+    else this.reset(this.state.live);
+  }
+
+  private reset(live: boolean): void {
+    this.state.epoch += 1;
+    this.state.live = live;
+    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products]) cache.clear();
+  }
+
+  credentialById(id: string): Promise<CredentialRow | undefined> {
+    return this.credentials.get(id, '', () => new IdentityRepository(this.db).credentialById(id));
+  }
+
+  credentialByClientId(clientId: string): Promise<CredentialRow | undefined> {
+    return this.credentialsByClientId.get(clientId, '', () => new IdentityRepository(this.db).credentialByClientId(clientId));
+  }
+
+  userById(id: string): Promise<UserRow | undefined> {
+    return this.users.get(id, '', () => new IdentityRepository(this.db).userById(id));
+  }
+
+  /** The policy named, or the active one when `policyId` is null; null when there is none. */
+  policy(originatorId: string, policyId: string | null): Promise<Policy | null> {
+    return this.policies.get(originatorId, policyId ?? '', () => new PoliciesRepository(this.db, originatorId).find(policyId));
+  }
+
+  assignorFeeDefaults(originatorId: string, document: string): Promise<FeeDefaults | null> {
+    return this.assignorFees.get(originatorId, document, () => new PoliciesRepository(this.db, originatorId).assignorFeeDefaults(document));
+  }
+
+  /** Fee defaults of the payers that have a row (as PoliciesRepository.payerFeeDefaults); one query for those not cached. */
+  async payerFeeDefaults(originatorId: string, documents: readonly string[]): Promise<Map<string, FeeDefaults>> {
+    const found = new Map<string, FeeDefaults>();
+    const missing: string[] = [];
+    for (const document of new Set(documents)) {
+      const hit = this.payerFees.peek(originatorId, document);
+      if (!hit) missing.push(document);
+      else if (hit.value) found.set(document, hit.value);
+    }
+    if (missing.length === 0) return found;
+    const epoch = this.state.epoch;
+    const loaded = await new PoliciesRepository(this.db, originatorId).payerFeeDefaults(missing);
+    for (const document of missing) {
+      const defaults = loaded.get(document) ?? null;
+      this.payerFees.store(originatorId, document, defaults, epoch);
+      if (defaults) found.set(document, defaults);
+    }
+    return found;
+  }
+
+  /** One page of the originator's offered products. */
+  productPage(originatorId: string, limit: number, offset: number): Promise<{ items: Product[]; total: number }> {
+    return this.products.get(originatorId, `${limit}:${offset}`, () => new ProductsRepository(this.db, originatorId).list(limit, offset));
+  }
+}

@@ -1,0 +1,62 @@
+interface Entry<V> {
+  value: V;
+  expires: number;
+}
+
+/** What every cache of one process shares: whether invalidations are being heard, and a counter of them. */
+export class CacheState {
+  /** Bumped by every invalidation: a load that started before one must not store what it read. */
+  epoch = 0;
+  /** False while no LISTEN connection is in place: every read goes to the database and nothing is stored. */
+  live = false;
+
+  constructor(readonly ttlMs: number, readonly now: () => number = Date.now) {}
+}
+
+/** Above this many entries a cache starts over: bounded memory whatever the traffic. */
+const MAX_ENTRIES = 50_000;
+
+/**
+ * Values grouped by scope (an originator, a credential, a user), so that an invalidation drops one
+ * scope at once. A value lives until its scope is invalidated or its lifetime runs out.
+ */
+export class ScopedCache<V> {
+  private readonly scopes = new Map<string, Map<string, Entry<V>>>();
+  private size = 0;
+
+  constructor(private readonly state: CacheState) {}
+
+  peek(scope: string, key: string): { value: V } | undefined {
+    const entry = this.scopes.get(scope)?.get(key);
+    return entry && entry.expires > this.state.now() ? entry : undefined;
+  }
+
+  /** Stores what a load begun at `epoch` read, unless an invalidation came in between. */
+  store(scope: string, key: string, value: V, epoch: number): void {
+    if (!this.state.live || epoch !== this.state.epoch) return;
+    if (this.size >= MAX_ENTRIES) this.clear();
+    let entries = this.scopes.get(scope);
+    if (!entries) this.scopes.set(scope, (entries = new Map()));
+    if (!entries.has(key)) this.size += 1;
+    entries.set(key, { value, expires: this.state.now() + this.state.ttlMs });
+  }
+
+  async get(scope: string, key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.peek(scope, key);
+    if (hit) return hit.value;
+    const epoch = this.state.epoch;
+    const value = await load();
+    this.store(scope, key, value, epoch);
+    return value;
+  }
+
+  drop(scope: string): void {
+    this.size -= this.scopes.get(scope)?.size ?? 0;
+    this.scopes.delete(scope);
+  }
+
+  clear(): void {
+    this.scopes.clear();
+    this.size = 0;
+  }
+}

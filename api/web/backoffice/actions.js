@@ -1,0 +1,67 @@
+import { api, Refusal, SessionEnded } from './api.js';
+import { confirmAction } from './confirm.js';
+import { say } from './dom.js';
+import { inWords } from './refusals.js';
+
+/**
+ * The backoffice's decisions, each behind a confirmation. `done` runs after the service answered
+ * (re-render); a refusal is said in words and changes nothing.
+ */
+const ACTIONS = {
+  approve: {
+    label: 'Approve',
+    confirm: (op) => ({ title: `Approve ${op.display_number}?`, text: 'The contract is sent to the signers right after approval.', confirmLabel: 'Approve',
+      fields: [{ name: 'note', label: 'Note (optional)', type: 'textarea', maxlength: 1000 }] }),
+    run: (op, values) => api.post(`/v1/backoffice/operations/${op.id}/approve`, { note: values.note || null }),
+  },
+  deny: {
+    label: 'Deny',
+    confirm: (op) => ({ title: `Deny ${op.display_number}?`, text: 'Denial is final: the titles are cancelled and the exposure released.', confirmLabel: 'Deny',
+      fields: [{ name: 'reason', label: 'Reason (required)', type: 'textarea', required: true, maxlength: 1000 }] }),
+    run: (op, values) => api.post(`/v1/backoffice/operations/${op.id}/deny`, { reason: values.reason }),
+  },
+  retry: {
+    label: 'Retry disbursement',
+    confirm: (op) => ({ title: `Retry the PIX of ${op.display_number}?`, text: 'A new PIX order is sent with a new key. Fix the assignor\'s account with them first.', confirmLabel: 'Retry disbursement' }),
+    run: (op) => api.post(`/v1/backoffice/operations/${op.id}/retry-disbursement`),
+  },
+  resend: {
+    label: 'Send contract again',
+    confirm: (op) => ({ title: `Send the contract of ${op.display_number} again?`, text: 'Do this once the e-sign provider is healthy again.', confirmLabel: 'Send contract again' }),
+    run: (op) => api.post(`/v1/backoffice/operations/${op.id}/contract/send-for-signature`),
+  },
+};
+
+/** Which actions a state offers. */
+export function actionsFor(status) {
+  switch (status) {
+    case 'WAITING_APPROVAL': return ['approve', 'deny'];
+    case 'DISBURSEMENT_FAILED': return ['retry'];
+    case 'CONTRACT_ERROR': return ['resend'];
+    default: return [];
+  }
+}
+
+export const actionLabel = (name) => ACTIONS[name].label;
+
+export async function runAction(name, op, done) {
+  const action = ACTIONS[name];
+  const values = await confirmAction(action.confirm(op));
+  if (!values) return;
+  await attempt(async () => {
+    const moved = await action.run(op, values);
+    say(`${action.label}: done. ${op.display_number} is now ${moved.lifecycle_status}.`, 'ok');
+  });
+  await done();
+}
+
+/** Runs a call, saying a refusal in words; a 401 goes back to sign-in. */
+export async function attempt(fn) {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof SessionEnded) { window.dispatchEvent(new Event('session-ended')); return; }
+    if (err instanceof Refusal) { say(inWords(err), 'error'); return; }
+    say(`Something went wrong: ${err.message}`, 'error');
+  }
+}

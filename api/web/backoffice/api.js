@@ -1,0 +1,58 @@
+// The console's only way to the service: the public API, with the signed-in user's token.
+const KEY = 'backoffice.session';
+
+export class SessionEnded extends Error {}
+
+export class Refusal extends Error {
+  constructor(status, detail) {
+    super(typeof detail === 'string' ? detail : detail?.code ?? `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+    this.code = typeof detail === 'string' ? detail.split(':')[0] : detail?.code ?? null;
+  }
+}
+
+export const session = {
+  get() {
+    try { return JSON.parse(sessionStorage.getItem(KEY)); } catch { return null; }
+  },
+  set(value) { sessionStorage.setItem(KEY, JSON.stringify(value)); },
+  clear() { sessionStorage.removeItem(KEY); },
+};
+
+export async function signIn(email, password) {
+  const res = await fetch('/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Refusal(res.status, body.detail);
+  session.set({ token: body.access_token, email, scopes: body.scopes ?? [] });
+}
+
+async function call(method, path, body) {
+  const current = session.get();
+  if (!current) throw new SessionEnded();
+  const headers = { Authorization: `Bearer ${current.token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A decision retried after a lost answer must not act twice: one key per action.
+  if (method !== 'GET') headers['Idempotency-Key'] = crypto.randomUUID();
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = res.status === 204 ? null : await res.json().catch(() => null);
+  if (res.status === 401) {
+    session.clear();
+    throw new SessionEnded();
+  }
+  if (!res.ok) throw new Refusal(res.status, parsed?.detail);
+  return parsed;
+}
+
+export const api = {
+  get: (path) => call('GET', path),
+  post: (path, body) => call('POST', path, body),
+};
+
+/** Query string from the filled fields only. */
+export function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,44 @@
+/**
+ * When an operation counts as stuck, per waiting state, and what unsticks it (docs/operations.md).
+ * States absent here either move on their own within seconds or wait for a person by design
+ * (`WAITING_APPROVAL` has its own queue).
+ */
+export interface StuckRule {
+  status: string;
+  /** How long the operation may wait in the state before it is shown; 0: at once. */
+  thresholdSeconds: number;
+  action: string;
+  /** The backoffice route that unsticks it, when one exists; `{id}` is the operation. */
+  actionRoute: string | null;
+}
+
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+
+export const STUCK_RULES: readonly StuckRule[] = [
+  {
+    status: 'DISBURSEMENT_FAILED', thresholdSeconds: 0,
+    action: 'The PIX was refused: fix the assignor\'s account with them, then retry the disbursement (a new PIX with a new key); or the integrator cancels.',
+    actionRoute: 'POST /v1/backoffice/operations/{id}/retry-disbursement',
+  },
+  {
+    status: 'CONTRACT_ERROR', thresholdSeconds: 0,
+    action: 'The e-sign provider refused the dispatch: once it is healthy again, send the contract again; or the integrator cancels.',
+    actionRoute: 'POST /v1/backoffice/operations/{id}/contract/send-for-signature',
+  },
+  {
+    status: 'DISBURSING', thresholdSeconds: 10 * MINUTE,
+    action: 'The PIX settlement is late: look at the getDisbursement activity in Temporal Web; a PIX provider outage shows as retries. Restarting workers never pays twice.',
+    actionRoute: null,
+  },
+  {
+    status: 'CONTRACT_SENT', thresholdSeconds: 2 * DAY,
+    action: 'Signers have not signed: with embedded signature the integrator must present each sign_url; otherwise remind the signer of the e-mail. Cancel if the deal is off.',
+    actionRoute: null,
+  },
+];
+
+/** The latest moment an operation may have entered `rule.status` and still count as stuck at `now`. */
+export function stuckSince(rule: StuckRule, now: Date): Date {
+  return new Date(now.getTime() - rule.thresholdSeconds * 1000);
+}

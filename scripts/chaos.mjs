@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// `npm run chaos`: steady load from creation to PAID (titles paid, webhooks delivered to a local
+// HTTPS receiver) on the `npm run cluster` topology while processes crash, restart and freeze,
+// then an audit that nothing was lost, doubled or left without a way forward. Exits 1 on any miss.
+// CHAOS_LOAD_SECONDS (default 150) sets how long load and faults run; draining follows.
+import https from 'node:https';
+import path from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
+import { generate } from 'selfsigned';
+import { Client, Connection } from '@temporalio/client';
+import { startCluster } from './lib/cluster.mjs';
+import { ApiDriver, journey } from './lib/journeys.mjs';
+import { ROOT, say } from './lib/infra.mjs';
+
+const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
+const DRAIN_MS = 120_000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const between = (lo, hi) => lo + Math.random() * (hi - lo);
+
+// ---- a webhook receiver on HTTPS, with its own CA the workers are told to trust
+const ca = await generate([{ name: 'commonName', value: 'Chaos CA' }], { keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }] });
+const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert }, extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }, { name: 'extKeyUsage', serverAuth: true }] });
+const received = new Map(); // event_id -> times
+let receiver = null;
+let receiverPort = 0;
+async function startReceiver() {
+  receiver = https.createServer({ cert: leaf.cert, key: leaf.private }, (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      received.set(body.event_id, (received.get(body.event_id) ?? 0) + 1);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
+  receiverPort = receiver.address().port;
+}
+async function stopReceiver() {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+}
+await startReceiver();
+
+const cluster = await startCluster({
+  fixedPorts: false, fresh: true, web: false, dataDir: path.join(ROOT, '.data', 'chaos'),
+  env: {
+    ...process.env, LOG_LEVEL: 'warn', CLUSTER_DATABASE: 'receivables',
+    WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOKS_EXTRA_CA_PEM: ca.cert,
+    // Short enough that a receiver down for a minute is caught up within the drain.
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,2000,5000,10000,20000,30000,30000,30000',
+    RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000',
+  },
+});
+const api = cluster.apiUrl;
+let misses = 1;
+try {
+  // ---- every api request goes through the driver, so the audit sees every status and latency
+  const windows = { pgDown: [], pgFrozen: [] }; // [from, to] in ms since epoch; `to` null while open
+  const driver = new ApiDriver(api);
+  const { requests } = driver;
+  const call = (...args) => driver.call(...args);
+  const inWindow = (list, t, graceMs) => list.some(([from, to]) => t >= from && t <= (to ?? Infinity) + graceMs);
+  await driver.login();
+  const subscription = await call('POST', '/v1/webhooks', { body: { url: `https://127.0.0.1:${receiverPort}/hooks`, events: ['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid', 'title.paid'] } });
+  if (subscription.status !== 201) throw new Error(`webhook registration answered ${subscription.status}: ${JSON.stringify(subscription.body)}`);
+
+  // ---- the load: journeys from creation to PAID and every title paid, retried through the faults
+  const journeys = [];
+
+  // ---- the faults, on a timeline from the start of the load
+  const faults = [];
+  function fault(what, run) {
+    const at = Date.now();
+    faults.push({ what, at });
+    say(`chaos: ${what}`);
+    return run();
+  }
+  function postmasterPids() {
+    const main = Number(readFileSync(path.join(cluster.postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === main) children.push(Number(entry));
+      } catch { /* gone */ }
+    }
+    return [main, ...children];
+  }
+  /** While Postgres is out, a probe every 250 ms: each must be answered within 2 s. */
+  async function probeWhile(window) {
+    while (window[1] === null) {
+      await call('GET', '/v1/operations?limit=1', { timeoutMs: 5_000 });
+      await sleep(250);
+    }
+  }
+  const t0 = Date.now();
+  const at = (s) => sleep(Math.max(0, t0 + s * 1_000 - Date.now()));
+  const scale = LOAD_MS / 150_000;
+  const timeline = [
+    (async () => { await at(12 * scale); fault('SIGKILL one api process', () => process.kill([...cluster.apiPids][0], 'SIGKILL')); })(),
+    (async () => { await at(30 * scale); await fault('restart the Temporal server', () => cluster.temporal.restart()); })(),
+    (async () => {
+      await at(50 * scale);
+      const window = [Date.now(), null];
+      windows.pgDown.push(window);
+      const probing = probeWhile(window);
+      await fault('stop Postgres', () => cluster.postgres.pg.stop());
+      await sleep(8_000);
+      await fault('start Postgres', () => cluster.postgres.pg.start());
+      window[1] = Date.now();
+      await probing;
+    })(),
+    (async () => {
+      await at(80 * scale);
+      const pids = postmasterPids();
+      const window = [Date.now(), null];
+      windows.pgFrozen.push(window);
+      const probing = probeWhile(window);
+      fault(`SIGSTOP Postgres (${pids.length} processes) for 30 s`, () => pids.forEach((pid) => process.kill(pid, 'SIGSTOP')));
+      await sleep(30_000);
+      fault('SIGCONT Postgres', () => pids.forEach((pid) => { try { process.kill(pid, 'SIGCONT'); } catch { /* exited */ } }));
+      window[1] = Date.now();
+      await probing;
+    })(),
+    (async () => { await at(70 * scale); await fault('stop the webhook receiver for 60 s', stopReceiver); await sleep(60_000); await fault('start the webhook receiver', startReceiver); })(),
+    (async () => { await at(120 * scale); fault('SIGKILL the sandbox providers (restarted)', () => cluster.sandbox.kill('SIGKILL')); })(),
+    (async () => {
+      for (let next = between(20, 30); next * 1_000 < LOAD_MS; next += between(20, 30)) {
+        await at(next);
+        const worker = cluster.workers[Math.floor(Math.random() * cluster.workers.length)];
+        fault(`SIGKILL ${worker.name} (restarted)`, () => worker.kill('SIGKILL'));
+      }
+    })(),
+  ];
+
+  const running = [];
+  while (Date.now() - t0 < LOAD_MS) {
+    const j = { n: journeys.length, stage: 'creating', error: null };
+    journeys.push(j);
+    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS }).catch((err) => { j.error = err.message; }));
+    await sleep(1_500);
+  }
+  say(`chaos: load done (${journeys.length} journeys); draining`);
+  await Promise.all(timeline);
+  await Promise.all(running);
+  await sleep(5_000);
+
+  // ---- the audit
+  const db = new pg.Client({ connectionString: cluster.databaseUrl });
+  await db.connect();
+  const temporal = new Client({ connection: await Connection.connect({ address: cluster.temporal.address }) });
+  const rows = [];
+  const check = (name, expected, actual, ok = expected === actual) => rows.push({ check: name, expected: String(expected), actual: String(actual), ok });
+  const created = journeys.filter((j) => j.id);
+
+  check('journeys created', journeys.length, created.length);
+  const stuck = journeys.filter((j) => j.stage !== 'titles_paid');
+  check('journeys from creation to every title paid', journeys.length, journeys.length - stuck.length);
+
+  const readModel = new Map((await db.query('select id, lifecycle_status as status from operations where id = any($1)', [created.map((j) => j.id)])).rows.map((r) => [r.id, r.status]));
+  let disagree = 0;
+  let badWorkflows = 0;
+  for (const j of created) {
+    const description = await temporal.workflow.getHandle(`operation-${j.id}`).describe();
+    const lifecycle = description.searchAttributes?.LifecycleStatus?.[0];
+    if (['FAILED', 'TIMED_OUT', 'TERMINATED'].includes(description.status.name)) badWorkflows += 1;
+    if (lifecycle !== readModel.get(j.id)) {
+      disagree += 1;
+      say(`disagreement: operation ${j.id} read model ${readModel.get(j.id)}, workflow ${lifecycle} (${description.status.name})`);
+    }
+  }
+  check('operations whose read model and workflow disagree', 0, disagree);
+  check('operation workflows Failed, timed out or terminated', 0, badWorkflows);
+  let failedAnywhere = 0;
+  for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" OR ExecutionStatus = "TimedOut"' })) {
+    failedAnywhere += 1;
+    const history = failedAnywhere <= 5 ? await temporal.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory() : null;
+    const failure = history?.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+    say(`failed workflow ${execution.workflowId}${failure ? `: ${failure.message}${failure.cause ? ` (cause: ${failure.cause.message})` : ''}` : ''}`);
+  }
+  check('any workflow Failed or timed out', 0, failedAnywhere);
+
+  let wrongPayments = 0;
+  for (const j of created) {
+    const paid = ['PAID', 'SETTLED'].includes(readModel.get(j.id));
+    let settled = 0;
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const res = await fetch(`${cluster.sandboxUrl}/pix/payments?idempotency_key=${encodeURIComponent(`operation-${j.id}-pix-${attempt}`)}`);
+      settled += (await res.json()).payments.filter((p) => p.status === 'SETTLED').length;
+    }
+    if (settled !== (paid ? 1 : 0)) {
+      wrongPayments += 1;
+      say(`operation ${j.id} (${readModel.get(j.id)}) has ${settled} settled PIX payments`);
+    }
+  }
+  check('operations without exactly one settled PIX when paid (none otherwise)', 0, wrongPayments);
+
+  const expectedEvents = (await db.query(`
+    select e.event_id from events e join webhook_subscriptions s on s.id = $1
+    where e.originator_id = s.originator_id and e.event_type = any(s.event_types) and e.created_at >= s.created_at`, [subscription.body.id])).rows.map((r) => r.event_id);
+  const missing = expectedEvents.filter((id) => !received.has(id));
+  check('events recorded for the subscription', expectedEvents.length, expectedEvents.length, expectedEvents.length > 0);
+  check('events not delivered', 0, missing.length);
+  check('events delivered more than once (allowed: at least once)', '-', [...received.values()].filter((n) => n > 1).length, true);
+
+  const { rows: [exposure] } = await db.query(`
+    with open as (select originator_id, assignor_id, payer_id, outstanding_balance b from titles where title_counts_as_exposure(status)),
+    expected as (
+      select originator_id, 'originator' scope, originator_id entity_id, sum(b) amount from open group by 1
+      union all select originator_id, 'assignor', assignor_id, sum(b) from open group by 1, 3
+      union all select originator_id, 'payer', payer_id, sum(b) from open group by 1, 3)
+    select count(*)::int as wrong from expected e full join exposure_counters c using (originator_id, scope, entity_id)
+    where coalesce(e.amount, 0) <> coalesce(c.open_exposure, 0)`);
+  check('exposure counters differing from sums of titles', 0, exposure.wrong);
+
+  const postgresOut = (r) => inWindow(windows.pgDown, r.started, 10_000) || inWindow(windows.pgFrozen, r.started, 10_000);
+  const unexpected5xx = requests.filter((r) => r.status >= 500 && !(r.status === 503 && r.code === 'database_unavailable' && postgresOut(r)));
+  for (const r of unexpected5xx.slice(0, 10)) say(`unexpected ${r.status} ${r.code} ${r.method} ${r.url}`);
+  check('5xx besides 503 database_unavailable while Postgres was out', 0, unexpected5xx.length);
+  check('503 database_unavailable while Postgres was out', '>0', requests.filter((r) => r.status === 503 && postgresOut(r)).length, requests.some((r) => r.status === 503 && postgresOut(r)));
+  const duringOutage = requests.filter((r) => inWindow(windows.pgDown, r.started, 0) || inWindow(windows.pgFrozen, r.started, 0));
+  const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
+  check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
+  for (const [name, list] of Object.entries(windows)) {
+    for (const [, back] of list) {
+      const first = requests.find((r) => r.started >= back && r.status === 200);
+      const after = first ? first.started + first.ms - back : Infinity;
+      check(`first 200 after Postgres ${name === 'pgDown' ? 'restarted' : 'resumed'} (ms)`, '<= 10000', after, after <= 10_000);
+    }
+  }
+  const unanswered = requests.filter((r) => r.status === 0);
+  check('requests without an answer (connections cut when an api process was killed)', '-', unanswered.length, unanswered.every((r) => r.error !== 'timeout'));
+
+  const width = (k) => Math.max(k.length, ...rows.map((r) => r[k].length));
+  const line = (r) => `| ${r.check.padEnd(width('check'))} | ${r.expected.padEnd(width('expected'))} | ${r.actual.padEnd(width('actual'))} | ${r.ok === true ? 'ok' : r.ok === false ? 'MISS' : r.ok} |`;
+  process.stdout.write(`\nFaults: ${faults.map((f) => `${Math.round((f.at - t0) / 1000)}s ${f.what}`).join('; ')}\n`);
+  process.stdout.write(`Requests: ${requests.length}; restarts: api processes ${cluster.apis.restarts}, workers ${cluster.workers.map((w) => w.restarts).join('+')}, sandbox ${cluster.sandbox.restarts}\n\n`);
+  process.stdout.write(`${line({ check: 'check', expected: 'expected', actual: 'actual', ok: 'result' })}\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+  misses = rows.filter((r) => !r.ok).length;
+  process.stdout.write(`\n${misses === 0 ? 'chaos audit: zero misses' : `chaos audit: ${misses} MISSES`}\n`);
+  const stages = {};
+  for (const j of stuck) stages[`${j.stage}: ${j.error}`] = (stages[`${j.stage}: ${j.error}`] ?? 0) + 1;
+  for (const [stage, count] of Object.entries(stages)) say(`${count} journeys stopped at ${stage}`);
+  // Everything the audit judged, for a closer look after the cluster is gone.
+  const report = path.join(ROOT, '.data', 'chaos-report.json');
+  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500) }, null, 1));
+  say(`details in ${path.relative(ROOT, report)}`);
+
+  await db.end();
+  await temporal.connection.close();
+} finally {
+  await stopReceiver().catch(() => undefined);
+  await cluster.stop();
+}
+process.exit(misses === 0 ? 0 : 1);

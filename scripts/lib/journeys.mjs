@@ -1,0 +1,130 @@
+// Load through the public HTTP API as an integrator drives it: an operation from creation to
+// PAID (signed through the sandbox's signing pages) and every title paid. Shared by the fault run
+// and the cluster bench. Each step is retried until `deadline`, so faults delay a journey but a
+// journey never gives up early.
+import { randomUUID } from 'node:crypto';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const DEMO = { client_id: 'zk_sbx_demo_a', client_secret: 'sk_sbx_demo_a_secret' };
+
+/** Every request through here, recorded with its status, latency and error code. */
+export class ApiDriver {
+  constructor(apiUrl) {
+    this.apiUrl = apiUrl;
+    this.requests = [];
+    this.token = null;
+  }
+
+  async call(method, url, { body, headers = {}, timeoutMs = 10_000, auth = true } = {}) {
+    const started = Date.now();
+    const record = { method, url: url.replace(/[0-9a-f-]{36}/g, ':id'), started, status: 0, ms: 0, code: null };
+    this.requests.push(record);
+    try {
+      const res = await fetch(`${this.apiUrl}${url}`, {
+        method, signal: AbortSignal.timeout(timeoutMs),
+        headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...(auth && this.token ? { Authorization: `Bearer ${this.token}` } : {}), ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      record.status = res.status;
+      record.ms = Date.now() - started;
+      const json = text ? JSON.parse(text) : null;
+      record.code = typeof json?.detail === 'string' ? json.detail : json?.detail?.code ?? null;
+      return { status: res.status, body: json };
+    } catch (err) {
+      record.ms = Date.now() - started;
+      record.error = err.name === 'TimeoutError' ? 'timeout' : (err.cause?.code ?? err.message);
+      return { status: 0, body: null };
+    }
+  }
+
+  /** Demo originator A's token, renewed every two minutes while the process runs. */
+  async login() {
+    const first = await this.call('POST', '/v1/auth/token', { body: DEMO, auth: false });
+    if (first.status !== 200) throw new Error(`token exchange answered ${first.status}`);
+    this.token = first.body.access_token;
+    setInterval(async () => {
+      const renewed = await this.call('POST', '/v1/auth/token', { body: DEMO, auth: false });
+      if (renewed.status === 200) this.token = renewed.body.access_token;
+    }, 120_000).unref();
+  }
+}
+
+function cnpj() {
+  const base = Array.from({ length: 12 }, () => Math.floor(Math.random() * 10));
+  const check = (ds, weights) => { const r = ds.reduce((s, d, i) => s + d * weights[i], 0) % 11; return r < 2 ? 0 : 11 - r; };
+  const d1 = check(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  const d2 = check([...base, d1], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  return [...base, d1, d2].join('');
+}
+
+async function until(what, attempt, deadline, pollMs) {
+  for (;;) {
+    const value = await attempt();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not reached`);
+    await sleep(pollMs);
+  }
+}
+
+async function signThroughPage(signUrl) {
+  try {
+    const page = await fetch(signUrl, { signal: AbortSignal.timeout(5_000) });
+    const html = await page.text();
+    if (page.status !== 200) return null;
+    if (!html.includes('<form')) return true; // signed already
+    const action = /<form method="post" action="([^"]+)"/.exec(html)[1].replace(/&amp;/g, '&');
+    const res = await fetch(new URL(action, signUrl), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'decision=sign', signal: AbortSignal.timeout(5_000) });
+    return res.status === 200;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One operation of two 1,000.00 titles from creation to PAID, then both titles paid by their
+ * payers. Progress is written to `j` (id, stage, createdAt, paidAt) so an audit can tell where a
+ * journey stopped.
+ */
+export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true }) {
+  const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const key = randomUUID();
+  const body = {
+    name: 'Load Comercial Ltda', type: 'J', cnpj: cnpj(), email: `load+${randomUUID()}@example.com`, bank: {},
+    receivables: [1, 2].map((n) => ({ external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: '1000.00', requested_net_future_value: '1000.00' })),
+  };
+  j.startedAt = Date.now();
+  const created = await until('201', async () => {
+    const r = await driver.call('POST', '/v1/operations/direct', { body, headers: { 'Idempotency-Key': key } });
+    if (r.status === 201) return r.body;
+    if (r.status !== 0 && r.status < 500 && r.status !== 429 && r.status !== 409) throw new Error(`creation answered ${r.status} ${JSON.stringify(r.body)}`);
+    return null;
+  }, deadline, pollMs);
+  j.id = created.id;
+  j.stage = 'created';
+  const status = async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status;
+  await until('CONTRACT_SENT', async () => ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
+  j.stage = 'contract_sent';
+  const signers = await until('signers', async () => {
+    const r = await driver.call('GET', `/v1/operations/${j.id}/contract/signers`);
+    return r.status === 200 ? r.body.signers : null;
+  }, deadline, pollMs);
+  for (const signer of signers) {
+    if (signer.sign_url) await until('signed', () => signThroughPage(signer.sign_url), deadline, pollMs);
+  }
+  j.stage = 'signed';
+  await until('PAID', async () => ['PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
+  j.paidAt = Date.now();
+  j.stage = 'paid';
+  if (!payTitles) return;
+  for (const title of created.titles) {
+    await until('title paid', async () => {
+      const read = await driver.call('GET', `/v1/titles/${title.id}`);
+      if (read.status !== 200) return null;
+      if (read.body.status === 'PAID') return true;
+      await driver.call('POST', `/v1/sandbox/titles/${title.id}/payer-payments`, { body: { paid_amount_brl: read.body.outstanding_balance, external_id: `boleto-${title.id}` } });
+      return null;
+    }, deadline, pollMs);
+  }
+  j.stage = 'titles_paid';
+}

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { v7 as uuidv7 } from 'uuid';
+import { anotherApi, sharedApi, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
+import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
+import { cnpj } from '../support/documents';
+import { Dec, Money } from '../../domain/money';
+import { ProductsRepository } from '../../db/repositories/products';
+import { buildPricingIntegrator, receivable } from './simulate.support';
+
+/**
+ * Polls `probe` until it holds and answers when the first probe that held was sent, in ms from
+ * the call: a request sent that long after the change already saw it (its own latency, which a
+ * busy machine stretches, is not the cache's). Fails when no probe sent within `budgetMs` holds.
+ */
+async function within(budgetMs: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const sent = performance.now() - started;
+    if (sent > budgetMs) throw new Error(`not within ${budgetMs} ms`);
+    if (await probe()) return sent;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+const listenerPids = async (): Promise<number[]> =>
+  (await testDb().raw("select pid from pg_stat_activity where application_name = 'api-reference-cache' and query like 'LISTEN%'")).rows.map((r: { pid: number }) => r.pid);
+
+/** Each api process caches credentials, policies, fee defaults and products; LISTEN/NOTIFY keeps them all current. */
+describe('per-process reference caches', () => {
+  let first: ApiClient;
+  let second: ApiClient;
+  before(async () => {
+    first = new ApiClient((await sharedApi()).url);
+    second = new ApiClient((await anotherApi()).url);
+  });
+
+  const discountOf = async (client: ApiClient, token: string, body: Record<string, unknown>) => {
+    const res = await client.post('/v1/simulate', body, { token });
+    expect(res.status, res.text).to.equal(200);
+    return res.body.receivables.map((r: { present_value_discount: string }) => r.present_value_discount);
+  };
+
+  it('refuses a revoked credential\'s next request on another api process within 100 ms', async () => {
+    const { credential, token } = await buildIntegrator(first);
+    for (const client of [first, second, second]) expect((await client.get('/v1/auth/me', { token })).status).to.equal(200);
+    await testDb()('api_credentials').where({ id: credential.id }).update({ revoked_at: new Date() });
+    const ms = await within(100, async () => (await second.get('/v1/auth/me', { token })).status === 401);
+    expect(ms).to.be.below(100);
+    expect((await first.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'invalid_client_credentials' });
+  });
+
+  it('still refuses a remembered token once it expires', async () => {
+    const expiring = new ApiClient((await anotherApi({ TOKEN_TTL_SECONDS: '1' })).url);
+    const token = await tokenFor(expiring, await buildCredential());
+    expect((await expiring.get('/v1/auth/me', { token })).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await expiring.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'token_expired' });
+  });
+
+  it('answers from memory: a change the triggers do not announce is only seen once the lifetime runs out', async () => {
+    const shortLived = new ApiClient((await anotherApi({ REFERENCE_CACHE_TTL_SECONDS: '1' })).url);
+    const { credential, token } = await buildIntegrator(first);
+    expect((await shortLived.get('/v1/auth/me', { token })).status).to.equal(200);
+    await testDb().transaction(async (trx) => {
+      // Only this transaction's own update goes unannounced; the trigger stays on for everyone else.
+      await trx.raw('set local session_replication_role = replica');
+      await trx('api_credentials').where({ id: credential.id }).update({ revoked_at: new Date() });
+    });
+    expect((await shortLived.get('/v1/auth/me', { token })).status).to.equal(200);
+    await within(2_000, async () => (await shortLived.get('/v1/auth/me', { token })).status === 401);
+  });
+
+  it('prices the next simulation on another api process with a changed policy, payer fee defaults and lists changed products', async () => {
+    const { token, policy, originatorId } = await buildPricingIntegrator(first);
+    const payer = cnpj();
+    await testDb()('payers').insert({ id: uuidv7(), originator_id: originatorId, document: payer, name: 'Payer' });
+    const body = { receivables: [receivable(), receivable({ payer_document: payer })] };
+    // 10,000.00 for 30 days at the policy's 2.5 %: 250.00
+    expect(await discountOf(second, token, body)).to.deep.equal(['250.00', '250.00']);
+    expect(await discountOf(second, token, body)).to.deep.equal(['250.00', '250.00']);
+    await testDb()('policies').where({ id: policy!.id }).update({ default_monthly_rate_pct: '3' });
+    // at 3 %: 300.00
+    expect(await within(100, async () => (await discountOf(second, token, body))[0] === '300.00')).to.be.below(100);
+    await testDb()('payers').where({ originator_id: originatorId, document: payer }).update({ monthly_rate_pct: '1' });
+    // the payer's own 1 %: 100.00
+    await within(100, async () => (await discountOf(second, token, body))[1] === '100.00');
+
+    const products = new ProductsRepository(testDb(), originatorId);
+    const product = await products.create({
+      name: 'Duplicatas', description: null, minMonthlyRatePct: new Dec('1'), maxMonthlyRatePct: new Dec('5'), minTermDays: 1, maxTermDays: 90,
+      minValueBrl: Money.of('100.00'), maxValueBrl: Money.of('100000.00'), active: true,
+    });
+    const names = async () => (await second.get('/v1/products', { token })).body.items.map((p: { name: string }) => p.name);
+    await within(100, async () => (await names()).includes('Duplicatas'));
+    await testDb()('products').where({ id: product.id }).update({ active: false });
+    await within(100, async () => (await names()).length === 0);
+  });
+
+  it('starts over after its LISTEN connection is lost: reconnects, and invalidation works again', async () => {
+    const { token, policy } = await buildPricingIntegrator(first);
+    const body = { receivables: [receivable()] };
+    expect(await discountOf(second, token, body)).to.deep.equal(['250.00']);
+    const before = await listenerPids();
+    expect(before.length).to.be.at.least(2);
+    await testDb().raw('select pg_terminate_backend(pid) from unnest(?::int[]) as pid', [before]);
+    await within(5_000, async () => {
+      const now = await listenerPids();
+      return now.length >= before.length && now.every((pid) => !before.includes(pid));
+    });
+    // LISTEN has answered; the process learns it a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await discountOf(second, token, body)).to.deep.equal(['250.00']);
+    // Caching again: an unannounced change is not seen...
+    await testDb().transaction(async (trx) => {
+      await trx.raw('set local session_replication_role = replica');
+      await trx('policies').where({ id: policy!.id }).update({ default_monthly_rate_pct: '2.8' });
+    });
+    expect(await discountOf(second, token, body)).to.deep.equal(['250.00']);
+    // ...and an announced one is.
+    await testDb()('policies').where({ id: policy!.id }).update({ default_monthly_rate_pct: '3' });
+    expect(await within(100, async () => (await discountOf(second, token, body))[0] === '300.00')).to.be.below(100);
+  });
+});

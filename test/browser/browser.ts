@@ -1,0 +1,37 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, Browser, Locator, Page } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? '.data/screenshots');
+
+/** Debian's Chromium, headless, driven by playwright-core (which brings no browser of its own). */
+export async function launchChromium(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: install it with \`node scripts/install-chromium.mjs\` (apt-get install chromium)`);
+  // Root (CI) cannot use Chromium's user-namespace sandbox; the pages are our own.
+  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}
+
+/** A laptop-sized page that records every Content-Security-Policy violation and page error. */
+export async function laptopPage(browser: Browser, baseURL: string): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  return { page, problems };
+}
+
+/** The page, into SCREENSHOT_DIR (`npm run screenshots` points it at docs/screenshots). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+}
+
+/**
+ * Waits until the located element shows `text` (a substring, or a pattern): playwright-core has
+ * no assertion library of its own, and the page changes asynchronously.
+ */
+export async function shows(locator: Locator, text: string | RegExp, timeout = 15_000): Promise<void> {
+  await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
+}

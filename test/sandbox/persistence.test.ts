@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HttpEsignProvider } from '../../activities/esign-client';
+import { HttpPixProvider, PixRecipient } from '../../activities/pix-client';
+import { startSandbox, RunningSandbox } from '../../sandbox/server';
+import { ApiClient } from '../support/http';
+import { signThroughPage, unique } from './support';
+import { sandboxCallbackSecrets } from '../support/stack';
+
+const recipient = (email: string): PixRecipient => ({
+  name: 'Assignor Ltda', document: '11222333000181', email, destination: { kind: 'pix_key', key: '11222333000181' },
+});
+
+describe('sandbox providers with a state file', () => {
+  let folder: string;
+  let running: RunningSandbox | undefined;
+  const start = () => startSandbox({ port: 0, settlementDelayMs: 0, slowSettlementDelayMs: 1_500, logLevel: 'error', stateFile: path.join(folder, 'state.json'), callbackSecrets: sandboxCallbackSecrets() });
+
+  beforeEach(() => { folder = mkdtempSync(path.join(tmpdir(), 'sandbox-state-')); });
+  afterEach(async () => {
+    await running?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('remembers documents, signers, e-mails, payments, idempotency keys and magic counters after a restart', async () => {
+    running = await start();
+    let esign = new HttpEsignProvider(running.esignUrl, 5_000);
+    let pix = new HttpPixProvider(running.pixUrl, 5_000);
+    const createKey = unique('create');
+    const document = { type: 'FULL_CONTRACT' as const, embedded: false, assignorEmail: `${unique('assignor')}@example.com`, reference: unique('contract'), callbackUrl: null, idempotencyKey: createKey };
+    const created = await esign.createDocument(document);
+    const [ana, bruno] = await esign.addSigners(created.documentId, [
+      { name: 'Ana Assignor', email: `${unique('ana')}@example.com` },
+      { name: 'Bruno Witness', email: `${unique('bruno')}@example.com` },
+    ], unique('signers'));
+    const firstRead = await esign.getDocument(created.documentId);
+    expect((await signThroughPage(firstRead.signers[0].signUrl!)).status).to.equal(200);
+    const paidKey = unique('op-pix');
+    const paid = await pix.createPayment(paidKey, '10.00', recipient(`${unique('payee')}@example.com`), null);
+    const slowKey = unique('op-pix');
+    const slow = await pix.createPayment(slowKey, '20.00', recipient(`pix-slow+${unique('t')}@example.com`), null);
+    const rejectOnce = `pix-reject-once+${unique('t')}@example.com`;
+    const rejected = await pix.createPayment(unique('op-pix'), '30.00', recipient(rejectOnce), null);
+    await running.close();
+
+    // A fresh port: nothing from before the restart (pooled connections) can answer for it.
+    running = await start();
+    esign = new HttpEsignProvider(running.esignUrl, 5_000);
+    pix = new HttpPixProvider(running.pixUrl, 5_000);
+    const again = await esign.getDocument(created.documentId);
+    expect(again.documentStatus).to.equal('running');
+    expect(again.signers.map((s) => [s.signerId, s.status])).to.deep.equal([[ana.signerId, 'signed'], [bruno.signerId, 'pending']]);
+    const mails = (await new ApiClient(running.esignUrl).get(`/mailbox?document_id=${created.documentId}`)).body.messages;
+    expect(mails.map((m: { signer_id: string }) => m.signer_id)).to.deep.equal([ana.signerId, bruno.signerId]);
+    // The second signer's link from before the restart still signs, and closes the document.
+    expect((await signThroughPage(again.signers[1].signUrl!)).status).to.equal(200);
+    expect((await esign.getDocument(created.documentId)).documentStatus).to.equal('closed');
+    expect((await esign.createDocument(document)).documentId, 'a replayed create finds the same document').to.equal(created.documentId);
+
+    expect(await pix.getPayment(paid.paymentId)).to.include({ status: 'SETTLED', settledAmount: '10.00' });
+    expect((await pix.createPayment(paidKey, '10.00', recipient('x@example.com'), null)).paymentId).to.equal(paid.paymentId);
+    expect((await pix.getPayment(rejected.paymentId)).status).to.equal('REJECTED');
+    const secondTry = await pix.createPayment(unique('op-pix'), '30.00', recipient(rejectOnce), null);
+    // A settlement pending at the restart still happens; the -once magic value was used up before it.
+    for (const payment of [slow, secondTry]) {
+      let status = 'PENDING';
+      for (let i = 0; i < 50 && status === 'PENDING'; i += 1) {
+        status = (await pix.getPayment(payment.paymentId)).status;
+        if (status === 'PENDING') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status, payment.idempotencyKey).to.equal('SETTLED');
+    }
+  });
+
+  it('without a state file a restart starts empty', async () => {
+    running = await startSandbox({ port: 0, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
+    const esign = new HttpEsignProvider(running.esignUrl, 5_000);
+    const created = await esign.createDocument({ type: 'FULL_CONTRACT', embedded: false, assignorEmail: 'a@example.com', reference: unique('contract'), callbackUrl: null, idempotencyKey: unique('create') });
+    await running.close();
+    running = await startSandbox({ port: 0, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
+    const read = await new ApiClient(running.esignUrl).get(`/documents/${created.documentId}`);
+    expect(read.status).to.equal(404);
+  });
+});
