@@ -15,6 +15,7 @@ export const authPaths = {
   '/v1/auth/token': {
     post: {
       operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT', security: [],
+      description: 'Client credentials grant: a token carrying the credential\'s scopes, or the subset asked for in `scopes` / `scope`. 401 when the credentials are wrong; 403 scope_not_allowed when a requested scope is not granted to the credential.',
       'x-rate-limit': 'auth_token',
       requestBody: jsonBody({
         type: 'object',
@@ -32,6 +33,7 @@ export const authPaths = {
   '/v1/auth/login': {
     post: {
       operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
+      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.',
       'x-rate-limit': 'login',
       requestBody: jsonBody({
         type: 'object',
@@ -51,6 +53,7 @@ export const authPaths = {
   '/v1/auth/me': {
     get: {
       operationId: 'me', tags: ['auth'], summary: 'Who the token belongs to', security: anyTokenSecurity(),
+      description: 'Any valid token: the principal behind it (client credential or user), its originator and scopes.',
       responses: { 200: json('Identity (free-form)', { type: 'object' }), ...errors(401, 429) },
     },
   },

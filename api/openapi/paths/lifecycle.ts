@@ -95,6 +95,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/approval-queue': {
     get: {
       operationId: 'approvalQueue', tags: ['backoffice'], summary: 'Operations waiting for approval, across originators, oldest first',
+      description: 'Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.',
       security: userSecurity('backoffice:read'),
       parameters: [
         ...pagination,
@@ -111,6 +112,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/approve': {
     post: {
       operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
+      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
@@ -120,6 +122,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/deny': {
     post: {
       operationId: 'denyOperation', tags: ['backoffice'], summary: 'Deny with a reason: WAITING_APPROVAL → DENIED',
+      description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
@@ -129,6 +132,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/retry-disbursement': {
     post: {
       operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
+      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
@@ -137,6 +141,7 @@ export const lifecyclePaths = {
   '/v1/internal/esign/callback': {
     post: {
       operationId: 'esignCallback', tags: ['internal'], summary: 'E-sign provider callback (a hint: a signer signed)', security: [], 'x-rate-limit': 'exempt',
+      description: 'For the e-signature provider only. The body is only a hint that wakes the operation\'s workflow, which re-reads the provider itself: a forged call can at most cause an extra read.',
       requestBody: jsonBody(providerHint),
       responses: { ...accepted, ...errors(422) },
     },
@@ -144,6 +149,7 @@ export const lifecyclePaths = {
   '/v1/internal/pix/callback': {
     post: {
       operationId: 'pixCallback', tags: ['internal'], summary: 'PIX provider callback (a hint: a payment settled or was refused)', security: [], 'x-rate-limit': 'exempt',
+      description: 'For the PIX provider only. The body is only a hint that wakes the operation\'s workflow, which re-reads the provider itself: a forged call can at most cause an extra read.',
       requestBody: jsonBody(providerHint),
       responses: { ...accepted, ...errors(422) },
     },

@@ -1,6 +1,6 @@
 import { clientScopes, clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
-import { simulationSchemas } from './simulation';
+import { pricedOperationProperties, simulationSchemas } from './simulation';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -105,6 +105,7 @@ const simulation = {
   description: 'The shape of POST /v1/simulate, plus assignor_id and each receivable\'s stock_item_id.',
   properties: {
     id: { const: 'simulation' }, status: { const: 'SIMULATED' }, assignor_id: { type: 'string', format: 'uuid' },
+    ...pricedOperationProperties,
     receivables: { type: 'array', items: { allOf: [ref('PricedReceivable'), { type: 'object', required: ['stock_item_id'], properties: { stock_item_id: { type: 'string', format: 'uuid' } } }] } },
     warnings: { type: 'array', items: ref('CetFinding') },
   },
@@ -133,6 +134,7 @@ export const stockPaths = {
     },
     get: {
       operationId: 'listStockItems', tags: ['stock'], summary: 'Stock items of the originator, newest first',
+      description: 'Only the caller\'s originator\'s stock items, optionally filtered by `status`, paginated with `limit` and `offset`.',
       security: reads,
       parameters: [...pagination, { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['IN_STOCK', 'ANTICIPATED', 'CANCELLED'] } }],
       responses: { 200: json('Page of stock items', listOf(ref('StockItem'))), ...errors(401, 403, 422, 429) },
@@ -162,6 +164,7 @@ export const stockPaths = {
   '/v1/stock/{item_id}': {
     get: {
       operationId: 'getStockItem', tags: ['stock'], summary: 'One stock item',
+      description: '404 stock_item_not_found when the id is unknown or belongs to another originator.',
       security: reads,
       parameters: [pathId('item_id')],
       responses: { 200: json('The stock item', ref('StockItem')), ...errors(401, 403, 404, 422, 429) },
