@@ -4,21 +4,16 @@ Random strings almost never make a valid CPF, CNPJ, amount, due date or product 
 every creation would stop at a 422 and the success paths (assignors, operations, stock, payables,
 credits) would never run. The schema the fuzzer reads (never the one the api serves) gets custom
 formats on those fields, with strategies that draw valid values; negative generation still mutates
-them. Tokens come from the api itself and are refreshed before they expire.
+them. Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
 """
 
 import datetime
 import os
 
-import requests
 import schemathesis
 from hypothesis import strategies as st
 
-API_URL = os.environ["FUZZ_API_URL"]
-CLIENT = {"client_id": os.environ["FUZZ_CLIENT_ID"], "client_secret": os.environ["FUZZ_CLIENT_SECRET"]}
-USER = {"email": os.environ["FUZZ_USER_EMAIL"], "password": os.environ["FUZZ_USER_PASSWORD"]}
 PRODUCT_IDS = os.environ["FUZZ_PRODUCT_IDS"].split(",")
-TOKEN_TTL_SECONDS = 900
 
 
 def _check_digit(digits, weights):
@@ -90,33 +85,3 @@ def before_load_schema(context, raw_schema):
     schemas["RateInput"] = {"type": "string", "format": "pct", "description": schemas["RateInput"].get("description", "")}
     _annotate(raw_schema["paths"])
     _annotate(schemas)
-
-
-def _security_schemes(case):
-    alternatives = case.operation.definition.raw.get("security") or []
-    return {name for alternative in alternatives for name in alternative}
-
-
-def _token_kind(case, _context):
-    schemes = _security_schemes(case)
-    if "userSession" in schemes and "clientCredentials" not in schemes:
-        return "user"
-    return "client"
-
-
-@schemathesis.auth(refresh_interval=TOKEN_TTL_SECONDS - 120, cache_by_key=_token_kind)
-class ApiTokens:
-    """A client token (client credentials) or a backoffice user token (login), per operation."""
-
-    def get(self, case, context):
-        if _token_kind(case, context) == "user":
-            response = requests.post(f"{API_URL}/v1/auth/login", json=USER, timeout=30)
-        else:
-            response = requests.post(f"{API_URL}/v1/auth/token", json=CLIENT, timeout=30)
-        response.raise_for_status()
-        return response.json()["access_token"]
-
-    def set(self, case, data, context):
-        if _security_schemes(case):
-            case.headers = case.headers or {}
-            case.headers["Authorization"] = f"Bearer {data}"

@@ -54,7 +54,6 @@ try {
       ...process.env,
       PYTHONPATH: ROOT,
       SCHEMATHESIS_HOOKS: 'fuzz.hooks',
-      FUZZ_API_URL: apiUrl,
       FUZZ_CLIENT_ID: DEMO.clientId,
       FUZZ_CLIENT_SECRET: DEMO.clientSecret,
       FUZZ_USER_EMAIL: DEMO.email,
