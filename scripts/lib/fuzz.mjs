@@ -10,9 +10,26 @@ import { freePort } from './ports.mjs';
 import { migrateAndSeed, serviceEnv, startServices } from './stack.mjs';
 
 const DEMO = {
-  clientId: 'zk_sbx_demo_a', clientSecret: 'sk_sbx_demo_a_secret', productId: '01930000-0000-7000-8000-0000000000a3',
+  clientId: 'zk_sbx_demo_a', clientSecret: 'sk_sbx_demo_a_secret',
+  productId: '01930000-0000-7000-8000-0000000000a3', policyId: '01930000-0000-7000-8000-0000000000a2',
   email: 'backoffice@example.com', password: 'backoffice-dev-password',
 };
+
+/** An assignor of the demo originator, for the routes that need an existing one (payables, credits). */
+async function registerAssignor(url) {
+  const token = await fetch(`${url}/v1/auth/token`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_id: DEMO.clientId, client_secret: DEMO.clientSecret }),
+  }).then((r) => r.json());
+  const res = await fetch(`${url}/v1/assignors`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token.access_token}` },
+    body: JSON.stringify({ name: 'Fuzz Assignor', type: 'F', cpf: '52998224725', email: 'fuzz-assignor@example.com' }),
+  });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`registering the fuzz assignor answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.id;
+}
 
 async function waitForHealth(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -44,6 +61,7 @@ try {
   if (!migrateAndSeed(env)) throw new Error('migration or seed failed');
   services = startServices(env, { stdio: logFd, onExit: (name, exitCode) => say(`${name} exited (${exitCode}) during the fuzz run`) });
   await waitForHealth(apiUrl, 90_000);
+  const assignorId = await registerAssignor(apiUrl);
   say(`fuzzing ${apiUrl} with schemathesis (services' logs in ${path.relative(ROOT, logFile)})`);
   const child = spawn(schemathesis, [
     '--config-file', path.join(ROOT, 'fuzz', 'schemathesis.toml'), 'run', `${apiUrl}/v1/openapi.json`, ...process.argv.slice(2),
@@ -59,6 +77,8 @@ try {
       FUZZ_USER_EMAIL: DEMO.email,
       FUZZ_USER_PASSWORD: DEMO.password,
       FUZZ_PRODUCT_IDS: DEMO.productId,
+      FUZZ_POLICY_IDS: DEMO.policyId,
+      FUZZ_ASSIGNOR_IDS: assignorId,
     },
   });
   const stop = () => child.kill('SIGINT');
