@@ -2,6 +2,7 @@
 // `npm test` starts it, with rate limits off. Config: fuzz/schemathesis.toml; hooks: fuzz/hooks.py.
 // The services' logs go to a file (named at the end) so that the log shows schemathesis' report.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { ensureSchemathesis } from './contract-tools.mjs';
@@ -15,20 +16,31 @@ const DEMO = {
   email: 'backoffice@example.com', password: 'backoffice-dev-password',
 };
 
-/** An assignor of the demo originator, for the routes that need an existing one (payables, credits). */
-async function registerAssignor(url) {
-  const token = await fetch(`${url}/v1/auth/token`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ client_id: DEMO.clientId, client_secret: DEMO.clientSecret }),
-  }).then((r) => r.json());
-  const res = await fetch(`${url}/v1/assignors`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token.access_token}` },
-    body: JSON.stringify({ name: 'Fuzz Assignor', type: 'F', cpf: '52998224725', email: 'fuzz-assignor@example.com' }),
-  });
-  const body = await res.json();
-  if (res.status !== 201) throw new Error(`registering the fuzz assignor answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.id;
+const FUZZ_ASSIGNOR_CPF = '52998224725';
+
+/**
+ * What the routes that need existing data find: an assignor of the demo originator (payables,
+ * credits, stock by document) and two of its stock items (the stock anticipation examples).
+ */
+async function prepare(url) {
+  const call = async (route, body, token) => {
+    const res = await fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json();
+    if (res.status >= 300) throw new Error(`preparing the fuzz data: ${route} answered ${res.status}: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const { access_token: token } = await call('/v1/auth/token', { client_id: DEMO.clientId, client_secret: DEMO.clientSecret });
+  const assignor = await call('/v1/assignors', { name: 'Fuzz Assignor', type: 'F', cpf: FUZZ_ASSIGNOR_CPF, email: 'fuzz-assignor@example.com' }, token);
+  const dueDate = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  const items = [1, 2].map((n) => ({
+    external_id: `FUZZ-PREPARED-${n}`, payer_name: 'Pagador Exemplo Ltda', payer_document: '11222333000181', due_date: dueDate, net_future_value: '5000.00',
+  }));
+  const stock = await call('/v1/stock', { assignor_document: FUZZ_ASSIGNOR_CPF, items }, token);
+  return { assignorId: assignor.id, stockItemIds: stock.items.map((item) => item.id) };
 }
 
 async function waitForHealth(url, timeoutMs) {
@@ -61,7 +73,7 @@ try {
   if (!migrateAndSeed(env)) throw new Error('migration or seed failed');
   services = startServices(env, { stdio: logFd, onExit: (name, exitCode) => say(`${name} exited (${exitCode}) during the fuzz run`) });
   await waitForHealth(apiUrl, 90_000);
-  const assignorId = await registerAssignor(apiUrl);
+  const prepared = await prepare(apiUrl);
   say(`fuzzing ${apiUrl} with schemathesis (services' logs in ${path.relative(ROOT, logFile)})`);
   const child = spawn(schemathesis, [
     '--config-file', path.join(ROOT, 'fuzz', 'schemathesis.toml'), 'run', `${apiUrl}/v1/openapi.json`, ...process.argv.slice(2),
@@ -78,7 +90,9 @@ try {
       FUZZ_USER_PASSWORD: DEMO.password,
       FUZZ_PRODUCT_IDS: DEMO.productId,
       FUZZ_POLICY_IDS: DEMO.policyId,
-      FUZZ_ASSIGNOR_IDS: assignorId,
+      FUZZ_ASSIGNOR_IDS: prepared.assignorId,
+      FUZZ_ASSIGNOR_DOCUMENT: FUZZ_ASSIGNOR_CPF,
+      FUZZ_STOCK_ITEM_IDS: prepared.stockItemIds.join(','),
     },
   });
   const stop = () => child.kill('SIGINT');
