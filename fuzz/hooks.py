@@ -135,8 +135,9 @@ def _examples():
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
     schemas = raw_schema["components"]["schemas"]
-    schemas["MoneyInput"] = {"type": "string", "format": "brl", "description": schemas["MoneyInput"].get("description", "")}
-    schemas["RateInput"] = {"type": "string", "format": "pct", "description": schemas["RateInput"].get("description", "")}
+    # Money and rates stay "a string or a number", narrowed to values inside the demo ranges.
+    schemas["MoneyInput"] = {"anyOf": [{"type": "string", "format": "brl"}, {"type": "integer", "minimum": 100, "maximum": 40000}]}
+    schemas["RateInput"] = {"anyOf": [{"type": "string", "format": "pct"}, {"type": "integer", "minimum": 2, "maximum": 5}]}
     parameters = raw_schema["components"]["parameters"]
     for name in ("IdempotencyKey", "IdempotencyKeyRequired"):
         parameters[name]["schema"] = {**parameters[name]["schema"], "format": "idempotency-key"}
