@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Contract checks on the live OpenAPI document:
 //   lint      Redocly CLI, `recommended` ruleset plus redocly.yaml (part of `npm run lint`)
-//   breaking  oasdiff against every frozen release in api/openapi/releases/ (fails on ERR level)
+//   breaking  oasdiff against every frozen release in api/openapi/releases/ (fails on ERR level);
+//             `<version>.accepted.txt` beside a release lists the ERR findings accepted, each with
+//             its reason on a `#` line above it
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +50,9 @@ if (status === 0 && mode === 'breaking') {
   const oasdiff = ensureOasdiff();
   for (const file of readdirSync(RELEASES).filter((f) => f.endsWith('.json')).sort()) {
     process.stderr.write(`[openapi] breaking changes of the live document against release ${file.replace(/\.json$/, '')}:\n`);
-    status ||= run(oasdiff, ['breaking', path.join(RELEASES, file), live, '--fail-on', 'ERR']);
+    const accepted = path.join(RELEASES, file.replace(/\.json$/, '.accepted.txt'));
+    const ignore = existsSync(accepted) ? ['--err-ignore', accepted] : [];
+    status ||= run(oasdiff, ['breaking', path.join(RELEASES, file), live, '--fail-on', 'ERR', '--format', 'singleline', ...ignore]);
   }
 }
 rmSync(dir, { recursive: true, force: true });
