@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildIntegrator } from '../support/factories';
+import { buildIntegrator, buildUser, loginAs } from '../support/factories';
 
 describe('platform rules', () => {
   let client: ApiClient;
@@ -86,6 +86,24 @@ describe('platform rules', () => {
       const res = await client.get(`${route}?unexpected=1`);
       expect(res.status, route).to.equal(422);
       expect(res.body.detail.code, route).to.equal('validation_error');
+    }
+  });
+
+  it('refuses an empty filter value with 422, as the document\'s minLength says', async () => {
+    const { token } = await buildIntegrator(client);
+    const user = await buildUser({ scopes: ['backoffice:read'] });
+    const backoffice = await loginAs(client, user);
+    const { body: document } = await client.get('/v1/openapi.json');
+    const cases: [string, string, string, string][] = [
+      ['/v1/titles', 'status', 'get', token], ['/v1/titles', 'payer_document', 'get', token],
+      ['/v1/backoffice/approval-queue', 'assignor_document', 'get', backoffice],
+    ];
+    for (const [route, name, method, bearer] of cases) {
+      const parameter = document.paths[route][method].parameters.find((p: { name?: string }) => p.name === name);
+      expect(parameter.schema.minLength, `${route} ${name}`).to.equal(1);
+      const res = await client.get(`${route}?${name}=`, { token: bearer });
+      expect(res.status, `${route} ${name}`).to.equal(422);
+      expect(res.body.detail.errors[0].loc).to.deep.equal(['query', name]);
     }
   });
 

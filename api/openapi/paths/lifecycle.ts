@@ -100,7 +100,7 @@ export const lifecyclePaths = {
       parameters: [
         ...pagination,
         { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1 } },
         { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'created_from', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },

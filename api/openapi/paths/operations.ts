@@ -135,9 +135,9 @@ export const operationPaths = {
       security: clientScopes('operation:read'),
       parameters: [
         ...pagination,
-        { name: 'status', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', minLength: 1 } },
         { name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', minLength: 1 } },
         { name: 'due_date_from', in: 'query', required: false, schema: ref('Date') },
         { name: 'due_date_to', in: 'query', required: false, schema: ref('Date') },
       ],
