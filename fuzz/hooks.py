@@ -3,8 +3,9 @@
 Random strings almost never make a valid CPF, CNPJ, amount, due date or product id, so without help
 every creation would stop at a 422 and the success paths (assignors, operations, stock, payables,
 credits) would never run. The schema the fuzzer reads (never the one the api serves) gets custom
-formats on those fields, with strategies that draw valid values; negative generation still mutates
-them. Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
+formats on those fields, with strategies that draw valid values, and a valid example body per
+creation route; negative generation still mutates them. Nothing here narrows what the schema
+accepts (a narrower schema would turn valid values into "invalid data the api accepted"). Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
 """
 
 import datetime
@@ -50,9 +51,6 @@ schemathesis.openapi.format("cnpj", cnpj())
 schemathesis.openapi.format("br-document", st.one_of(cpf(), cnpj()))
 # Due dates inside the demo product's term (1 to 180 days); list filters accept any date.
 schemathesis.openapi.format("date", st.integers(5, 170).map(_future_date))
-# Amounts inside the demo product's and policy's ranges, as the contract's money strings.
-schemathesis.openapi.format("brl", st.integers(100_00, 40_000_00).map(lambda cents: f"{cents // 100}.{cents % 100:02d}"))
-schemathesis.openapi.format("pct", st.integers(150, 600).map(lambda hundredths: f"{hundredths // 100}.{hundredths % 100:02d}"))
 schemathesis.openapi.format("dev-product", st.sampled_from(PRODUCT_IDS))
 schemathesis.openapi.format("dev-policy", st.sampled_from(POLICY_IDS))
 # An assignor scripts/lib/fuzz.mjs registered first, so payables and credits find one.
@@ -135,9 +133,6 @@ def _examples():
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
     schemas = raw_schema["components"]["schemas"]
-    # Money and rates stay "a string or a number", narrowed to values inside the demo ranges.
-    schemas["MoneyInput"] = {"anyOf": [{"type": "string", "format": "brl"}, {"type": "integer", "minimum": 100, "maximum": 40000}]}
-    schemas["RateInput"] = {"anyOf": [{"type": "string", "format": "pct"}, {"type": "integer", "minimum": 2, "maximum": 5}]}
     parameters = raw_schema["components"]["parameters"]
     for name in ("IdempotencyKey", "IdempotencyKeyRequired"):
         parameters[name]["schema"] = {**parameters[name]["schema"], "format": "idempotency-key"}
