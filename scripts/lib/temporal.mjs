@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { waitForPort } from './ports.mjs';
 
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
@@ -9,7 +10,11 @@ export async function startTemporalDev({ binary, port, uiPort, dbFile = null, he
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-format', 'json'];
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
-  if (dbFile) args.push('--db-filename', dbFile);
+  if (dbFile) {
+    // Its folder may not exist yet: as root from a closed folder, Postgres's data lives elsewhere.
+    mkdirSync(path.dirname(dbFile), { recursive: true });
+    args.push('--db-filename', dbFile);
+  }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
