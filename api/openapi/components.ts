@@ -56,6 +56,15 @@ export const components = (publicUrl: string) => ({
     },
     legacyClientId: { type: 'apiKey', in: 'header', name: 'X-Client-Id', description: 'Legacy: client id header, with X-Client-Secret' },
     legacyClientSecret: { type: 'apiKey', in: 'header', name: 'X-Client-Secret', description: 'Legacy: client secret header, with X-Client-Id' },
+    // The `webhooks` section's security: how a subscriber authenticates our deliveries to it.
+    webhookSignature: {
+      type: 'apiKey', in: 'header', name: 'webhook-signature',
+      description: 'On deliveries to subscribers: Standard Webhooks HMAC-SHA256 of `webhook-id.webhook-timestamp.body` keyed with the subscription secret; verify it before trusting the event',
+    },
+    serviceSignature: {
+      type: 'apiKey', in: 'header', name: 'X-Service-Signature',
+      description: 'On deliveries to subscribers: hex HMAC-SHA256 of the raw body keyed with `hmac_secret`, the same check in the project\'s own form',
+    },
   },
   parameters: {
     IdempotencyKey: {

@@ -18,26 +18,32 @@ import { backofficePaths, backofficeSchemas } from './paths/backoffice';
 
 interface Section {
   tag: string;
+  description: string;
   paths: Record<string, unknown>;
   schemas?: Record<string, unknown>;
 }
 
 /** One entry per area of the API: its tag, its paths and the schemas they reference. */
 const SECTIONS: Section[] = [
-  { tag: 'platform', paths: platformPaths },
-  { tag: 'auth', paths: authPaths },
-  { tag: 'assignors', paths: assignorPaths, schemas: assignorSchemas },
-  { tag: 'products', paths: productPaths, schemas: productSchemas },
-  { tag: 'simulation', paths: simulationPaths, schemas: simulationSchemas },
-  { tag: 'operations', paths: operationPaths, schemas: operationSchemas },
-  { tag: 'stock', paths: stockPaths, schemas: stockSchemas },
-  { tag: 'contracts', paths: lifecyclePaths, schemas: lifecycleSchemas },
-  { tag: 'titles', paths: titlePaymentPaths, schemas: titlePaymentSchemas },
-  { tag: 'assignor-payables', paths: payablePaths, schemas: payableSchemas },
-  { tag: 'discount-credits', paths: creditPaths, schemas: creditSchemas },
-  { tag: 'webhooks', paths: webhookPaths, schemas: webhookSchemas },
-  { tag: 'codec', paths: codecPaths, schemas: codecSchemas },
-  { tag: 'backoffice', paths: backofficePaths, schemas: backofficeSchemas },
+  { tag: 'platform', description: 'Health, the integration flow, this document and its frozen releases', paths: platformPaths },
+  { tag: 'auth', description: 'Tokens for integrations (client credentials) and users (login), and the keys that verify them', paths: authPaths },
+  { tag: 'assignors', description: 'The businesses (cedentes) whose receivables an originator anticipates', paths: assignorPaths, schemas: assignorSchemas },
+  { tag: 'products', description: 'The catalogue of products: rates, terms and value ranges', paths: productPaths, schemas: productSchemas },
+  { tag: 'simulation', description: 'Pricing of receivables without creating anything', paths: simulationPaths, schemas: simulationSchemas },
+  { tag: 'operations', description: 'Anticipation operations: creation in one call, reads and cancellation', paths: operationPaths, schemas: operationSchemas },
+  { tag: 'stock', description: 'Receivables registered ahead of time and anticipated later', paths: stockPaths, schemas: stockSchemas },
+  { tag: 'contracts', description: 'The assignment contract of an operation and its e-signature', paths: lifecyclePaths, schemas: lifecycleSchemas },
+  { tag: 'titles', description: 'The receivables of an operation after disbursement and their payers\' payments', paths: titlePaymentPaths, schemas: titlePaymentSchemas },
+  { tag: 'assignor-payables', description: 'What an assignor owes the originator, its payments and write-offs', paths: payablePaths, schemas: payableSchemas },
+  { tag: 'discount-credits', description: 'Credits that reduce what an assignor owes', paths: creditPaths, schemas: creditSchemas },
+  { tag: 'webhooks', description: 'Subscriptions to events, their deliveries and signing secrets', paths: webhookPaths, schemas: webhookSchemas },
+  { tag: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)', paths: codecPaths, schemas: codecSchemas },
+  { tag: 'backoffice', description: 'Staff routes across originators: the approval queue, decisions, the operation page and stuck operations (user tokens)', paths: backofficePaths, schemas: backofficeSchemas },
+];
+
+/** Tags of operations that live in another area's paths file. */
+const EXTRA_TAGS = [
+  { name: 'internal', description: 'Callbacks from the e-signature and PIX providers; not for integrators' },
 ];
 
 /**
@@ -55,9 +61,10 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
       title: 'Receivables Anticipation API',
       version: '1.6.0',
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],
-    tags: SECTIONS.map((section) => ({ name: section.tag })),
+    tags: [...SECTIONS.map((section) => ({ name: section.tag, description: section.description })), ...EXTRA_TAGS],
     paths,
     components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
     webhooks: webhookEvents,

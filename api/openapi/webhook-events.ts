@@ -85,6 +85,7 @@ export const webhookEvents = Object.fromEntries(Object.entries(EVENTS).map(([typ
     tags: ['webhooks'],
     summary,
     description: 'Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.',
+    security: [{ webhookSignature: [] }, { serviceSignature: [] }],
     parameters: deliveryHeaders,
     requestBody: jsonBody(envelope(type as EventType, payload)),
     responses: { 200: { description: 'Any 2xx acknowledges the event; the body is ignored' } },

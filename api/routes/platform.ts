@@ -4,6 +4,7 @@ import type { DependencyProbe } from '../dependency-probe';
 import type { KeyRing } from '../auth/keys';
 import { handle, ok } from '../http/handle';
 import { INTEGRATION_FLOW } from './integration-flow';
+import { readRelease, releasePath, releaseVersions } from '../openapi/releases';
 
 export interface PlatformDeps {
   config: Config;
@@ -41,6 +42,10 @@ export function platformRoutes({ config, probe, keys, document, startedAt }: Pla
 
   router.get('/v1/flow', handle(async () => ok({ version: config.apiVersion, steps: INTEGRATION_FLOW })));
   router.get('/v1/openapi.json', handle(async () => ok(document)));
+  for (const version of releaseVersions()) {
+    const frozen = readRelease(version);
+    router.get(releasePath(version), (_req, res) => { res.type('application/json').send(frozen); });
+  }
   router.get('/v1/.well-known/jwks.json', handle(async () => ok(keys.jwks())));
   return router;
 }

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that verify our RS256 tokens */
+        /**
+         * Public keys that verify our RS256 tokens
+         * @description Public and not rate limited: the RSA keys (by `kid`) that verify the RS256 tokens this service issues.
+         */
         get: operations["jwks"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payables of the originator, newest first */
+        /**
+         * Payables of the originator, newest first
+         * @description Only the caller's originator's payables, filtered by assignor, status, origin title and due date; paginated with `limit` and `offset`.
+         */
         get: operations["listAssignorPayables"];
         put?: never;
         /**
@@ -46,7 +52,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payable with every line of its ledger */
+        /**
+         * One payable with every line of its ledger
+         * @description 404 when the id is unknown or belongs to another originator.
+         */
         get: operations["getAssignorPayable"];
         put?: never;
         post?: never;
@@ -103,10 +112,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Assignors of the originator, newest first */
+        /**
+         * Assignors of the originator, newest first
+         * @description Only the caller's originator's assignors, paginated with `limit` and `offset`.
+         */
         get: operations["listAssignors"];
         put?: never;
-        /** Register an assignor (cedente) ahead of its first operation */
+        /**
+         * Register an assignor (cedente) ahead of its first operation
+         * @description Registers an assignor of the caller's originator so that later operations can name it. 409 assignor_already_exists when an assignor with the same document is already registered.
+         */
         post: operations["createAssignor"];
         delete?: never;
         options?: never;
@@ -121,7 +136,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One assignor */
+        /**
+         * One assignor
+         * @description 404 when the id is unknown or belongs to another originator.
+         */
         get: operations["getAssignor"];
         put?: never;
         post?: never;
@@ -140,7 +158,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** User session (backoffice staff, portal users) */
+        /**
+         * User session (backoffice staff, portal users)
+         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -155,7 +176,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the token belongs to */
+        /**
+         * Who the token belongs to
+         * @description Any valid token: the principal behind it (client credential or user), its originator and scopes.
+         */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -174,7 +198,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange API credentials for a JWT */
+        /**
+         * Exchange API credentials for a JWT
+         * @description JSON with client_id and client_secret, or the OAuth2 client credentials grant (RFC 6749 §4.4): a form-urlencoded body with grant_type=client_credentials and the client either in the body or in HTTP Basic (§2.3.1), never both. Same responses, rate limit and redaction. The token carries the credential's scopes, or the subset asked for in `scopes` / `scope`; 401 when the credentials are wrong, 403 scope_not_allowed when a requested scope is not granted.
+         */
         post: operations["createToken"];
         delete?: never;
         options?: never;
@@ -189,10 +216,73 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operations waiting for approval, across originators, oldest first */
+        /**
+         * Operations waiting for approval, across originators, oldest first
+         * @description Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.
+         */
         get: operations["approvalQueue"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/codec/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decode Temporal payloads for an operator
+         * @description Called by Temporal Web (CORS, from the configured origins only) and the Temporal CLI. Optional header `X-Namespace` must name the namespace this service uses.
+         */
+        post: operations["codecDecode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/codec/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Encode Temporal payloads for an operator
+         * @description Called by Temporal Web (CORS, from the configured origins only) and the Temporal CLI. Optional header `X-Namespace` must name the namespace this service uses.
+         */
+        post: operations["codecEncode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/codec/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep the operator's token in a cookie for Temporal Web
+         * @description Sets `codec_session` (HttpOnly, SameSite=Strict, Path=/v1/backoffice/codec, the token's lifetime), which the codec routes accept in place of the Authorization header: Temporal Web with "include cross-origin credentials", on the same site as the api, then decodes.
+         */
+        post: operations["codecSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,7 +296,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One operation of any originator, with parties, contracts, PIX attempts, payments and timeline */
+        /**
+         * One operation of any originator, with parties, contracts, PIX attempts, payments and timeline
+         * @description The operation as its integrator reads it, plus what staff need to decide on it: parties, every contract dispatch with the signers' status read live from the provider (never a `sign_url`), every PIX attempt, payer payments, the event timeline and a link to its workflow in Temporal Web.
+         */
         get: operations["backofficeGetOperation"];
         put?: never;
         post?: never;
@@ -225,7 +318,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched */
+        /**
+         * Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched
+         * @description Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.
+         */
         post: operations["approveOperation"];
         delete?: never;
         options?: never;
@@ -262,7 +358,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deny with a reason: WAITING_APPROVAL → DENIED */
+        /**
+         * Deny with a reason: WAITING_APPROVAL → DENIED
+         * @description Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.
+         */
         post: operations["denyOperation"];
         delete?: never;
         options?: never;
@@ -279,7 +378,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** DISBURSEMENT_FAILED → DISBURSING with a new PIX order */
+        /**
+         * DISBURSEMENT_FAILED → DISBURSING with a new PIX order
+         * @description Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.
+         */
         post: operations["retryDisbursement"];
         delete?: never;
         options?: never;
@@ -294,7 +396,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every originator, by name (for the queue's filter) */
+        /**
+         * Every originator, by name (for the queue's filter)
+         * @description Id and name of every originator, ordered by name: what the backoffice console offers in its approval-queue filter.
+         */
         get: operations["listOriginators"];
         put?: never;
         post?: never;
@@ -351,7 +456,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credits of the originator, newest first */
+        /**
+         * Credits of the originator, newest first
+         * @description Only the caller's originator's credits, optionally filtered by assignor, paginated with `limit` and `offset`.
+         */
         get: operations["listDiscountCredits"];
         put?: never;
         /**
@@ -372,7 +480,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Machine-readable call sequence of the integration flow */
+        /**
+         * Machine-readable call sequence of the integration flow
+         * @description Public. The integration call sequence as data: each step, its calls and the scope each needs.
+         */
         get: operations["flow"];
         put?: never;
         post?: never;
@@ -389,7 +500,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness with dependency summary */
+        /**
+         * Liveness with dependency summary
+         * @description Public and not rate limited, for load balancers: 200 when Postgres and Temporal answer, 503 with the same body (status degraded) when either does not.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -406,7 +520,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Database, Temporal and worker pollers */
+        /**
+         * Database, Temporal and worker pollers
+         * @description Any valid token. Also checks that a worker polls the task queue; 503 with the same body (status degraded) when a dependency is down.
+         */
         get: operations["healthDeep"];
         put?: never;
         post?: never;
@@ -425,7 +542,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** E-sign provider callback (a hint: a signer signed) */
+        /**
+         * E-sign provider callback (a hint: a signer signed)
+         * @description For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. Signed by the provider: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the provider's secret. Missing, wrong or older than 5 minutes: 401. A replayed signature is accepted and does nothing. Own per-IP rate limit.
+         */
         post: operations["esignCallback"];
         delete?: never;
         options?: never;
@@ -442,7 +562,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** PIX provider callback (a hint: a payment settled or was refused) */
+        /**
+         * PIX provider callback (a hint: a payment settled or was refused)
+         * @description For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. Signed by the provider: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the provider's secret. Missing, wrong or older than 5 minutes: 401. A replayed signature is accepted and does nothing. Own per-IP rate limit.
+         */
         post: operations["pixCallback"];
         delete?: never;
         options?: never;
@@ -457,8 +580,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description Public and not rate limited: the live OpenAPI 3.1 document. Earlier releases stay published unchanged at `/v1/openapi/<version>.json`.
+         */
         get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/1.6.0.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI document of release 1.6.0
+         * @description Public and not rate limited: the document as it was released, frozen byte for byte. Every change to the live document is checked against it for breaking changes.
+         */
+        get: operations["openapiRelease_1_6_0"];
         put?: never;
         post?: never;
         delete?: never;
@@ -474,7 +620,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operations of the originator, newest first */
+        /**
+         * Operations of the originator, newest first
+         * @description Only the caller's originator's operations, optionally filtered by `lifecycle_status`, paginated with `limit` and `offset`.
+         */
         get: operations["listOperations"];
         put?: never;
         post?: never;
@@ -491,7 +640,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One operation with its titles */
+        /**
+         * One operation with its titles
+         * @description The operation and its titles; read the state as `lifecycle_status ?? status`. 404 when the id is unknown or belongs to another originator.
+         */
         get: operations["getOperation"];
         put?: never;
         post?: never;
@@ -572,7 +724,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate receivables in one call (assignor, receivables, bank)
-         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found.
+         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected). 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder). With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.
          */
         post: operations["createDirectOperation"];
         delete?: never;
@@ -632,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Price receivables as direct creation would; creates nothing
-         * @description Read-only and retried freely; needs no Idempotency-Key. 422 codes: validation_error, VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, REQUESTED_VALUE_AMBIGUOUS, "Receivable <external_id>: requested_advance_value (...) cannot exceed net_face_value (...)", "total_liquid_value_brl exceeds total face value: ...", RECEIVABLE_DISCOUNT_EXCEEDS_BASE, originator_policy_not_configured, policy_not_found.
+         * @description Read-only and retried freely; needs no Idempotency-Key. 422 codes: validation_error, VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, REQUESTED_VALUE_AMBIGUOUS, "Receivable <external_id>: requested_advance_value (...) cannot exceed net_face_value (...)", "total_liquid_value_brl exceeds total face value: ...", RECEIVABLE_DISCOUNT_EXCEEDS_BASE, originator_policy_not_configured, policy_not_found; 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected) (the issuer is compared only when assignor_document is sent). The double-assignment guard does not run here.
          */
         post: operations["simulate"];
         delete?: never;
@@ -648,12 +800,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stock items of the originator, newest first */
+        /**
+         * Stock items of the originator, newest first
+         * @description Only the caller's originator's stock items, optionally filtered by `status`, paginated with `limit` and `offset`.
+         */
         get: operations["listStockItems"];
         put?: never;
         /**
          * Register receivables in stock, to anticipate later
-         * @description Each item records a stock.item_registered event. 422: validation_error (NFV above gross, NFV <= 0, a repeated external_id), VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, assignor_not_found.
+         * @description Each item records a stock.item_registered event. 422: validation_error (NFV above gross, NFV <= 0, a repeated external_id), VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, assignor_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected); 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder).
          */
         post: operations["registerStockItems"];
         delete?: never;
@@ -669,7 +824,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One stock item */
+        /**
+         * One stock item
+         * @description 404 stock_item_not_found when the id is unknown or belongs to another originator.
+         */
         get: operations["getStockItem"];
         put?: never;
         post?: never;
@@ -677,8 +835,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change pre_authorized or the values of an IN_STOCK item
-         * @description A null or absent field is left as it is. 404 stock_item_not_found; 409 stock_item_not_in_stock; 422: validation_error, VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH (on the values sent), STOCK_ITEM_NFV_ABOVE_GROSS (on the resulting values).
+         * Change pre_authorized, the values or the NF-e fields of an IN_STOCK item
+         * @description A null or absent field is left as it is. 404 stock_item_not_found; 409 stock_item_not_in_stock; 422: validation_error, VOCABULARY_CONFLICT, DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH (on the values sent), STOCK_ITEM_NFV_ABOVE_GROSS (on the resulting values), 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected) (on the resulting NF-e fields; loc [body, <field>]); when the NF-e fields change the invoice: 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder).
          */
         patch: operations["changeStockItem"];
         trace?: never;
@@ -714,7 +872,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate 100% of stock items of one assignor as one operation
-         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE).
+         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, 409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).
          */
         post: operations["requestStockAnticipation"];
         delete?: never;
@@ -750,7 +908,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Titles with their outstanding balance, newest first */
+        /**
+         * Titles with their outstanding balance, newest first
+         * @description Titles of the caller's originator's operations with what remains to be paid, filtered by status, operation, payer and due date; paginated with `limit` and `offset`.
+         */
         get: operations["listTitles"];
         put?: never;
         post?: never;
@@ -767,7 +928,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One title with its outstanding balance */
+        /**
+         * One title with its outstanding balance
+         * @description 404 when the id is unknown or belongs to another originator.
+         */
         get: operations["getTitle"];
         put?: never;
         post?: never;
@@ -784,10 +948,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook subscriptions, newest first */
+        /**
+         * Webhook subscriptions, newest first
+         * @description Only the caller's originator's subscriptions; secrets are never listed.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a webhook subscription */
+        /**
+         * Register a webhook subscription
+         * @description Events of the caller's originator are POSTed to the URL, signed with the secret returned once in this response. The URL must be HTTPS to a public host.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -805,7 +975,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a subscription; its pending deliveries stop */
+        /**
+         * Delete a subscription; its pending deliveries stop
+         * @description 404 when the id is unknown or belongs to another originator.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -819,7 +992,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery attempts of a subscription, newest first */
+        /**
+         * Delivery attempts of a subscription, newest first
+         * @description Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator's.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -838,7 +1014,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the event of this delivery again now (its pending retry, or one more attempt when none is pending) */
+        /**
+         * Send the event of this delivery again now (its pending retry, or one more attempt when none is pending)
+         * @description 503 when the delivery workflow cannot be reached right now; retry later.
+         */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -855,7 +1034,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New secret, shown once; the previous one keeps signing beside it for 24 hours */
+        /**
+         * New secret, shown once; the previous one keeps signing beside it for 24 hours
+         * @description Receivers can verify with either secret during the overlap, then drop the old one.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -985,6 +1167,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "operation.flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An operation was sent to human approval whatever its amount: an NF-e key of it is already assigned elsewhere (policy double_assignment: review)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         */
+        post: operations["event_operation_flagged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "operation.paid": {
         parameters: {
             query?: never;
@@ -1057,8 +1259,6 @@ export interface components {
             state?: string;
             street?: string;
             zip_code?: string;
-        } & {
-            [key: string]: unknown;
         };
         ApprovalQueueItem: {
             assignor_document?: string;
@@ -1078,6 +1278,13 @@ export interface components {
             /** Format: uuid */
             originator_id: string;
             originator_name?: string;
+            /** @description Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named) */
+            review_reason?: null | {
+                /** @example receivable_assigned_elsewhere */
+                code: string;
+                external_ids: string[];
+                message: string;
+            };
         };
         Assignor: {
             address?: Record<string, never> | null;
@@ -1103,18 +1310,28 @@ export interface components {
         };
         AssignorFields: {
             address?: components["schemas"]["Address"] | null;
-            /** @description Required for type J; numeric or alphanumeric, punctuation accepted */
+            /**
+             * @description Required for type J; numeric or alphanumeric, punctuation accepted
+             * @example 11.222.333/0001-81
+             */
             cnpj?: string | null;
-            /** @description Required for type F; punctuation accepted */
+            /**
+             * @description Required for type F; punctuation accepted
+             * @example 529.982.247-25
+             */
             cpf?: string | null;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example finance@comercial.example
+             */
             email: string;
+            /** @example Comercial Exemplo Ltda */
             name: string;
             phone?: string | null;
             trade_name?: string | null;
             /** @enum {string} */
             type: "F" | "J";
-        };
+        } & (unknown & unknown);
         AssignorPayable: {
             /** @description What was owed when opened */
             amount_brl: components["schemas"]["Money"];
@@ -1262,6 +1479,14 @@ export interface components {
             /** @enum {string} */
             scope: "operation" | "receivable";
         };
+        CodecPayloads: {
+            payloads: {
+                data?: string;
+                metadata?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
         ContractDispatch: {
             /** Format: uuid */
             contract_id: string;
@@ -1301,7 +1526,10 @@ export interface components {
                 status: string;
             }[];
         };
-        /** Format: date */
+        /**
+         * Format: date
+         * @example 2027-01-15
+         */
         Date: string;
         DiscountCredit: {
             amount_brl: components["schemas"]["Money"];
@@ -1359,8 +1587,11 @@ export interface components {
          * @example 10000.00
          */
         Money: string;
-        /** @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"` */
-        MoneyInput: number | string;
+        /**
+         * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).
+         * @example 10000.00
+         */
+        MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
         /** @description Creation response and read. Read the state as `lifecycle_status ?? status`. */
@@ -1421,6 +1652,7 @@ export interface components {
             other_debt_discounts: components["schemas"]["Money"];
             /** Format: uuid */
             policy_id?: string | null;
+            /** Format: uuid */
             product_id: string | null;
             signers_count: number;
             /** @description Legacy alias: filled by direct creation only */
@@ -1535,8 +1767,8 @@ export interface components {
              */
             product_id: string;
         };
-        /** @description Percent as a JSON number or a string, at most 4 decimals, not negative */
-        RateInput: number | string;
+        /** @description Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput */
+        RateInput: ((number & unknown) | (string & unknown)) & unknown;
         /** @description The requested value is required under requested_net_future_value, requested_advance_value or requested_net_future_value_percent; net_future_value under either name. Both names of one value with different numbers give 422 VOCABULARY_CONFLICT. */
         ReceivableInput: {
             /** @description Default NFE; also RECURRING_CONTRACT, BOLETO */
@@ -1546,9 +1778,13 @@ export interface components {
             /**
              * Format: date
              * @description A past date is not refused; it prices as zero days to due
+             * @example 2027-01-15
              */
             due_date: string;
-            /** @description Unique within the operation */
+            /**
+             * @description Unique within the operation
+             * @example NF-1001
+             */
             external_id: string;
             /** @description Nominal discount in BRL */
             fixed_discount_brl?: components["schemas"]["NullableMoneyInput"];
@@ -1573,8 +1809,22 @@ export interface components {
             net_face_value?: components["schemas"]["NullableMoneyInput"];
             /** @description Ceiling of the anticipation (NFV); required under either name */
             net_future_value?: components["schemas"]["NullableMoneyInput"];
-            /** @description CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified */
+            /** @description Must be in the year-month of nfe_key */
+            nfe_issue_date?: components["schemas"]["Date"] | null;
+            /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
+            nfe_key?: string | null;
+            /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
+            nfe_number?: string | null;
+            /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
+            nfe_serie?: string | null;
+            /** @description Total of the NF-e */
+            nfe_total_value?: components["schemas"]["NullableMoneyInput"];
+            /**
+             * @description CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified
+             * @example 11.222.333/0001-81
+             */
             payer_document: string;
+            /** @example Acme Ltda */
             payer_name: string;
             /**
              * @deprecated
@@ -1585,7 +1835,7 @@ export interface components {
             requested_net_future_value?: components["schemas"]["NullableMoneyInput"];
             /** @description 0 < p <= 100; p/100 × NFV rounded down to cents */
             requested_net_future_value_percent?: components["schemas"]["NullableRateInput"];
-        };
+        } & ((unknown | unknown) & (unknown | unknown | unknown));
         /** @description requested_net_future_value (or requested_advance_value) is required and must equal the sum of the items' NFV. */
         StockAnticipationInput: {
             fees?: components["schemas"]["FeesInput"] | null;
@@ -1602,7 +1852,7 @@ export interface components {
             /** @description Σ NFV of the items */
             requested_net_future_value?: components["schemas"]["NullableMoneyInput"];
             stock_item_ids: string[];
-        };
+        } & (unknown | unknown);
         StockItem: {
             /** Format: uuid */
             assignor_id: string;
@@ -1655,9 +1905,13 @@ export interface components {
             /**
              * Format: date
              * @description A past date is not refused; it prices as zero days to due
+             * @example 2027-01-15
              */
             due_date: string;
-            /** @description Unique within one registration */
+            /**
+             * @description Unique within one registration
+             * @example NF-1001
+             */
             external_id: string;
             /**
              * @deprecated
@@ -1676,21 +1930,29 @@ export interface components {
             net_face_value?: components["schemas"]["NullableMoneyInput"];
             /** @description Net future value (NFV), > 0; required under either name; anticipated in full */
             net_future_value?: components["schemas"]["NullableMoneyInput"];
+            /** @description Must be in the year-month of nfe_key */
             nfe_issue_date?: components["schemas"]["Date"] | null;
+            /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
             nfe_key?: string | null;
+            /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
             nfe_number?: string | null;
+            /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
             nfe_serie?: string | null;
             /** @description Total of the NF-e */
             nfe_total_value?: components["schemas"]["NullableMoneyInput"];
-            /** @description CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified */
+            /**
+             * @description CPF (11) or CNPJ (14, numeric or alphanumeric); punctuation accepted; check digits verified
+             * @example 11.222.333/0001-81
+             */
             payer_document: string;
+            /** @example Acme Ltda */
             payer_name: string;
             /**
              * @description Default true; false keeps the item out of the anticipation routes until PATCHed
              * @default true
              */
             pre_authorized: boolean | null;
-        };
+        } & (unknown | unknown);
         StructuredDetail: {
             code: string;
             errors?: components["schemas"]["FieldError"][];
@@ -1781,9 +2043,9 @@ export interface components {
             created_at: string;
             description: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
             /** Format: uuid */
             id: string;
             /**
@@ -1806,7 +2068,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -1818,7 +2080,7 @@ export interface components {
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
             /** @description HTTPS URL whose host resolves only to public addresses; otherwise 422 with `detail.code` one of url_scheme_not_https, url_malformed, url_host_unresolvable, ip_private, ip_loopback, ip_link_local, ip_reserved. */
             url: string;
         };
@@ -1844,6 +2106,7 @@ export interface components {
         /** @description Required on this route: 16 to 80 characters, scoped per originator, kept 24 hours. */
         IdempotencyKeyRequired: string;
         Limit: number;
+        /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
         Offset: number;
     };
     requestBodies: never;
@@ -1881,6 +2144,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listAssignorPayables: {
@@ -1890,6 +2162,7 @@ export interface operations {
                 due_date_from?: components["schemas"]["Date"];
                 due_date_to?: components["schemas"]["Date"];
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
                 origin_title_id?: string;
                 status?: "OPEN" | "PARTIALLY_PAID" | "PAID" | "WRITTEN_OFF";
@@ -2282,6 +2555,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2614,10 +2888,20 @@ export interface operations {
                 "application/json": {
                     client_id: string;
                     client_secret: string;
-                    /** @description Optional OAuth-style space-separated subset (alternative to scopes) */
+                    /** @constant */
+                    grant_type?: "client_credentials";
+                    /** @description Optional OAuth-style space-separated subset of the credential's scopes */
                     scope?: string;
                     /** @description Optional subset of the credential's scopes */
                     scopes?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @constant */
+                    grant_type: "client_credentials";
+                    /** @description Optional OAuth-style space-separated subset of the credential's scopes */
+                    scope?: string;
                 };
             };
         };
@@ -2686,6 +2970,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 max_amount?: string;
                 min_amount?: string;
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
                 originator_id?: string;
             };
@@ -2729,6 +3014,171 @@ export interface operations {
             };
             /** @description Schema failure or business-rule violation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    codecDecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, through the service's payload codec */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    codecEncode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, through the service's payload codec */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    codecSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cookie set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3208,6 +3658,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -3375,6 +3826,7 @@ export interface operations {
             query?: {
                 assignor_id?: string;
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -3584,6 +4036,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Postgres or Temporal unreachable: same body with status degraded */
             503: {
                 headers: {
@@ -3722,8 +4183,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema failure or business-rule violation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3759,8 +4238,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema failure or business-rule violation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3788,6 +4285,44 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openapiRelease_1_6_0: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 document of release 1.6.0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listOperations: {
@@ -3795,6 +4330,7 @@ export interface operations {
             query?: {
                 lifecycle_status?: components["schemas"]["LifecycleStatus"];
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -4206,6 +4742,7 @@ export interface operations {
                     fees?: components["schemas"]["FeesInput"] | null;
                     /** Format: uuid */
                     policy_id?: string | null;
+                    /** Format: uuid */
                     product_id?: string | null;
                     receivables: components["schemas"]["ReceivableInput"][];
                 };
@@ -4272,6 +4809,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -4556,6 +5094,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
                 status?: "IN_STOCK" | "ANTICIPATED" | "CANCELLED";
             };
@@ -4633,19 +5172,29 @@ export interface operations {
                     address?: components["schemas"]["Address"] | null;
                     /** @description CPF or CNPJ of a registered assignor; 422 assignor_not_found otherwise */
                     assignor_document?: string | null;
-                    /** @description Required for type J; numeric or alphanumeric, punctuation accepted */
+                    /**
+                     * @description Required for type J; numeric or alphanumeric, punctuation accepted
+                     * @example 11.222.333/0001-81
+                     */
                     cnpj?: string | null;
-                    /** @description Required for type F; punctuation accepted */
+                    /**
+                     * @description Required for type F; punctuation accepted
+                     * @example 529.982.247-25
+                     */
                     cpf?: string | null;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example finance@comercial.example
+                     */
                     email?: string;
                     items: components["schemas"]["StockItemInput"][];
+                    /** @example Comercial Exemplo Ltda */
                     name?: string;
                     phone?: string | null;
                     trade_name?: string | null;
                     /** @enum {string} */
                     type?: "F" | "J";
-                };
+                } & (unknown | (unknown & unknown));
             };
         };
         responses: {
@@ -4807,6 +5356,16 @@ export interface operations {
                     net_face_value?: components["schemas"]["NullableMoneyInput"];
                     /** @description Net future value (NFV), > 0; required under either name; anticipated in full */
                     net_future_value?: components["schemas"]["NullableMoneyInput"];
+                    /** @description Must be in the year-month of nfe_key */
+                    nfe_issue_date?: components["schemas"]["Date"] | null;
+                    /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
+                    nfe_key?: string | null;
+                    /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
+                    nfe_number?: string | null;
+                    /** @description Must agree with nfe_key when both are sent (leading zeros ignored) */
+                    nfe_serie?: string | null;
+                    /** @description Total of the NF-e */
+                    nfe_total_value?: components["schemas"]["NullableMoneyInput"];
                     pre_authorized?: boolean;
                 };
             };
@@ -4972,6 +5531,7 @@ export interface operations {
                     bank: components["schemas"]["Bank"];
                     /** @default false */
                     embedded_signature?: boolean;
+                    /** Format: uuid */
                     product_id?: string | null;
                 };
             };
@@ -5053,17 +5613,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        assignor_defaults_used: boolean;
                         /** Format: uuid */
                         assignor_id?: string;
-                        /** @constant */
+                        /** @description Mean of days_advanced, rounded half-up */
+                        average_days_in_advance: number;
+                        /** @description The pricing date, in America/Sao_Paulo */
+                        business_date?: components["schemas"]["Date"];
+                        cet_annual_pct?: number;
+                        cet_monthly_pct?: number;
+                        /** @example receivable > operation > assignor > payer > policy */
+                        fee_hierarchy: string;
+                        floating_days?: number;
+                        /**
+                         * @description A fixed label: nothing is created
+                         * @constant
+                         */
                         id: "simulation";
+                        /** @description Deprecated name of opr_present_value_discount */
+                        opr_discounted_value?: components["schemas"]["Money"];
+                        /** @description Deprecated name of opr_gross_future_value */
+                        opr_gross_face_value?: components["schemas"]["Money"];
+                        /** @description Σ gross */
+                        opr_gross_future_value: components["schemas"]["Money"];
+                        /** @description Deprecated name of opr_net_present_liquid_value */
+                        opr_liquid_value?: components["schemas"]["Money"];
+                        /** @description Deprecated name of opr_net_future_value */
+                        opr_net_face_value?: components["schemas"]["Money"];
+                        /** @description Σ NFV */
+                        opr_net_future_value: components["schemas"]["Money"];
+                        /** @description Σ liquid before other debts (informational; creation only) */
+                        opr_net_liquid_value?: components["schemas"]["Money"];
+                        /** @description The PIX amount: Σ liquid − other_debt_discounts */
+                        opr_net_present_liquid_value: components["schemas"]["Money"];
+                        /** @description Σ discounts */
+                        opr_present_value_discount: components["schemas"]["Money"];
+                        /** @description Σ requested */
+                        opr_requested_net_future_value?: components["schemas"]["Money"];
+                        /** @description Open assignor payables settled from the operation (creation only) */
+                        other_debt_discounts?: components["schemas"]["Money"];
+                        payer_defaults_used: boolean;
+                        /** Format: uuid */
+                        policy_id?: string;
                         receivables: (components["schemas"]["PricedReceivable"] & {
                             /** Format: uuid */
                             stock_item_id: string;
                         })[];
                         /** @constant */
                         status: "SIMULATED";
+                        /** @description Advisory CET_OUT_OF_BOUNDS (enforced only on creation) */
                         warnings?: components["schemas"]["CetFinding"][];
+                        /** @description days_advanced weighted by requested value, 2 decimals */
+                        weighted_avg_days: number;
                     };
                 };
             };
@@ -5120,6 +5721,7 @@ export interface operations {
                 due_date_from?: components["schemas"]["Date"];
                 due_date_to?: components["schemas"]["Date"];
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
                 operation_id?: string;
                 payer_document?: string;
@@ -5254,6 +5856,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -5467,6 +6070,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -6011,6 +6615,63 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.denied";
+                    /** Format: date-time */
+                    occurred_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_operation_flagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** @description The receivables of this operation that carry such a key */
+                        external_ids: string[];
+                        /** @constant */
+                        lifecycle_status: "WAITING_APPROVAL";
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** @example receivable_assigned_elsewhere */
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "operation.flagged";
                     /** Format: date-time */
                     occurred_at: string;
                 };

@@ -13,6 +13,7 @@ import { Supervised } from './supervisor.mjs';
 import { prepareTemporal } from '../prepare-temporal.mjs';
 import { startTemporalDev } from './temporal.mjs';
 import { setupTemporalDatabases, startTemporalServer, startTemporalWeb, temporalPorts } from './temporal-cluster.mjs';
+import { keptSecrets } from './secrets.mjs';
 
 const NODE_TSX = [process.execPath, '--import', 'tsx'];
 
@@ -82,6 +83,8 @@ export async function startCluster({
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const appEnv = {
       ...env,
+      // Kept with the cluster's data, so its histories and webhook secrets still open after a restart.
+      ...keptSecrets(path.join(dataDir, 'secrets.json'), env),
       NODE_ENV: 'production',
       SERVICE_ENV: env.SERVICE_ENV ?? 'sandbox',
       DATABASE_URL: databaseUrl,

@@ -50,13 +50,12 @@ export async function startInfra({ purpose, env = process.env, codecEndpoint = n
   let serverUrl = env.DATABASE_URL;
   if (!serverUrl) {
     const dataDir = path.join(ROOT, '.data', test ? `pg-test-${process.pid}` : 'pg');
-    if (test) rmSync(dataDir, { recursive: true, force: true });
     const port = test ? await freePort() : Number(env.DEV_PG_PORT ?? 5433);
     say(`starting embedded Postgres on port ${port} (data in ${path.relative(ROOT, dataDir)})`);
-    const embedded = await startEmbeddedPostgres({ dataDir, port, fast: test });
+    const embedded = await startEmbeddedPostgres({ dataDir, port, fast: test, fresh: test });
     stops.push(async () => {
       await embedded.stop();
-      if (test) rmSync(dataDir, { recursive: true, force: true });
+      if (test) rmSync(embedded.dataDir, { recursive: true, force: true });
     });
     serverUrl = embedded.url('postgres');
   }

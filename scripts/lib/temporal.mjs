@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { waitForPort } from './ports.mjs';
 
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
@@ -11,7 +12,11 @@ export async function startTemporalDev({ binary, port, uiPort, dbFile = null, he
   else args.push('--ui-port', String(uiPort));
   // Temporal Web decodes payloads through the api's codec endpoint (operators only; see docs/operations.md).
   if (codecEndpoint && !headless) args.push('--ui-codec-endpoint', codecEndpoint);
-  if (dbFile) args.push('--db-filename', dbFile);
+  if (dbFile) {
+    // Its folder may not exist yet: as root from a closed folder, Postgres's data lives elsewhere.
+    mkdirSync(path.dirname(dbFile), { recursive: true });
+    args.push('--db-filename', dbFile);
+  }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildIntegrator } from '../support/factories';
+import { buildIntegrator, buildUser, loginAs } from '../support/factories';
 
 describe('platform rules', () => {
   let client: ApiClient;
@@ -65,6 +67,44 @@ describe('platform rules', () => {
     expect(res.body.openapi).to.equal('3.1.0');
     expect(res.body.info.version).to.equal('1.6.0');
     expect(res.body.paths).to.include.keys('/v1/health', '/v1/flow', '/v1/auth/token', '/v1/.well-known/jwks.json');
+  });
+
+  it('serves the frozen 1.6.0 release byte for byte at its versioned URL, and lists it in the live document', async () => {
+    const frozen = readFileSync(path.join(__dirname, '..', '..', 'api', 'openapi', 'releases', '1.6.0.json'), 'utf8');
+    const res = await client.get('/v1/openapi/1.6.0.json');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    expect(res.text).to.equal(frozen);
+    expect(res.body.info.version).to.equal('1.6.0');
+    const live = await client.get('/v1/openapi.json');
+    expect(live.body.paths).to.include.keys('/v1/openapi/1.6.0.json');
+    expect((await client.get('/v1/openapi/1.5.0.json')).status).to.equal(404);
+  });
+
+  it('answers an unknown query parameter on the public routes with the 422 their documents declare', async () => {
+    for (const route of ['/v1/health', '/v1/openapi.json', '/v1/openapi/1.6.0.json', '/v1/.well-known/jwks.json']) {
+      const res = await client.get(`${route}?unexpected=1`);
+      expect(res.status, route).to.equal(422);
+      expect(res.body.detail.code, route).to.equal('validation_error');
+    }
+  });
+
+  it('refuses an empty filter value with 422, as the document\'s minLength says', async () => {
+    const { token } = await buildIntegrator(client);
+    const user = await buildUser({ scopes: ['backoffice:read'] });
+    const backoffice = await loginAs(client, user);
+    const { body: document } = await client.get('/v1/openapi.json');
+    const cases: [string, string, string, string][] = [
+      ['/v1/titles', 'status', 'get', token], ['/v1/titles', 'payer_document', 'get', token],
+      ['/v1/backoffice/approval-queue', 'assignor_document', 'get', backoffice],
+    ];
+    for (const [route, name, method, bearer] of cases) {
+      const parameter = document.paths[route][method].parameters.find((p: { name?: string }) => p.name === name);
+      expect(parameter.schema.minLength, `${route} ${name}`).to.equal(1);
+      const res = await client.get(`${route}?${name}=`, { token: bearer });
+      expect(res.status, `${route} ${name}`).to.equal(422);
+      expect(res.body.detail.errors[0].loc).to.deep.equal(['query', name]);
+    }
   });
 
   it('describes the integration flow as data', async () => {

@@ -62,6 +62,7 @@ export const assignorPaths = {
   '/v1/assignors': {
     post: {
       operationId: 'createAssignor', tags: ['assignors'], summary: 'Register an assignor (cedente) ahead of its first operation',
+      description: 'Registers an assignor of the caller\'s originator so that later operations can name it. 409 assignor_already_exists when an assignor with the same document is already registered.',
       security: clientScopes('operation:create'),
       parameters: [idempotencyKey(false)],
       requestBody: jsonBody({ allOf: [ref('AssignorFields'), { type: 'object', properties: { bank: ref('Bank') } }] }),
@@ -69,6 +70,7 @@ export const assignorPaths = {
     },
     get: {
       operationId: 'listAssignors', tags: ['assignors'], summary: 'Assignors of the originator, newest first',
+      description: 'Only the caller\'s originator\'s assignors, paginated with `limit` and `offset`.',
       security: clientScopes('operation:read'),
       parameters: pagination,
       responses: { 200: json('Page of assignors', listOf(ref('Assignor'))), ...errors(401, 403, 422, 429) },
@@ -77,6 +79,7 @@ export const assignorPaths = {
   '/v1/assignors/{id}': {
     get: {
       operationId: 'getAssignor', tags: ['assignors'], summary: 'One assignor',
+      description: '404 when the id is unknown or belongs to another originator.',
       security: clientScopes('operation:read'),
       parameters: [pathId('id')],
       responses: { 200: json('The assignor', ref('Assignor')), ...errors(401, 403, 404, 422, 429) },

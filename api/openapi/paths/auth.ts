@@ -22,7 +22,8 @@ export const authPaths = {
     post: {
       operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT',
       description: 'JSON with client_id and client_secret, or the OAuth2 client credentials grant (RFC 6749 §4.4): a form-urlencoded body with '
-        + 'grant_type=client_credentials and the client either in the body or in HTTP Basic (§2.3.1), never both. Same responses, rate limit and redaction.',
+        + 'grant_type=client_credentials and the client either in the body or in HTTP Basic (§2.3.1), never both. Same responses, rate limit and redaction. '
+        + 'The token carries the credential\'s scopes, or the subset asked for in `scopes` / `scope`; 401 when the credentials are wrong, 403 scope_not_allowed when a requested scope is not granted.',
       security: [{}, { clientBasic: [] }],
       'x-rate-limit': 'auth_token',
       requestBody: {
@@ -56,6 +57,7 @@ export const authPaths = {
   '/v1/auth/login': {
     post: {
       operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
+      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.',
       'x-rate-limit': 'login',
       requestBody: jsonBody({
         type: 'object',
@@ -75,6 +77,7 @@ export const authPaths = {
   '/v1/auth/me': {
     get: {
       operationId: 'me', tags: ['auth'], summary: 'Who the token belongs to', security: anyTokenSecurity(),
+      description: 'Any valid token: the principal behind it (client credential or user), its originator and scopes.',
       responses: { 200: json('Identity (free-form)', { type: 'object' }), ...errors(401, 429) },
     },
   },

@@ -89,6 +89,7 @@ export const backofficePaths = {
   '/v1/backoffice/originators': {
     get: {
       operationId: 'listOriginators', tags: ['backoffice'], summary: 'Every originator, by name (for the queue\'s filter)',
+      description: 'Id and name of every originator, ordered by name: what the backoffice console offers in its approval-queue filter.',
       security: userSecurity('backoffice:read'),
       responses: {
         200: json('Originators', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } } } } }),
@@ -99,6 +100,7 @@ export const backofficePaths = {
   '/v1/backoffice/operations/{id}': {
     get: {
       operationId: 'backofficeGetOperation', tags: ['backoffice'], summary: 'One operation of any originator, with parties, contracts, PIX attempts, payments and timeline',
+      description: 'The operation as its integrator reads it, plus what staff need to decide on it: parties, every contract dispatch with the signers\' status read live from the provider (never a `sign_url`), every PIX attempt, payer payments, the event timeline and a link to its workflow in Temporal Web.',
       security: userSecurity('backoffice:read'),
       parameters: [pathId('id')],
       responses: { 200: json('The operation page', ref('BackofficeOperation')), ...errors(401, 403, 404, 422, 429) },

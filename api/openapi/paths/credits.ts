@@ -49,6 +49,7 @@ export const creditPaths = {
     },
     get: {
       operationId: 'listDiscountCredits', tags: ['discount-credits'], summary: 'Credits of the originator, newest first',
+      description: 'Only the caller\'s originator\'s credits, optionally filtered by assignor, paginated with `limit` and `offset`.',
       security: payableReadSecurity,
       parameters: [...pagination, { name: 'assignor_id', in: 'query', required: false, schema: uuid }],
       responses: { 200: json('Page of credits', listOf(ref('DiscountCredit'))), ...errors(401, 403, 422, 429) },

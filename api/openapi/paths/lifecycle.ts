@@ -104,11 +104,12 @@ export const lifecyclePaths = {
   '/v1/backoffice/approval-queue': {
     get: {
       operationId: 'approvalQueue', tags: ['backoffice'], summary: 'Operations waiting for approval, across originators, oldest first',
+      description: 'Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.',
       security: userSecurity('backoffice:read'),
       parameters: [
         ...pagination,
         { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH } },
+        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
         { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'created_from', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
@@ -120,6 +121,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/approve': {
     post: {
       operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
+      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
@@ -129,6 +131,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/deny': {
     post: {
       operationId: 'denyOperation', tags: ['backoffice'], summary: 'Deny with a reason: WAITING_APPROVAL → DENIED',
+      description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
@@ -138,6 +141,7 @@ export const lifecyclePaths = {
   '/v1/backoffice/operations/{id}/retry-disbursement': {
     post: {
       operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
+      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
@@ -146,7 +150,7 @@ export const lifecyclePaths = {
   '/v1/internal/esign/callback': {
     post: {
       operationId: 'esignCallback', tags: ['internal'], summary: 'E-sign provider callback (a hint: a signer signed)', security: [], 'x-rate-limit': 'callback',
-      description: CALLBACK_SIGNATURE,
+      description: `For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. ${CALLBACK_SIGNATURE}`,
       requestBody: jsonBody(providerHint),
       responses: { ...accepted, ...errors(401, 422, 429) },
     },
@@ -154,7 +158,7 @@ export const lifecyclePaths = {
   '/v1/internal/pix/callback': {
     post: {
       operationId: 'pixCallback', tags: ['internal'], summary: 'PIX provider callback (a hint: a payment settled or was refused)', security: [], 'x-rate-limit': 'callback',
-      description: CALLBACK_SIGNATURE,
+      description: `For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. ${CALLBACK_SIGNATURE}`,
       requestBody: jsonBody(providerHint),
       responses: { ...accepted, ...errors(401, 422, 429) },
     },

@@ -115,6 +115,7 @@ export const operationPaths = {
   '/v1/operations': {
     get: {
       operationId: 'listOperations', tags: ['operations'], summary: 'Operations of the originator, newest first',
+      description: 'Only the caller\'s originator\'s operations, optionally filtered by `lifecycle_status`, paginated with `limit` and `offset`.',
       security: clientScopes('operation:read'),
       parameters: [...pagination, { name: 'lifecycle_status', in: 'query', required: false, schema: ref('LifecycleStatus') }],
       responses: { 200: json('Page of operations', listOf(ref('Operation'))), ...errors(401, 403, 422, 429) },
@@ -123,6 +124,7 @@ export const operationPaths = {
   '/v1/operations/{id}': {
     get: {
       operationId: 'getOperation', tags: ['operations'], summary: 'One operation with its titles',
+      description: 'The operation and its titles; read the state as `lifecycle_status ?? status`. 404 when the id is unknown or belongs to another originator.',
       security: clientScopes('operation:read'),
       parameters: [pathId('id')],
       responses: { 200: json('The operation', ref('Operation')), ...errors(401, 403, 404, 422, 429) },
@@ -131,12 +133,13 @@ export const operationPaths = {
   '/v1/titles': {
     get: {
       operationId: 'listTitles', tags: ['titles'], summary: 'Titles with their outstanding balance, newest first',
+      description: 'Titles of the caller\'s originator\'s operations with what remains to be paid, filtered by status, operation, payer and due date; paginated with `limit` and `offset`.',
       security: clientScopes('operation:read'),
       parameters: [
         ...pagination,
-        { name: 'status', in: 'query', required: false, schema: { type: 'string', maxLength: 40 } },
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 40 } },
         { name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', maxLength: DOCUMENT_MAX_LENGTH } },
+        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
         { name: 'due_date_from', in: 'query', required: false, schema: ref('Date') },
         { name: 'due_date_to', in: 'query', required: false, schema: ref('Date') },
       ],
@@ -146,6 +149,7 @@ export const operationPaths = {
   '/v1/titles/{id}': {
     get: {
       operationId: 'getTitle', tags: ['titles'], summary: 'One title with its outstanding balance',
+      description: '404 when the id is unknown or belongs to another originator.',
       security: clientScopes('operation:read'),
       parameters: [pathId('id')],
       responses: { 200: json('The title', ref('Title')), ...errors(401, 403, 404, 422, 429) },

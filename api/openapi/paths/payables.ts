@@ -83,6 +83,7 @@ export const payablePaths = {
     },
     get: {
       operationId: 'listAssignorPayables', tags: ['assignor-payables'], summary: 'Payables of the originator, newest first',
+      description: 'Only the caller\'s originator\'s payables, filtered by assignor, status, origin title and due date; paginated with `limit` and `offset`.',
       security: payableReadSecurity,
       parameters: [
         ...pagination,
@@ -98,6 +99,7 @@ export const payablePaths = {
   '/v1/assignor-payables/{id}': {
     get: {
       operationId: 'getAssignorPayable', tags: ['assignor-payables'], summary: 'One payable with every line of its ledger',
+      description: '404 when the id is unknown or belongs to another originator.',
       security: payableReadSecurity,
       parameters: payableId,
       responses: { 200: json('The payable', ref('AssignorPayableWithPayments')), ...errors(401, 403, 404, 422, 429) },

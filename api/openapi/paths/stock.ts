@@ -130,6 +130,7 @@ export const stockPaths = {
     },
     get: {
       operationId: 'listStockItems', tags: ['stock'], summary: 'Stock items of the originator, newest first',
+      description: 'Only the caller\'s originator\'s stock items, optionally filtered by `status`, paginated with `limit` and `offset`.',
       security: reads,
       parameters: [...pagination, { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['IN_STOCK', 'ANTICIPATED', 'CANCELLED'] } }],
       responses: { 200: json('Page of stock items', listOf(ref('StockItem'))), ...errors(401, 403, 422, 429) },
@@ -161,6 +162,7 @@ export const stockPaths = {
   '/v1/stock/{item_id}': {
     get: {
       operationId: 'getStockItem', tags: ['stock'], summary: 'One stock item',
+      description: '404 stock_item_not_found when the id is unknown or belongs to another originator.',
       security: reads,
       parameters: [pathId('item_id')],
       responses: { 200: json('The stock item', ref('StockItem')), ...errors(401, 403, 404, 422, 429) },

@@ -82,12 +82,14 @@ export const webhookPaths = {
   '/v1/webhooks': {
     post: {
       operationId: 'createWebhook', tags: ['webhooks'], summary: 'Register a webhook subscription', security: write,
+      description: 'Events of the caller\'s originator are POSTed to the URL, signed with the secret returned once in this response. The URL must be HTTPS to a public host.',
       parameters: [idempotencyKey(false)],
       requestBody: jsonBody(ref('WebhookRegistration')),
       responses: { 201: json('Registered; `hmac_secret` is shown only here', ref('WebhookWithSecret')), ...errors(401, 403, 409, 422, 429) },
     },
     get: {
       operationId: 'listWebhooks', tags: ['webhooks'], summary: 'Webhook subscriptions, newest first', security: read,
+      description: 'Only the caller\'s originator\'s subscriptions; secrets are never listed.',
       parameters: pagination,
       responses: { 200: json('Page of subscriptions', listOf(ref('Webhook'))), ...errors(401, 403, 422, 429) },
     },
@@ -95,6 +97,7 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}': {
     delete: {
       operationId: 'deleteWebhook', tags: ['webhooks'], summary: 'Delete a subscription; its pending deliveries stop', security: write,
+      description: '404 when the id is unknown or belongs to another originator.',
       parameters: [webhookId, idempotencyKey(false)],
       responses: { 204: { description: 'Deleted; no body' }, ...errors(401, 403, 404, 409, 422, 429) },
     },
@@ -102,6 +105,7 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}/deliveries': {
     get: {
       operationId: 'listWebhookDeliveries', tags: ['webhooks'], summary: 'Delivery attempts of a subscription, newest first', security: read,
+      description: 'Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator\'s.',
       parameters: [webhookId, ...pagination],
       responses: { 200: json('Page of delivery records', listOf(ref('WebhookDelivery'))), ...errors(401, 403, 404, 422, 429) },
     },
@@ -109,6 +113,7 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}/rotate-secret': {
     post: {
       operationId: 'rotateWebhookSecret', tags: ['webhooks'], security: write,
+      description: 'Receivers can verify with either secret during the overlap, then drop the old one.',
       summary: 'New secret, shown once; the previous one keeps signing beside it for 24 hours',
       parameters: [webhookId, idempotencyKey(false)],
       responses: { 200: json('Rotated; `hmac_secret` is the new secret', ref('WebhookWithSecret')), ...errors(401, 403, 404, 409, 422, 429) },
@@ -117,6 +122,7 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
     post: {
       operationId: 'retryWebhookDelivery', tags: ['webhooks'], security: write,
+      description: '503 when the delivery workflow cannot be reached right now; retry later.',
       summary: 'Send the event of this delivery again now (its pending retry, or one more attempt when none is pending)',
       parameters: [webhookId, pathId('delivery_id'), idempotencyKey(false)],
       responses: { 202: json('The attempt is on its way; it appears in the delivery list', ref('WebhookRetryAccepted')), ...errors(401, 403, 404, 409, 422, 429, 503) },

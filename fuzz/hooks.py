@@ -1,0 +1,173 @@
+"""Schemathesis hooks for `npm run fuzz` (loaded through SCHEMATHESIS_HOOKS=fuzz.hooks).
+
+Random strings almost never make a valid CPF, CNPJ, amount, due date or product id, so without help
+every creation would stop at a 422 and the success paths (assignors, operations, stock, payables,
+credits) would never run. The schema the fuzzer reads (never the one the api serves) gets custom
+formats on those fields, with strategies that draw valid values, and a valid example body per
+creation route; negative generation still mutates them. Nothing here narrows what the schema
+accepts (a narrower schema would turn valid values into "invalid data the api accepted"). Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
+"""
+
+import datetime
+import os
+
+import schemathesis
+from hypothesis import strategies as st
+
+PRODUCT_IDS = os.environ["FUZZ_PRODUCT_IDS"].split(",")
+POLICY_IDS = os.environ["FUZZ_POLICY_IDS"].split(",")
+ASSIGNOR_IDS = os.environ["FUZZ_ASSIGNOR_IDS"].split(",")
+ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
+STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
+
+
+def _check_digit(digits, weights):
+    rest = sum(d * w for d, w in zip(digits, weights)) % 11
+    return 0 if rest < 2 else 11 - rest
+
+
+@st.composite
+def cpf(draw):
+    base = draw(st.lists(st.integers(0, 9), min_size=9, max_size=9).filter(lambda ds: len(set(ds)) > 1))
+    base.append(_check_digit(base, range(10, 1, -1)))
+    base.append(_check_digit(base, range(11, 1, -1)))
+    return "".join(map(str, base))
+
+
+@st.composite
+def cnpj(draw):
+    base = draw(st.lists(st.integers(0, 9), min_size=12, max_size=12).filter(lambda ds: len(set(ds)) > 1))
+    base.append(_check_digit(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]))
+    base.append(_check_digit(base, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]))
+    return "".join(map(str, base))
+
+
+def _future_date(days):
+    return (datetime.date.today() + datetime.timedelta(days=days)).isoformat()
+
+
+schemathesis.openapi.format("cpf", cpf())
+schemathesis.openapi.format("cnpj", cnpj())
+schemathesis.openapi.format("br-document", st.one_of(cpf(), cnpj()))
+# Due dates inside the demo product's term (1 to 180 days); list filters accept any date.
+schemathesis.openapi.format("date", st.integers(5, 170).map(_future_date))
+schemathesis.openapi.format("dev-product", st.sampled_from(PRODUCT_IDS))
+schemathesis.openapi.format("dev-policy", st.sampled_from(POLICY_IDS))
+# An assignor scripts/lib/fuzz.mjs registered first, so payables and credits find one.
+schemathesis.openapi.format("dev-assignor", st.sampled_from(ASSIGNOR_IDS))
+# UUIDs, as the contract recommends: every write is a new request that reaches its route, rather
+# than an idempotent replay or a 409 for a key reused with another body.
+schemathesis.openapi.format("idempotency-key", st.uuids().map(str))
+
+FIELD_FORMATS = {
+    "cpf": "cpf",
+    "cnpj": "cnpj",
+    "document": "br-document",
+    "payer_document": "br-document",
+    "assignor_document": "br-document",
+    "product_id": "dev-product",
+    "policy_id": "dev-policy",
+    "assignor_id": "dev-assignor",
+}
+
+
+def _annotate(node):
+    if isinstance(node, dict):
+        for name, schema in (node.get("properties") or {}).items():
+            if name in FIELD_FORMATS and isinstance(schema, dict) and "string" in _types(schema):
+                schema["format"] = FIELD_FORMATS[name]
+        for value in node.values():
+            _annotate(value)
+        _split_nullable_format(node)
+    elif isinstance(node, list):
+        for value in node:
+            _annotate(value)
+
+
+def _split_nullable_format(schema):
+    """`{type: [string, null], format: f}` as `anyOf: [{type: string, format: f}, {type: null}]`.
+
+    The same schema, but schemathesis' coverage phase sends "" as a valid value of the first form
+    (a server refusing "" for a uuid or a date-time is then reported as rejecting valid data).
+    """
+    types = schema.get("type")
+    if not (isinstance(types, list) and "format" in schema and set(types) == {"string", "null"}):
+        return
+    string = {key: schema.pop(key) for key in list(schema) if key not in ("description", "title")}
+    string["type"] = "string"
+    schema["anyOf"] = [string, {"type": "null"}]
+
+
+def _types(schema):
+    kind = schema.get("type")
+    return kind if isinstance(kind, list) else [kind]
+
+
+def _receivable(external_id, requested=True):
+    receivable = {
+        "external_id": external_id, "payer_name": "Pagador Exemplo Ltda", "payer_document": "11222333000181",
+        "due_date": _future_date(30), "net_future_value": "10000.00",
+    }
+    if requested:
+        receivable["requested_net_future_value"] = "10000.00"
+    return receivable
+
+
+def _examples():
+    """One valid body per creation route, for the examples phase: the success paths run every time,
+    and the stateful phase starts from what they created."""
+    company = {"name": "Comercial Fuzz Ltda", "type": "J", "cnpj": "11444777000161", "email": "finance@fuzz.example"}
+    return {
+        ("/v1/simulate", "post"): {"receivables": [_receivable("FUZZ-SIM-1")]},
+        ("/v1/operations/direct", "post"): {**company, "bank": {}, "receivables": [_receivable("FUZZ-OP-1")]},
+        ("/v1/assignors", "post"): {"name": "Cedente Fuzz", "type": "F", "cpf": "39053344705", "email": "cedente@fuzz.example"},
+        ("/v1/stock", "post"): {"assignor_document": ASSIGNOR_DOCUMENT, "items": [_receivable("FUZZ-STOCK-1", requested=False)]},
+        ("/v1/stock/simulate-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "5000.00"},
+        ("/v1/stock/request-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "5000.00", "bank": {}},
+        ("/v1/assignor-payables", "post"): {"assignor_id": ASSIGNOR_IDS[0], "amount_brl": "300.00", "due_date": _future_date(20), "reason": "fuzz debt"},
+        ("/v1/discount-credits", "post"): {"assignor_id": ASSIGNOR_IDS[0], "amount_brl": "100.00", "reason": "fuzz credit", "external_id": "FUZZ-CREDIT-1"},
+        ("/v1/webhooks", "post"): {"url": "https://127.0.0.1:9/fuzz-hook", "events": ["operation.created"]},
+    }
+
+
+@schemathesis.hook
+def before_load_schema(context, raw_schema):
+    schemas = raw_schema["components"]["schemas"]
+    parameters = raw_schema["components"]["parameters"]
+    for name in ("IdempotencyKey", "IdempotencyKeyRequired"):
+        parameters[name]["schema"] = {**parameters[name]["schema"], "format": "idempotency-key"}
+    # Schemathesis' ignored_auth check can strip only apiKey and http credentials; as bearer schemes
+    # (which is what these OAuth2 tokens are on the wire) it checks that each route refuses a call
+    # without the token or with a wrong one.
+    for name in ("clientCredentials", "userSession"):
+        raw_schema["components"]["securitySchemes"][name] = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+    _annotate(raw_schema["paths"])
+    _annotate(schemas)
+    for (path, method), body in _examples().items():
+        media = raw_schema["paths"][path][method]["requestBody"]["content"]["application/json"]
+        media["examples"] = {"valid": {"value": body}}
+
+
+# Refusals that are not the document's fault. positive_data_acceptance (ST202) reports every
+# schema-valid request the api refuses; a refusal with its own structured code is a business rule
+# the contract documents and a schema cannot state: arithmetic between fields
+# (VALUE_DECOMPOSITION_MISMATCH), stored state (discount_credit_exceeds_open_debt, limits, stock
+# item states), or where a webhook host resolves (url_*). `validation_error` and
+# `idempotency_key_invalid` are refusals of shape, which the document must describe: those stay.
+SHAPE_CODES = {"validation_error", "idempotency_key_invalid"}
+
+
+def _refusal_code(response):
+    try:
+        detail = response.json().get("detail")
+    except (ValueError, AttributeError):
+        return None
+    return detail.get("code") if isinstance(detail, dict) else detail
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    if failure.code != "ST202" or response is None or not 400 <= response.status_code < 500:
+        return True
+    code = _refusal_code(response)
+    return code is None or code in SHAPE_CODES
