@@ -38,6 +38,11 @@ describe('the compiled build', function () {
       expect(health.status, health.text).to.equal(200);
       expect(health.headers.get('x-service-env')).to.equal('dev');
       expect(api.process.spawnargs).to.deep.equal([process.execPath, 'dist/api/server.js']);
+      // Assets the compiled api reads beside its code: the console, the docs and the frozen release.
+      for (const page of ['/backoffice/', '/docs/', '/v1/openapi/1.6.0.json']) {
+        const res = await new ApiClient(api.match[1]).get(page);
+        expect(res.status, page).to.equal(200);
+      }
     } finally {
       await api.kill('SIGTERM');
       await worker.kill('SIGTERM');
