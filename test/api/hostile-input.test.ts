@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { sharedApi, testDb } from '../support/stack';
+import { sharedApi, testConfig, testDb } from '../support/stack';
+import { providerSignatureHeaders } from '../../domain/provider-signature';
 import { ApiClient, HttpResponse } from '../support/http';
 import { buildCredential, buildUser, loginAs } from '../support/factories';
 import { newIdempotencyKey } from '../support/idempotency';
@@ -69,8 +70,17 @@ describe('hostile input: every bad request is answered in the envelope, and noth
       expectValidationError(await client.get('/v1/titles?status=%00', { token }), ['query', 'status']);
       expectValidationError(await client.get('/v1/titles?payer_document=1%002', { token }), ['query', 'payer_document']);
       expectValidationError(await client.get('/v1/backoffice/approval-queue?assignor_document=%00', { token: userToken }), ['query', 'assignor_document']);
-      expectValidationError(await client.post('/v1/internal/esign/callback', { document_id: 'doc\u0000' }), ['body', 'document_id']);
-      expectValidationError(await client.post('/v1/internal/pix/callback', { payment_id: 'pay\u0000', idempotency_key: 'k\u0000' }), ['body', 'payment_id'], ['body', 'idempotency_key']);
+      // Correctly signed, so the NUL is what is refused (an unsigned callback is 401 before its body is read).
+      const signed = (secret: string, body: unknown) => {
+        const raw = JSON.stringify(body);
+        return { rawBody: raw, headers: providerSignatureHeaders(secret, raw, Math.floor(Date.now() / 1000)) };
+      };
+      const { esignSecret, pixSecret } = testConfig().callbacks;
+      expectValidationError(await client.post('/v1/internal/esign/callback', undefined, signed(esignSecret, { document_id: 'doc\u0000' })), ['body', 'document_id']);
+      expectValidationError(
+        await client.post('/v1/internal/pix/callback', undefined, signed(pixSecret, { payment_id: 'pay\u0000', idempotency_key: 'k\u0000' })),
+        ['body', 'payment_id'], ['body', 'idempotency_key'],
+      );
     });
   });
 
