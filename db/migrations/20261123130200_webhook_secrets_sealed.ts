@@ -8,8 +8,10 @@ import { CipherRing, isSealedText } from '../../api/crypto/cipher-ring';
  * process was started with (a migration runs at start-up, like the entry points that read it).
  */
 async function rewrite(knex: Knex, change: (ring: CipherRing, value: string) => string | null): Promise<void> {
-  const ring = new CipherRing(loadConfig().payloadKeys);
   const rows: { id: string; secret: string; previous_secret: string | null }[] = await knex('webhook_subscriptions').select('id', 'secret', 'previous_secret');
+  // Only rows need the key ring: a database without subscriptions migrates without the service's configuration.
+  if (rows.length === 0) return;
+  const ring = new CipherRing(loadConfig().payloadKeys);
   for (const row of rows) {
     const secret = change(ring, row.secret);
     const previous = row.previous_secret === null ? null : change(ring, row.previous_secret);
