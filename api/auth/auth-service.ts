@@ -105,8 +105,7 @@ export class AuthService {
     try {
       return await this.db.transaction(async (trx) => {
         const users = new IdentityRepository(trx);
-        const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).forUpdate().first('id')
-          .then((row) => (row ? users.userById(row.id) : undefined));
+        const user = await users.lockUserByEmail(email);
         const log2n = this.config.passwords.scryptLog2N;
         const ok = await verifySecret(password, user?.passwordHash ?? decoyPasswordHash(log2n));
         if (!user || user.disabledAt) throw new NotAuthenticated('invalid_credentials');

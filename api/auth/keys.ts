@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
+import { SigningKeysRepository } from '../../db/repositories/signing-keys';
 
 export interface SigningKey {
   kid: string;
@@ -56,20 +57,21 @@ export class KeyRing {
       const key = fromPrivatePem(configuredPem);
       return new KeyRing(key, new Map([[key.kid, key]]), load, policy);
     }
-    const rows: { kid: string; private_pem: string; retired_at: Date | null }[] = await db.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['signing_keys']);
-      const existing = await trx('signing_keys').select('kid', 'private_pem', 'retired_at').orderBy('created_at', 'desc');
-      if (existing.some((row) => row.retired_at === null)) return existing;
+    const rows = await db.transaction(async (trx) => {
+      const signingKeys = new SigningKeysRepository(trx);
+      await signingKeys.lockForCreation();
+      const existing = await signingKeys.all();
+      if (existing.some((row) => row.retiredAt === null)) return existing;
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const key = fromPrivatePem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-      await trx('signing_keys').insert({
+      await signingKeys.insert({
         kid: key.kid,
-        private_pem: key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-        public_pem: key.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+        privatePem: key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        publicPem: key.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
       });
-      return trx('signing_keys').select('kid', 'private_pem', 'retired_at').orderBy('created_at', 'desc');
+      return signingKeys.all();
     });
-    const keys = rows.map((row) => ({ ...fromPrivatePem(row.private_pem), retired: row.retired_at !== null }));
+    const keys = rows.map((row) => ({ ...fromPrivatePem(row.privatePem), retired: row.retiredAt !== null }));
     const current = keys.find((key) => !key.retired)!;
     return new KeyRing(current, new Map(keys.map((key) => [key.kid, key])), load, policy);
   }
