@@ -5,6 +5,11 @@ import { ValidationFailed } from '../../domain/errors';
  * JSON parsing whose failures are the contract's 422 `validation_error`, never a 400:
  * malformed JSON, an oversized body, a body that does not match its Content-Encoding.
  */
+function isZlibError(err: unknown): boolean {
+  const { errno, code } = err as { errno?: unknown; code?: unknown };
+  return typeof errno === 'number' && typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'));
+}
+
 export function jsonBody(limit: string): [RequestHandler, RequestHandler, ErrorRequestHandler] {
   const parse = express.json({ limit, type: ['application/json', 'application/*+json'], strict: false });
   // Only the OAuth2 token exchange declares a form body; elsewhere the validator refuses it (422).
@@ -21,9 +26,11 @@ export function jsonBody(limit: string): [RequestHandler, RequestHandler, ErrorR
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return next(new ValidationFailed([{ loc: ['body'], msg: String(err.message), type: 'value_error' }]));
     }
-    // zlib's own error (it has an errno, and the parser gives it no type): the body does not match
-    // its Content-Encoding (gzip, deflate, br). The client's mistake, not a bug.
-    if (type === undefined && typeof (err as { errno?: unknown }).errno === 'number') {
+    // zlib's own error (the parser gives it no type): the body does not match its Content-Encoding
+    // (gzip, deflate, br). The client's mistake, not a bug. Told apart by zlib's codes, because every
+    // earlier failure passes through here too: a socket error (Postgres down under the per-IP limit)
+    // also has an errno, and must stay the 503 it is.
+    if (type === undefined && isZlibError(err)) {
       return next(new ValidationFailed([{ loc: ['body'], msg: `Body could not be decoded as its Content-Encoding says: ${String(err.message)}`, type: 'value_error' }], 'Unreadable request body'));
     }
     next(err);

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import express from 'express';
 import { createLogger } from '../../api/logger';
 import { errorHandler } from '../../api/middleware/error-handler';
+import { jsonBody } from '../../api/middleware/json-body';
 import { AppError, ValidationFailed } from '../../domain/errors';
 
 /** The last-resort mapper in a real Express app: whatever a route throws, the answer is JSON. */
@@ -51,5 +52,25 @@ describe('error handler', () => {
     const res = await answerTo(failure);
     expect(res.status).to.equal(503);
     expect(res.body).to.deep.equal({ detail: 'workflow_unavailable' });
+  });
+
+  it('keeps a socket error from before the body parser a 503, not a body that failed to decode', async () => {
+    // Postgres refusing connections under the per-IP limit: the error passes the body parser's error mapper on its way.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { errno: -111, code: 'ECONNREFUSED', syscall: 'connect' });
+    const app = express();
+    app.use(() => { throw refused; });
+    app.use(...jsonBody('1mb'));
+    app.use(errorHandler(createLogger('error', 'test')));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/assignors`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"x"}',
+      });
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ detail: 'database_unavailable' });
+    } finally {
+      server.close();
+    }
   });
 });
