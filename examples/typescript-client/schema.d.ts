@@ -5226,7 +5226,13 @@ export interface operations {
                     trade_name?: string | null;
                     /** @enum {string} */
                     type?: "F" | "J";
-                } & (unknown | (unknown & unknown));
+                } & ({
+                    assignor_document: string;
+                } | ({
+                    email: unknown;
+                    name: unknown;
+                    type: unknown;
+                } & (unknown & unknown)));
             };
         };
         responses: {

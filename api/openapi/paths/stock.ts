@@ -76,7 +76,11 @@ const registration = checkedByHandler({
     items: { type: 'array', minItems: 1, maxItems: 500, items: ref('StockItemInput') },
   },
 }, {
-  anyOf: [{ required: ['assignor_document'] }, { required: ['name', 'type', 'email'], ...documentByType }],
+  // An empty or null assignor_document counts as not sent, a null name, type or email as missing.
+  anyOf: [
+    { required: ['assignor_document'], properties: { assignor_document: { type: 'string', minLength: 1 } } },
+    { required: ['name', 'type', 'email'], properties: Object.fromEntries(['name', 'type', 'email'].map((name) => [name, { not: { type: 'null' } }])), ...documentByType },
+  ],
 });
 
 const change = {
