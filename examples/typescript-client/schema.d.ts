@@ -5571,6 +5571,8 @@ export interface operations {
                     embedded_signature?: boolean;
                     /** Format: uuid */
                     product_id?: string | null;
+                } & {
+                    fees?: unknown;
                 };
             };
         };

@@ -1,6 +1,6 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, RATE_FIELDS, TARGET_PRICES_EVERY_RECEIVABLE } from './simulation';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from './simulation';
 import { handlerRule } from '../handler-checked';
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -96,8 +96,7 @@ const directBody = {
       },
     },
     handlerRule(TARGET_PRICES_EVERY_RECEIVABLE),
-    // Only this route refuses the target beside operation-level rates (domain/pricing/fees.ts).
-    handlerRule({ properties: { fees: exclusiveWith('total_liquid_value_brl', RATE_FIELDS) } }),
+    handlerRule(TARGET_EXCLUDES_OPERATION_RATES),
   ],
 };
 

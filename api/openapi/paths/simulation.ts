@@ -43,6 +43,9 @@ export const TARGET_PRICES_EVERY_RECEIVABLE = {
   then: { properties: { receivables: { items: { properties: Object.fromEntries([...RATE_FIELDS, 'liquid_value_brl'].map((name) => [name, { type: 'null' }])) } } } },
 };
 
+/** The routes that create (direct creation, stock request-anticipation) refuse the target beside operation-level rates (domain/pricing/fees.ts). */
+export const TARGET_EXCLUDES_OPERATION_RATES = { properties: { fees: exclusiveWith('total_liquid_value_brl', RATE_FIELDS) } };
+
 /** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
 export const simulationSchemas = {
   RateInput: checkedByHandler({

@@ -1,7 +1,7 @@
-import { checkedByHandler } from '../handler-checked';
+import { checkedByHandler, handlerRule } from '../handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas } from './simulation';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from './simulation';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -98,7 +98,7 @@ const request = {
       embedded_signature: { type: 'boolean', default: false },
       product_id: { type: ['string', 'null'], format: 'uuid' },
     },
-  }],
+  }, handlerRule(TARGET_EXCLUDES_OPERATION_RATES)],
 };
 
 const simulation = {
