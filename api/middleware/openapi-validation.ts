@@ -84,10 +84,27 @@ function memoisePathCompilation(): void {
   module.pathToRegexp = memoised;
 }
 
+type Parameter = { in?: string; allowReserved?: boolean };
+
+/**
+ * The validator refuses a query value with a reserved character as written (`+`, `:`, `/`...),
+ * but `+` is how URLSearchParams, Python requests and HTML forms send a space, and Express reads
+ * it so. The served document keeps `allowReserved` false (what a client should send); the
+ * validator's copy tolerates what the query parser already decodes.
+ */
+function tolerateFormEncodedQueries(copy: Record<string, unknown>): Record<string, unknown> {
+  const lists: Parameter[][] = [Object.values((copy.components as { parameters?: Record<string, Parameter> } | undefined)?.parameters ?? {})];
+  for (const item of Object.values((copy.paths ?? {}) as Record<string, Record<string, { parameters?: Parameter[] }>>)) {
+    for (const operation of [item, ...Object.values(item)]) if (Array.isArray(operation?.parameters)) lists.push(operation.parameters);
+  }
+  for (const parameter of lists.flat()) if (parameter.in === 'query') parameter.allowReserved = true;
+  return copy;
+}
+
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
   memoisePathCompilation();
   return OpenApiValidator.middleware({
-    apiSpec: validatorCopy(apiSpec) as never,
+    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as never,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
     validateSecurity: false,

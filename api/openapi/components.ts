@@ -3,8 +3,16 @@ import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
 import { ref } from './helpers';
 import { checkedByHandler } from './handler-checked';
 
-/** The largest JSON number `domain/money-input.ts` reads exactly: 15 significant digits. */
-const MAX_JSON_NUMBER = 999_999_999_999_999;
+/**
+ * The JSON numbers `domain/money-input.ts` reads as amounts: at most 15 significant digits (beyond
+ * them the number is no longer the one the client wrote) and at most 2 decimals. Schemathesis reads
+ * `multipleOf` as the exact decimal written, not as a binary float.
+ */
+export const MONEY_NUMBER_GRID = [
+  { multipleOf: 0.01, maximum: 9_999_999_999_999.99 },
+  { multipleOf: 0.1, maximum: 99_999_999_999_999.9 },
+  { multipleOf: 1, maximum: 999_999_999_999_999 },
+];
 
 /**
  * The strings `parseDecimal` accepts: not negative (but `-0` is zero), at most 16 digits before the
@@ -14,6 +22,9 @@ const MAX_JSON_NUMBER = 999_999_999_999_999;
 const NEGATIVE_ZERO = '-0+(?:\\.0+)?';
 export const MONEY_PATTERN = `^(?:0*\\d{1,16}(?:\\.\\d{1,2}0*)?|${NEGATIVE_ZERO})$`;
 export const RATE_PATTERN = `^(?:0*(?:\\d{1,2}(?:\\.\\d{1,4}0*)?|100(?:\\.0+)?)|${NEGATIVE_ZERO})$`;
+/** The same strings above zero (`positive` rules: a nonzero digit before the point or among the first decimals). */
+export const POSITIVE_MONEY_PATTERN = '^(?:0*[1-9]\\d{0,15}(?:\\.\\d{1,2}0*)?|0+\\.(?:[1-9]\\d?|0[1-9])0*)$';
+export const POSITIVE_RATE_PATTERN = '^0*(?:[1-9]\\d?(?:\\.\\d{1,4}0*)?|0\\.(?:[1-9]\\d{0,3}|0[1-9]\\d{0,2}|00[1-9]\\d?|000[1-9])0*|100(?:\\.0+)?)$';
 
 const scopeDescriptions: Record<string, string> = {
   'stock:read': 'Read stock items',
@@ -92,8 +103,14 @@ export const components = (publicUrl: string) => ({
         + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: MONEY_PATTERN, minimum: 0, maximum: MAX_JSON_NUMBER }),
+    }, { pattern: MONEY_PATTERN, minimum: 0, anyOf: MONEY_NUMBER_GRID }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
+    PositiveMoneyInput: checkedByHandler({
+      description: 'A MoneyInput above zero: `0`, `"0.00"` and `"000"` are refused (greater_than).',
+      type: ['number', 'string'],
+      examples: ['10000.00'],
+    }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, anyOf: MONEY_NUMBER_GRID }),
+    NullablePositiveMoneyInput: { anyOf: [ref('PositiveMoneyInput'), { type: 'null' }] },
     Date: { type: 'string', format: 'date', examples: ['2027-01-15'] },
     ErrorEnvelope: {
       type: 'object',

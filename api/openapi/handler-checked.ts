@@ -14,8 +14,11 @@ const MARK = 'x-checked-by-handler';
  */
 export function checkedByHandler<T extends Schema>(schema: T, rules: Schema): T {
   const allOf = (schema.allOf as Schema[] | undefined) ?? [];
-  return { ...schema, allOf: [...allOf, { ...rules, [MARK]: true }] };
+  return { ...schema, allOf: [...allOf, handlerRule(rules)] };
 }
+
+/** `rules` as the marked member itself, for a schema that is already an `allOf` list. */
+export const handlerRule = (rules: Schema): Schema => ({ ...rules, [MARK]: true });
 
 /** A deep copy of the document for the validator: every marked rule replaced by `{}` (always valid). */
 export function validatorCopy(document: Record<string, unknown>): Record<string, unknown> {

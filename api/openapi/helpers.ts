@@ -2,6 +2,8 @@
  * Small builders for the OpenAPI document, so that each path file states only what differs:
  * its scopes, its bodies and the statuses it can answer.
  */
+import { checkedByHandler } from './handler-checked';
+
 export type Schema = Record<string, unknown>;
 export type Operation = Record<string, unknown>;
 
@@ -12,7 +14,22 @@ export const text = (maxLength: number): Schema => ({ type: 'string', maxLength 
 export const nullableText = (maxLength: number): Schema => ({ type: ['string', 'null'], maxLength });
 
 /** At least one of several names of one value must be sent (a canonical name and its deprecated twin). */
-export const oneOfNames = (...names: string[]): Schema => ({ anyOf: names.map((name) => ({ required: [name] })) });
+/**
+ * What `domain/timestamps.ts` accepts beyond RFC 3339 `date-time`: a UTC offset within ±15:59 (what
+ * Postgres reads) and at most 9 decimals of a second. The validator's format check refuses the rest.
+ */
+const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-](?:0\\d|1[0-5]):[0-5]\\d)$';
+export const timestampInput = <T extends Schema>(schema: T): T => checkedByHandler(schema, { pattern: TIMESTAMP_PATTERN });
+
+/** `name` sent with a value: the handlers read `null` as not sent (domain/pricing/fee-fields.ts `given`). */
+export const sent = (name: string): Schema => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
+
+export const oneOfNames = (...names: string[]): Schema => ({ anyOf: names.map(sent) });
+
+/** `field` sent with a value leaves each of `others` absent or null (422 value_error at `field` otherwise). */
+export const exclusiveWith = (field: string, others: string[]): Schema => ({
+  if: sent(field), then: { properties: Object.fromEntries(others.map((name) => [name, { type: 'null' }])) },
+});
 
 /** Type F is identified by its CPF and type J by its CNPJ. */
 export const documentByType: Schema = {

@@ -1591,8 +1591,9 @@ export interface components {
          * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).
          * @example 10000.00
          */
-        MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
+        MoneyInput: ((number & (unknown | unknown | unknown)) | (string & (unknown | unknown | unknown))) & (unknown | unknown | unknown);
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
+        NullablePositiveMoneyInput: components["schemas"]["PositiveMoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
         /** @description Creation response and read. Read the state as `lifecycle_status ?? status`. */
         Operation: {
@@ -1708,6 +1709,13 @@ export interface components {
             /** @description The title right after this payment: PARTIALLY_PAID or PAID */
             title_status: string;
         };
+        /**
+         * @description A MoneyInput above zero: `0`, `"0.00"` and `"000"` are refused (greater_than).
+         * @example 10000.00
+         */
+        PositiveMoneyInput: ((number & (unknown | unknown | unknown)) | (string & (unknown | unknown | unknown))) & (unknown | unknown | unknown);
+        /** @description A RateInput above zero */
+        PositiveRateInput: ((number & unknown) | (string & unknown)) & unknown;
         PricedReceivable: {
             backing_type?: string;
             /** @description Days to due plus floating days */
@@ -1806,9 +1814,9 @@ export interface components {
              * @deprecated
              * @description Deprecated name of net_future_value
              */
-            net_face_value?: components["schemas"]["NullableMoneyInput"];
-            /** @description Ceiling of the anticipation (NFV); required under either name */
-            net_future_value?: components["schemas"]["NullableMoneyInput"];
+            net_face_value?: components["schemas"]["NullablePositiveMoneyInput"];
+            /** @description Ceiling of the anticipation (NFV), > 0; required under either name */
+            net_future_value?: components["schemas"]["NullablePositiveMoneyInput"];
             /** @description Must be in the year-month of nfe_key */
             nfe_issue_date?: components["schemas"]["Date"] | null;
             /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
@@ -1830,12 +1838,22 @@ export interface components {
              * @deprecated
              * @description Deprecated name of requested_net_future_value
              */
-            requested_advance_value?: components["schemas"]["NullableMoneyInput"];
-            /** @description How much of the NFV is anticipated */
-            requested_net_future_value?: components["schemas"]["NullableMoneyInput"];
+            requested_advance_value?: components["schemas"]["NullablePositiveMoneyInput"];
+            /** @description How much of the NFV is anticipated, > 0 */
+            requested_net_future_value?: components["schemas"]["NullablePositiveMoneyInput"];
             /** @description 0 < p <= 100; p/100 × NFV rounded down to cents */
-            requested_net_future_value_percent?: components["schemas"]["NullableRateInput"];
-        } & ((unknown | unknown) & (unknown | unknown | unknown));
+            requested_net_future_value_percent?: components["schemas"]["PositiveRateInput"] | null;
+        } & (({
+            net_future_value: unknown;
+        } | {
+            net_face_value: unknown;
+        }) & ({
+            requested_net_future_value: unknown;
+        } | {
+            requested_advance_value: unknown;
+        } | {
+            requested_net_future_value_percent: unknown;
+        }) & unknown);
         /** @description requested_net_future_value (or requested_advance_value) is required and must equal the sum of the items' NFV. */
         StockAnticipationInput: {
             fees?: components["schemas"]["FeesInput"] | null;
@@ -1848,11 +1866,15 @@ export interface components {
              * @deprecated
              * @description Deprecated name of requested_net_future_value
              */
-            requested_advance_value?: components["schemas"]["NullableMoneyInput"];
+            requested_advance_value?: components["schemas"]["NullablePositiveMoneyInput"];
             /** @description Σ NFV of the items */
-            requested_net_future_value?: components["schemas"]["NullableMoneyInput"];
+            requested_net_future_value?: components["schemas"]["NullablePositiveMoneyInput"];
             stock_item_ids: string[];
-        } & (unknown | unknown);
+        } & ({
+            requested_net_future_value: unknown;
+        } | {
+            requested_advance_value: unknown;
+        });
         StockItem: {
             /** Format: uuid */
             assignor_id: string;
@@ -1927,9 +1949,9 @@ export interface components {
              * @deprecated
              * @description Deprecated name of net_future_value
              */
-            net_face_value?: components["schemas"]["NullableMoneyInput"];
+            net_face_value?: components["schemas"]["NullablePositiveMoneyInput"];
             /** @description Net future value (NFV), > 0; required under either name; anticipated in full */
-            net_future_value?: components["schemas"]["NullableMoneyInput"];
+            net_future_value?: components["schemas"]["NullablePositiveMoneyInput"];
             /** @description Must be in the year-month of nfe_key */
             nfe_issue_date?: components["schemas"]["Date"] | null;
             /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
@@ -1952,7 +1974,11 @@ export interface components {
              * @default true
              */
             pre_authorized: boolean | null;
-        } & (unknown | unknown);
+        } & ({
+            net_future_value: unknown;
+        } | {
+            net_face_value: unknown;
+        });
         StructuredDetail: {
             code: string;
             errors?: components["schemas"]["FieldError"][];
@@ -2239,7 +2265,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Above zero */
-                    amount_brl: components["schemas"]["MoneyInput"];
+                    amount_brl: components["schemas"]["PositiveMoneyInput"];
                     /** Format: uuid */
                     assignor_id: string;
                     due_date: components["schemas"]["Date"];
@@ -2250,7 +2276,11 @@ export interface operations {
                     origin_title_id?: string | null;
                     /** @description Required without origin_title_id */
                     reason?: string | null;
-                };
+                } & ({
+                    origin_title_id: unknown;
+                } | {
+                    reason: unknown;
+                });
             };
         };
         responses: {
@@ -2394,7 +2424,7 @@ export interface operations {
                 "application/json": {
                     external_id?: string | null;
                     /** @description Above zero, at most the remaining balance */
-                    paid_amount_brl: components["schemas"]["MoneyInput"];
+                    paid_amount_brl: components["schemas"]["PositiveMoneyInput"];
                     /** @enum {string} */
                     source: "ASSIGNOR_PIX_DIRECT" | "ASSIGNOR_BANK_TRANSFER";
                 };
@@ -2965,8 +2995,8 @@ export interface operations {
         parameters: {
             query?: {
                 assignor_document?: string;
-                created_from?: string;
-                created_to?: string;
+                created_from?: string & unknown;
+                created_to?: string & unknown;
                 limit?: components["parameters"]["Limit"];
                 max_amount?: string;
                 min_amount?: string;
@@ -3737,12 +3767,12 @@ export interface operations {
                     /** @description The payment's own id (bank reference): unique per title */
                     external_id: string;
                     /** @description Above zero, at most the title's outstanding balance */
-                    paid_amount_brl: components["schemas"]["MoneyInput"];
+                    paid_amount_brl: components["schemas"]["PositiveMoneyInput"];
                     /**
                      * Format: date-time
                      * @description When the payer paid; default: when it is applied
                      */
-                    paid_at?: string | null;
+                    paid_at?: ((string & unknown) | null) & unknown;
                 };
             };
         };
@@ -3901,7 +3931,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Above zero, at most the assignor's open debt */
-                    amount_brl: components["schemas"]["MoneyInput"];
+                    amount_brl: components["schemas"]["PositiveMoneyInput"];
                     /** Format: uuid */
                     assignor_id: string;
                     external_id?: string | null;
@@ -4745,6 +4775,8 @@ export interface operations {
                     /** Format: uuid */
                     product_id?: string | null;
                     receivables: components["schemas"]["ReceivableInput"][];
+                } & unknown & {
+                    fees?: unknown;
                 };
             };
         };
@@ -4888,12 +4920,12 @@ export interface operations {
                     /** @description The payment's own id (bank reference): unique per title */
                     external_id: string;
                     /** @description Above zero, at most the title's outstanding balance */
-                    paid_amount_brl: components["schemas"]["MoneyInput"];
+                    paid_amount_brl: components["schemas"]["PositiveMoneyInput"];
                     /**
                      * Format: date-time
                      * @description When the payer paid; default: when it is applied
                      */
-                    paid_at?: string | null;
+                    paid_at?: ((string & unknown) | null) & unknown;
                 };
             };
         };
@@ -4991,7 +5023,7 @@ export interface operations {
                      */
                     policy_id?: string | null;
                     receivables: components["schemas"]["ReceivableInput"][];
-                };
+                } & unknown;
             };
         };
         responses: {
@@ -5194,7 +5226,13 @@ export interface operations {
                     trade_name?: string | null;
                     /** @enum {string} */
                     type?: "F" | "J";
-                } & (unknown | (unknown & unknown));
+                } & ({
+                    assignor_document: string;
+                } | ({
+                    email: unknown;
+                    name: unknown;
+                    type: unknown;
+                } & (unknown & unknown)));
             };
         };
         responses: {
@@ -5353,9 +5391,9 @@ export interface operations {
                      * @deprecated
                      * @description Deprecated name of net_future_value
                      */
-                    net_face_value?: components["schemas"]["NullableMoneyInput"];
+                    net_face_value?: components["schemas"]["NullablePositiveMoneyInput"];
                     /** @description Net future value (NFV), > 0; required under either name; anticipated in full */
-                    net_future_value?: components["schemas"]["NullableMoneyInput"];
+                    net_future_value?: components["schemas"]["NullablePositiveMoneyInput"];
                     /** @description Must be in the year-month of nfe_key */
                     nfe_issue_date?: components["schemas"]["Date"] | null;
                     /** @description NF-e access key: 44 digits (spaces ignored; the issuer CNPJ inside may be alphanumeric), valid check digit, model 55 or 65, issuer = the assignor (a CPF assignor: 000 + CPF). Stored without spaces, upper-cased. Identifies the invoice for the double-assignment guard. */
@@ -5533,6 +5571,8 @@ export interface operations {
                     embedded_signature?: boolean;
                     /** Format: uuid */
                     product_id?: string | null;
+                } & {
+                    fees?: unknown;
                 };
             };
         };

@@ -109,6 +109,15 @@ describe('hostile input: every bad request is answered in the envelope, and noth
     });
   });
 
+  describe('a query value written with reserved characters', () => {
+    it('is read as the query parser decodes it (+ is a space, as URLSearchParams sends it), not refused as not url-encoded', async () => {
+      const res = await client.get(`/v1/titles?${new URLSearchParams({ payer_document: '11 222 333/0001-81' })}`, { token });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.items).to.deep.equal([]);
+      expectValidationError(await client.get('/v1/titles?payer_document=1%002+3', { token }), ['query', 'payer_document']);
+    });
+  });
+
   describe('offsets beyond what Postgres accepts', () => {
     const LISTS = ['/v1/assignors', '/v1/products', '/v1/operations', '/v1/titles', '/v1/stock', '/v1/assignor-payables', '/v1/discount-credits', '/v1/webhooks'];
 

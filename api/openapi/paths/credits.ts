@@ -40,7 +40,7 @@ export const creditPaths = {
         required: ['assignor_id', 'amount_brl', 'reason'],
         properties: {
           assignor_id: uuid,
-          amount_brl: { ...ref('MoneyInput'), description: 'Above zero, at most the assignor\'s open debt' },
+          amount_brl: { ...ref('PositiveMoneyInput'), description: 'Above zero, at most the assignor\'s open debt' },
           reason: { type: 'string', minLength: 1, maxLength: 500 },
           external_id: { anyOf: [externalIdField, { type: 'null' }] },
         },

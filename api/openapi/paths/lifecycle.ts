@@ -1,4 +1,4 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, userSecurity } from '../helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../helpers';
 
 export const lifecycleSchemas = {
   ContractSigners: {
@@ -112,8 +112,8 @@ export const lifecyclePaths = {
         { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
         { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
         { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
-        { name: 'created_from', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
-        { name: 'created_to', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
+        { name: 'created_from', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
+        { name: 'created_to', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
       ],
       responses: { 200: json('Page of the queue', listOf(ref('ApprovalQueueItem'))), ...errors(401, 403, 422, 429) },
     },

@@ -1,4 +1,5 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties } from './simulation';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from './simulation';
+import { handlerRule } from '../handler-checked';
 import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 
 const out = (description: string) => ({ ...ref('Money'), description });
@@ -94,6 +95,8 @@ const directBody = {
         embedded_signature: { type: 'boolean', default: false },
       },
     },
+    handlerRule(TARGET_PRICES_EVERY_RECEIVABLE),
+    handlerRule(TARGET_EXCLUDES_OPERATION_RATES),
   ],
 };
 

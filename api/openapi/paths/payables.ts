@@ -1,4 +1,5 @@
-import { clientSecurity, clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
+import { clientSecurity, clientScopes, errors, idempotencyKey, json, jsonBody, listOf, oneOfNames, pagination, pathId, ref } from '../helpers';
+import { checkedByHandler } from '../handler-checked';
 
 const money = (description: string) => ({ ...ref('Money'), description });
 const uuid = { type: 'string', format: 'uuid' };
@@ -68,17 +69,17 @@ export const payablePaths = {
         + '`origin_title_id`), assignor_not_found, origin_title_not_found.',
       security: clientScopes('payable:write'),
       parameters: [idempotencyKey(false)],
-      requestBody: jsonBody({
+      requestBody: jsonBody(checkedByHandler({
         type: 'object',
         required: ['assignor_id', 'amount_brl', 'due_date'],
         properties: {
           assignor_id: uuid,
           origin_title_id: { ...nullableUuid, description: 'A title of the same assignor this debt comes from' },
           reason: { type: ['string', 'null'], minLength: 1, maxLength: 500, description: 'Required without origin_title_id' },
-          amount_brl: { ...ref('MoneyInput'), description: 'Above zero' },
+          amount_brl: { ...ref('PositiveMoneyInput'), description: 'Above zero' },
           due_date: ref('Date'),
         },
-      }),
+      }, oneOfNames('origin_title_id', 'reason'))),
       responses: { 201: json('The payable', ref('AssignorPayable')), ...errors(401, 403, 409, 422, 429) },
     },
     get: {
@@ -119,7 +120,7 @@ export const payablePaths = {
         required: ['source', 'paid_amount_brl'],
         properties: {
           source: { type: 'string', enum: ['ASSIGNOR_PIX_DIRECT', 'ASSIGNOR_BANK_TRANSFER'] },
-          paid_amount_brl: { ...ref('MoneyInput'), description: 'Above zero, at most the remaining balance' },
+          paid_amount_brl: { ...ref('PositiveMoneyInput'), description: 'Above zero, at most the remaining balance' },
           external_id: { anyOf: [externalIdField, { type: 'null' }] },
         },
       }),

@@ -1,8 +1,12 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, oneOfNames, ref } from '../helpers';
-import { RATE_PATTERN } from '../components';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, json, jsonBody, oneOfNames, ref, sent } from '../helpers';
+import { POSITIVE_RATE_PATTERN, RATE_PATTERN } from '../components';
 import { checkedByHandler } from '../handler-checked';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
+/** The net and requested values: zero is refused (greater_than), null counts as not sent. */
+export const positiveMoney = (description: string, deprecated = false) => ({
+  ...ref('NullablePositiveMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}),
+});
 const rate = (description: string) => ({ ...ref('NullableRateInput'), description });
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -28,13 +32,31 @@ export const NFE_CODES = '422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, N
 export const DOUBLE_ASSIGNMENT_CODES = '409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), '
   + '409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder)';
 
+export const RATE_FIELDS = ['monthly_rate_pct', 'discount_pct', 'fixed_discount_brl'];
+
+/**
+ * `fees.total_liquid_value_brl` prices every receivable: next to it no receivable carries its own
+ * rate fields or liquid_value_brl (422 value_error at fees.total_liquid_value_brl, both routes).
+ */
+export const TARGET_PRICES_EVERY_RECEIVABLE = {
+  if: { required: ['fees'], properties: { fees: { type: 'object', ...sent('total_liquid_value_brl') } } },
+  then: { properties: { receivables: { items: { properties: Object.fromEntries([...RATE_FIELDS, 'liquid_value_brl'].map((name) => [name, { type: 'null' }])) } } } },
+};
+
+/** The routes that create (direct creation, stock request-anticipation) refuse the target beside operation-level rates (domain/pricing/fees.ts). */
+export const TARGET_EXCLUDES_OPERATION_RATES = { properties: { fees: exclusiveWith('total_liquid_value_brl', RATE_FIELDS) } };
+
 /** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
 export const simulationSchemas = {
   RateInput: checkedByHandler({
     description: 'Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput',
     type: ['number', 'string'],
-  }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100 }),
+  }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100, multipleOf: 0.0001 }),
   NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
+  PositiveRateInput: checkedByHandler({
+    description: 'A RateInput above zero',
+    type: ['number', 'string'],
+  }, { pattern: POSITIVE_RATE_PATTERN, exclusiveMinimum: 0, maximum: 100, multipleOf: 0.0001 }),
   ReceivableInput: checkedByHandler({
     type: 'object',
     required: ['external_id', 'payer_name', 'payer_document', 'due_date'],
@@ -52,22 +74,23 @@ export const simulationSchemas = {
       backing_type: { type: ['string', 'null'], maxLength: 40, description: 'Default NFE; also RECURRING_CONTRACT, BOLETO' },
       gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is refused'),
       gross_future_value_deductions: money('gross − net; managerial, enters no calculation; ignored without the gross'),
-      net_future_value: money('Ceiling of the anticipation (NFV); required under either name'),
-      requested_net_future_value: money('How much of the NFV is anticipated'),
-      requested_net_future_value_percent: { ...ref('NullableRateInput'), description: '0 < p <= 100; p/100 × NFV rounded down to cents' },
+      net_future_value: positiveMoney('Ceiling of the anticipation (NFV), > 0; required under either name'),
+      requested_net_future_value: positiveMoney('How much of the NFV is anticipated, > 0'),
+      requested_net_future_value_percent: { anyOf: [ref('PositiveRateInput'), { type: 'null' }], description: '0 < p <= 100; p/100 × NFV rounded down to cents' },
       monthly_rate_pct: rate('Monthly rate, pro rata to days advanced (simple, base 30)'),
       discount_pct: rate('Flat % on the requested value, cumulative with the monthly rate'),
       fixed_discount_brl: money('Nominal discount in BRL'),
       liquid_value_brl: money('Net value wanted for this receivable, worked backwards; exclusive with the three rate fields'),
       gross_face_value: money('Deprecated name of gross_future_value (accepted alone, without deductions)', true),
-      net_face_value: money('Deprecated name of net_future_value', true),
-      requested_advance_value: money('Deprecated name of requested_net_future_value', true),
+      net_face_value: positiveMoney('Deprecated name of net_future_value', true),
+      requested_advance_value: positiveMoney('Deprecated name of requested_net_future_value', true),
       ...nfeFields,
     },
   }, {
     allOf: [
       oneOfNames('net_future_value', 'net_face_value'),
       oneOfNames('requested_net_future_value', 'requested_advance_value', 'requested_net_future_value_percent'),
+      exclusiveWith('liquid_value_brl', RATE_FIELDS),
     ],
   }),
   FeesInput: {
@@ -162,7 +185,7 @@ export const simulationPaths = {
         + `originator_policy_not_configured, policy_not_found; ${NFE_CODES} (the issuer is compared only when assignor_document is sent). `
         + 'The double-assignment guard does not run here.',
       security: clientScopes('simulation:create'),
-      requestBody: jsonBody({
+      requestBody: jsonBody(checkedByHandler({
         type: 'object',
         required: ['receivables'],
         properties: {
@@ -171,7 +194,7 @@ export const simulationPaths = {
           receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
           fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
         },
-      }),
+      }, TARGET_PRICES_EVERY_RECEIVABLE)),
       responses: { 200: json('The priced operation (nothing persisted)', simulationResponse), ...errors(401, 403, 422, 429) },
     },
   },

@@ -1,7 +1,7 @@
-import { checkedByHandler } from '../handler-checked';
+import { checkedByHandler, handlerRule } from '../handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../helpers';
 import { assignorSchemas } from './assignors';
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, simulationResponse, simulationSchemas } from './simulation';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from './simulation';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -13,9 +13,9 @@ const { external_id, identifier, payer_name, payer_document, due_date, backing_t
 const values = {
   gross_future_value: money('Gross face value; requires gross_future_value_deductions; NFV above it is a schema failure (validation_error)'),
   gross_future_value_deductions: money('gross − net; managerial; ignored without a gross'),
-  net_future_value: money('Net future value (NFV), > 0; required under either name; anticipated in full'),
+  net_future_value: positiveMoney('Net future value (NFV), > 0; required under either name; anticipated in full'),
   gross_face_value: money('Deprecated name of gross_future_value (accepted alone, without deductions)', true),
-  net_face_value: money('Deprecated name of net_future_value', true),
+  net_face_value: positiveMoney('Deprecated name of net_future_value', true),
 };
 
 export const stockSchemas = {
@@ -57,8 +57,8 @@ export const stockSchemas = {
     description: 'requested_net_future_value (or requested_advance_value) is required and must equal the sum of the items\' NFV.',
     properties: {
       stock_item_ids: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', format: 'uuid' } },
-      requested_net_future_value: money('Σ NFV of the items'),
-      requested_advance_value: money('Deprecated name of requested_net_future_value', true),
+      requested_net_future_value: positiveMoney('Σ NFV of the items'),
+      requested_advance_value: positiveMoney('Deprecated name of requested_net_future_value', true),
       fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
       policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
     },
@@ -76,7 +76,11 @@ const registration = checkedByHandler({
     items: { type: 'array', minItems: 1, maxItems: 500, items: ref('StockItemInput') },
   },
 }, {
-  anyOf: [{ required: ['assignor_document'] }, { required: ['name', 'type', 'email'], ...documentByType }],
+  // An empty or null assignor_document counts as not sent, a null name, type or email as missing.
+  anyOf: [
+    { required: ['assignor_document'], properties: { assignor_document: { type: 'string', minLength: 1 } } },
+    { required: ['name', 'type', 'email'], properties: Object.fromEntries(['name', 'type', 'email'].map((name) => [name, { not: { type: 'null' } }])), ...documentByType },
+  ],
 });
 
 const change = {
@@ -94,7 +98,7 @@ const request = {
       embedded_signature: { type: 'boolean', default: false },
       product_id: { type: ['string', 'null'], format: 'uuid' },
     },
-  }],
+  }, handlerRule(TARGET_EXCLUDES_OPERATION_RATES)],
 };
 
 const simulation = {

@@ -1,13 +1,13 @@
-import { clientScopes, errors, idempotencyKey, json, jsonBody, pathId, ref, userSecurity } from '../helpers';
+import { clientScopes, errors, idempotencyKey, json, jsonBody, pathId, ref, timestampInput, userSecurity } from '../helpers';
 import { externalIdField } from './payables';
 
 const body = jsonBody({
   type: 'object',
   required: ['paid_amount_brl', 'external_id'],
   properties: {
-    paid_amount_brl: { ...ref('MoneyInput'), description: 'Above zero, at most the title\'s outstanding balance' },
+    paid_amount_brl: { ...ref('PositiveMoneyInput'), description: 'Above zero, at most the title\'s outstanding balance' },
     external_id: { ...externalIdField, description: 'The payment\'s own id (bank reference): unique per title' },
-    paid_at: { type: ['string', 'null'], format: 'date-time', description: 'When the payer paid; default: when it is applied' },
+    paid_at: timestampInput({ type: ['string', 'null'], format: 'date-time', description: 'When the payer paid; default: when it is applied' }),
   },
 });
 
