@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
+import { anotherApi } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildOriginator, buildUser, loginAs } from '../support/factories';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { buildOperationsIntegrator, createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
@@ -14,10 +14,7 @@ describe('backoffice routes behind the console', () => {
   let token: string;
   let backoffice: string;
   before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-    backoffice = await loginAs(client, await buildUser());
+    ({ client, token, backoffice } = await startOperationsTestWithBackoffice());
   });
 
   const stuckIds = async (api: ApiClient, session: string) => {

@@ -5,6 +5,7 @@ import { cnpj } from './documents';
 import { newIdempotencyKey } from './idempotency';
 import { sharedApi, sharedWorker } from './stack';
 import { ApiClient } from './http';
+import { buildUser, loginAs } from './factories';
 
 /** A policy that lets operations through: every limit layer configured, auto-approval up to 50,000.00. */
 export const OPERATIONS_POLICY: Partial<PolicySettings> = {
@@ -38,4 +39,10 @@ export async function startOperationsTest() {
   const client = new ApiClient((await sharedApi()).url);
   await sharedWorker();
   return { client, ...(await buildOperationsIntegrator(client)) };
+}
+
+/** `startOperationsTest` plus a signed-in backoffice user, for tests that decide on operations. */
+export async function startOperationsTestWithBackoffice() {
+  const started = await startOperationsTest();
+  return { ...started, backoffice: await loginAs(started.client, await buildUser()) };
 }

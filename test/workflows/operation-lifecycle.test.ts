@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { sharedApi, sharedSandbox, sharedWorker, testDb } from '../support/stack';
+import { sharedSandbox, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildUser, loginAs } from '../support/factories';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
 import { signAll, signersOf, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
 import { eventually } from '../support/webhooks';
@@ -14,10 +13,7 @@ describe('operation lifecycle on Temporal', () => {
   let token: string;
   let backoffice: string;
   before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-    backoffice = await loginAs(client, await buildUser());
+    ({ client, token, backoffice } = await startOperationsTestWithBackoffice());
   });
   after(closeTemporal);
 
