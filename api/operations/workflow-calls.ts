@@ -18,6 +18,11 @@ const GRPC_NOT_FOUND = 5;
 const UPDATE_DEADLINE_MS = 10_000;
 const SIGNAL_DEADLINE_MS = 2_000;
 
+/** Runs an update call on Temporal within the update deadline (above). */
+export function withinUpdateDeadline<T>(temporal: TemporalHandle, call: () => Promise<T>): Promise<T> {
+  return temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, call);
+}
+
 function isMissing(err: unknown): boolean {
   if (err instanceof WorkflowNotFoundError) return true;
   return err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === GRPC_NOT_FOUND;
@@ -39,7 +44,7 @@ export async function executeWorkflowUpdate<Ret, Arg>(
   const handle = deps.temporal.client.workflow.getHandle(workflowId);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await deps.temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => handle.executeUpdate(update, { args: [arg] }));
+      return await withinUpdateDeadline(deps.temporal, () => handle.executeUpdate(update, { args: [arg] }));
     } catch (err) {
       const refusal = workflowRefusal(err, 'workflow_unavailable');
       if (refusal) throw refusal;

@@ -10,6 +10,7 @@ import type { TemporalHandle } from '../temporal-client';
 import { positiveAmount, createOnceIfIdentified } from './inputs';
 import { presentPayerPayment } from './presenters';
 import { refusalError, workflowRefusal } from '../workflow-refusals';
+import { withinUpdateDeadline } from '../operations/workflow-calls';
 
 export interface PayerPaymentBody {
   paid_amount_brl: unknown;
@@ -23,8 +24,8 @@ export interface PayerPaymentBody {
  */
 async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
   try {
-    return await temporal.client.workflow.getHandle(operationWorkflowId(title.operation_id))
-      .executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] });
+    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operation_id));
+    return await withinUpdateDeadline(temporal, () => handle.executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] }));
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
