@@ -123,7 +123,7 @@ export const backofficePaths = {
         + '409 contract_already_exists (dispatched already) or operation_not_in_signable_state; 502 esign_*_failed: still CONTRACT_ERROR.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
-      responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502) },
+      responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
     },
   },
 };

@@ -86,7 +86,7 @@ export const lifecyclePaths = {
       security: clientScopes('contract:send'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { embedded: { type: 'boolean', description: 'Overrides the operation preference for this dispatch only' } } }, false),
-      responses: { 201: json('Contract at the provider', ref('ContractDispatch')), ...errors(401, 403, 404, 409, 422, 429, 502) },
+      responses: { 201: json('Contract at the provider', ref('ContractDispatch')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
     },
   },
   '/v1/operations/{id}/cancel': {
@@ -98,7 +98,7 @@ export const lifecyclePaths = {
       security: clientScopes('operation:create'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { reason: { type: ['string', 'null'], maxLength: 500 } } }, false),
-      responses: { 200: json('The cancelled operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
+      responses: { 200: json('The cancelled operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/backoffice/approval-queue': {
@@ -125,7 +125,7 @@ export const lifecyclePaths = {
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
-      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
+      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/backoffice/operations/{id}/deny': {
@@ -135,7 +135,7 @@ export const lifecyclePaths = {
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
-      responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
+      responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/backoffice/operations/{id}/retry-disbursement': {
@@ -144,7 +144,7 @@ export const lifecyclePaths = {
       description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
-      responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429) },
+      responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/internal/esign/callback': {
