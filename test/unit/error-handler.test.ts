@@ -8,15 +8,20 @@ import { errorHandler } from '../../api/middleware/error-handler';
 import { jsonBody } from '../../api/middleware/json-body';
 import { AppError, ValidationFailed } from '../../domain/errors';
 
-/** The last-resort mapper in a real Express app: whatever a route throws, the answer is JSON. */
-async function answerTo(failure: unknown): Promise<{ status: number; type: string | null; body: unknown }> {
+/**
+ * The last-resort mapper in a real Express app: whatever a route throws, the answer is JSON. With
+ * `before` handlers, the failure passes them on its way (a POST with a JSON body).
+ */
+async function answerTo(failure: unknown, before: (express.RequestHandler | express.ErrorRequestHandler)[] | null = null): Promise<{ status: number; type: string | null; body: unknown }> {
   const app = express();
-  app.get('/fail', () => { throw failure; });
+  app.use('/fail', () => { throw failure; });
+  if (before) app.use(...before);
   app.use(errorHandler(createLogger('error', 'test')));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/fail`);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/fail`;
+    const res = await fetch(url, before ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"x"}' } : {});
     return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
   } finally {
     server.close();
@@ -57,20 +62,8 @@ describe('error handler', () => {
   it('keeps a socket error from before the body parser a 503, not a body that failed to decode', async () => {
     // Postgres refusing connections under the per-IP limit: the error passes the body parser's error mapper on its way.
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { errno: -111, code: 'ECONNREFUSED', syscall: 'connect' });
-    const app = express();
-    app.use(() => { throw refused; });
-    app.use(...jsonBody('1mb'));
-    app.use(errorHandler(createLogger('error', 'test')));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/assignors`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"x"}',
-      });
-      expect(res.status).to.equal(503);
-      expect(await res.json()).to.deep.equal({ detail: 'database_unavailable' });
-    } finally {
-      server.close();
-    }
+    const res = await answerTo(refused, jsonBody('1mb'));
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({ detail: 'database_unavailable' });
   });
 });
