@@ -10,6 +10,7 @@ import type { TemporalHandle } from './temporal-client';
 import { buildDocument } from './openapi/document';
 import { RouteTable } from './openapi/route-table';
 import { requestContext } from './middleware/request-context';
+import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): Express {
   const limits = { db, config: config.rateLimit, now };
 
   app.use(requestContext(config, db, logger));
+  app.use(databaseBudget(config.db.failFastMs));
   app.use(securityHeaders(config.http));
   app.use(requestLog(logger));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));

@@ -14,7 +14,7 @@ export interface Config {
   /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
   http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
   databaseUrl: string;
-  /** failFastMs: connect, pool-acquire and query timeout of the api's requests (a frozen Postgres answers 503, not never). */
+  /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
   db: { poolMax: number; failFastMs: number };
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };

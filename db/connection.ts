@@ -2,6 +2,7 @@ import knex, { Knex } from 'knex';
 import { types } from 'pg';
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
+import { BUDGET_SPENT, nextWait } from './request-budget';
 
 // numeric columns hold money: keep them as strings so they reach decimal.js without a float.
 types.setTypeParser(types.builtins.NUMERIC, (value: string) => value);
@@ -15,18 +16,21 @@ export type Db = Knex;
 /**
  * `failFastMs` bounds connecting, acquiring from the pool and each query on the client side, so a
  * Postgres that is down or frozen (no answer at all, as a hung host or a partition looks) turns into
- * an error within that time instead of a request that hangs. Without it (migrations, scripts) a
- * slow query is left to finish.
+ * an error within that time instead of a request that hangs; inside `withDatabaseBudget` the waits
+ * of one request share that time. Without it (migrations, scripts, the worker) a slow query is left
+ * to finish.
  */
 export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number | null = null): Db {
-  return knex({
+  const db = knex({
     client: 'pg',
     connection: failFastMs === null
       ? databaseUrl
       : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs },
-    pool: { min: 0, max: poolMax, ...(failFastMs === null ? {} : { afterCreate: dropOnReadTimeout }) },
+    pool: { min: 0, max: poolMax, ...(failFastMs === null ? {} : { afterCreate: boundQueries(failFastMs) }) },
     acquireConnectionTimeout: failFastMs ?? 15_000,
   });
+  if (failFastMs !== null) boundAcquire(db.client as PoolClient, failFastMs);
+  return db;
 }
 
 const MIGRATIONS = path.join(__dirname, 'migrations');
@@ -58,22 +62,71 @@ interface PgConnection {
   __knex__disposed?: unknown;
 }
 
+interface PoolClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+}
+
 /**
  * A query that timed out on our side may still run on the server, and the connection is then out
  * of step with its transaction (later queries would land in a transaction the server has aborted).
- * Such a connection is closed at once, so Postgres rolls back whatever it held, and the pool
- * never hands it out again.
+ * Such a connection is closed at once, so Postgres rolls back whatever it held, and the pool never
+ * hands it out again. A query refused because its request's budget is spent closes its connection
+ * the same way: the transaction it belongs to can no longer be rolled back by a statement.
  */
-function dropOnReadTimeout(connection: PgConnection, done: (err: Error | null, connection: PgConnection) => void): void {
-  const query = connection.query.bind(connection);
-  connection.query = (config, callback) => query(config, callback && ((err, result) => {
-    if (err?.message === 'Query read timeout') {
+function boundQueries(failFastMs: number) {
+  return (connection: PgConnection, done: (err: Error | null, connection: PgConnection) => void): void => {
+    const query = connection.query.bind(connection);
+    const drop = (err: Error) => {
       connection.__knex__disposed = err;
       connection.connection.stream.destroy();
-    }
-    callback(err, result);
-  }));
-  done(null, connection);
+    };
+    connection.query = (config, callback) => {
+      if (!callback || typeof config !== 'object' || config === null) return query(config, callback);
+      const wait = nextWait(failFastMs);
+      if (wait.limitMs === 0) {
+        const spent = new Error(BUDGET_SPENT);
+        drop(spent);
+        process.nextTick(() => callback(spent));
+        return undefined;
+      }
+      return query({ ...config, query_timeout: wait.limitMs }, (err, result) => {
+        wait.done();
+        if (err?.message === 'Query read timeout') drop(err);
+        callback(err, result);
+      });
+    };
+    done(null, connection);
+  };
+}
+
+/** A pool acquire waits no longer than its request's budget; a connection that comes too late goes back to the pool. */
+function boundAcquire(client: PoolClient, failFastMs: number): void {
+  const acquire = client.acquireConnection.bind(client);
+  client.acquireConnection = () => {
+    const wait = nextWait(failFastMs);
+    if (wait.limitMs === 0) return Promise.reject(new Error(BUDGET_SPENT));
+    if (wait.limitMs >= failFastMs) return acquire().finally(wait.done);
+    return new Promise((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        wait.done();
+        reject(new Error(BUDGET_SPENT));
+      }, wait.limitMs);
+      acquire().then((connection) => {
+        if (late) return void client.releaseConnection(connection);
+        clearTimeout(timer);
+        wait.done();
+        resolve(connection);
+      }, (err: unknown) => {
+        if (late) return;
+        clearTimeout(timer);
+        wait.done();
+        reject(err);
+      });
+    });
+  };
 }
 
 export const migrationConfig: Knex.MigratorConfig = {

@@ -1,9 +1,12 @@
+import { BUDGET_SPENT } from './request-budget';
+
 /** Socket-level failures to reach the server. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 /** SQLSTATE classes: 08 connection exception, 53 insufficient resources, 57P operator intervention (shutdown, cannot connect now). */
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/;
 /** What pg and knex say, without a code, when a connection could not be made, was lost, or our own fail-fast bound ran out. */
 const UNAVAILABLE_MESSAGES = [
+  BUDGET_SPENT,
   'Query read timeout', 'Connection terminated', 'connection timeout', 'timeout exceeded when trying to connect',
   'Client has encountered a connection error', 'Knex: Timeout acquiring a connection', 'timeout expired',
 ];

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Executor, Reply } from '../http/context';
 import { runAfterCommit } from '../http/unit-of-work';
+import { begin, commit } from '../../db/transactions';
 import { replayableJson } from './idempotency-body';
 
 export interface IdempotentRequest extends IdempotencyKeyRef {
@@ -72,11 +73,11 @@ async function settle(trx: Knex.Transaction, ref: IdempotencyKeyRef, outcome: Re
 export function idempotentExecutor(deps: ExecutorDeps, request: IdempotentRequest, clientGone: () => boolean): Executor {
   const ref = { scope: request.scope, key: request.key };
   return async (work) => {
-    const trx = await deps.db.transaction();
+    const trx = await begin(deps.db);
     try {
       if (!(await reserveOrWait(trx, deps, request))) {
         const record = await findRecord(trx, ref);
-        await trx.commit();
+        await commit(trx);
         return replay(record, request);
       }
       // The short wait applies to the reservation only, not to locks the work itself takes.
@@ -97,7 +98,7 @@ export function idempotentExecutor(deps: ExecutorDeps, request: IdempotentReques
         // nginx's "client closed request": nobody receives it.
         return { status: 499 };
       }
-      await trx.commit();
+      await commit(trx);
       await runAfterCommit(tasks, deps.logger);
       if (outcome instanceof AppError) throw outcome;
       return outcome;

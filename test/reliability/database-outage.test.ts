@@ -57,4 +57,21 @@ describe('the api while Postgres is down or frozen', function () {
       expect(after.map(({ res }) => res.status)).to.deep.equal(Array(30).fill(200));
     });
   }
+
+  it('answers within 2 s when each answer of Postgres is slow: the waits of one request share one budget', async () => {
+    expect((await timed('/v1/operations')).res.status).to.equal(200);
+    // Each wait stays under the 1.5 s bound; a request's rate-limit, count and page queries together do not.
+    proxy.slow(700);
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => timed('/v1/operations')));
+      for (const { res, ms } of answers) {
+        expect(res.status, res.text).to.equal(503);
+        expect(res.body.detail).to.equal('database_unavailable');
+        expect(ms).to.be.below(2_000);
+      }
+    } finally {
+      proxy.restore();
+    }
+    expect(await recoversWithin(10_000)).to.be.below(10_000);
+  });
 });

@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP relay in front of a server that a test can freeze (connections stay open, nothing moves:
- * a hung host or a partition) or cut (every connection refused and reset: the server is down).
+ * a hung host or a partition), cut (every connection refused and reset: the server is down) or
+ * slow down (every answer arrives `ms` late, in order: an overloaded server).
  */
 export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private frozen = false;
   private down = false;
+  private delayMs = 0;
   private readonly server = net.createServer((client) => this.relay(client));
   port = 0;
 
@@ -31,9 +33,14 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  slow(ms: number): void {
+    this.delayMs = ms;
+  }
+
   restore(): void {
     this.frozen = false;
     this.down = false;
+    this.delayMs = 0;
     for (const socket of this.sockets) socket.resume();
   }
 
@@ -51,7 +58,14 @@ export class TcpProxy {
     for (const [from, to] of [[client, upstream], [upstream, client]]) {
       this.sockets.add(from);
       if (this.frozen) from.pause();
-      from.on('data', (chunk) => to.write(chunk));
+      const answers = from === upstream;
+      let lastDue = 0;
+      from.on('data', (chunk) => {
+        if (!answers) return void to.write(chunk);
+        // Never before an earlier chunk (timers due in order fire in order), so the stream stays whole.
+        lastDue = Math.max(Date.now() + this.delayMs, lastDue);
+        setTimeout(() => to.write(chunk), lastDue - Date.now());
+      });
       from.on('close', () => {
         this.sockets.delete(from);
         to.destroy();
