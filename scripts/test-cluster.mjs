@@ -2,21 +2,40 @@
 // `npm run test:cluster -- <files>`: test files against the production Temporal path — the server
 // built from its Go module on Postgres persistence (`npm run cluster`'s), in a fresh data folder —
 // instead of the dev server. The test run brings its own api, worker and sandbox, as `npm test` does.
+// `npm run test:cluster -- --apps <files>`: the cluster's own processes too — two api processes
+// behind one address, two workers and the sandbox — and the tests call that address
+// (TEST_API_URL; test/support/stack.ts then starts no api, worker or sandbox of its own).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startCluster } from './lib/cluster.mjs';
 import { ROOT } from './lib/infra.mjs';
-import { runMocha } from './lib/mocha.mjs';
+import { runMocha, testDatabaseName } from './lib/mocha.mjs';
+import { ephemeralSecrets } from './lib/secrets.mjs';
 
+const args = process.argv.slice(2);
+const apps = args.includes('--apps');
 const dataDir = path.join(ROOT, '.data', `cluster-test-${process.pid}`);
+// What the suite's own api would get from test/support/stack.ts: budgets the suite cannot exhaust,
+// quick password hashing, the dev environment, and secrets the tests share with the processes.
+const testEnv = {
+  ...ephemeralSecrets(), SERVICE_ENV: 'dev', PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
+  RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+  OPENAPI_VALIDATE_RESPONSES: 'true',
+};
 const cluster = await startCluster({
-  fixedPorts: false, fresh: true, web: false, apps: false, dataDir,
+  fixedPorts: false, fresh: true, web: false, apps, dataDir,
+  env: { ...process.env, ...testEnv, CLUSTER_DATABASE: testDatabaseName() },
   // As on the test dev server: long waits continue as new after a few dozen events, so those paths run.
   dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40 },
 });
 let code = 1;
 try {
-  code = await runMocha({ args: process.argv.slice(2), serverUrl: cluster.serverUrl, temporalAddress: cluster.temporal.address });
+  code = await runMocha({
+    args: args.filter((arg) => arg !== '--apps'),
+    serverUrl: cluster.serverUrl,
+    temporalAddress: cluster.temporal.address,
+    ...(apps ? { env: { ...testEnv, TEST_API_URL: cluster.apiUrl, TEST_SANDBOX_URL: cluster.sandboxUrl }, freshDatabase: false } : {}),
+  });
 } finally {
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -3,13 +3,20 @@ import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say } from './infra.mjs';
 import { ephemeralSecrets } from './secrets.mjs';
 
+/** The database of a test run on `serverUrl`, fresh each run. */
+export function testDatabaseName() {
+  return `ra_test_${process.pid}`;
+}
+
 /**
  * Runs mocha on `args` (files named there run alone; otherwise the whole suite) in a fresh
- * database on `serverUrl`, against the Temporal server at `temporalAddress`. Resolves to the exit code.
+ * database on `serverUrl` (`freshDatabase: false`: the one already made for processes under test),
+ * against the Temporal server at `temporalAddress`. `env` adds to the tests' environment (its
+ * secrets win over fresh ones). Resolves to the exit code.
  */
-export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUrl = null }) {
-  const database = `ra_test_${process.pid}`;
-  const databaseUrl = await createDatabase(serverUrl, database, { recreate: true });
+export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUrl = null, env = {}, freshDatabase = true }) {
+  const database = testDatabaseName();
+  const databaseUrl = await createDatabase(serverUrl, database, { recreate: freshDatabase });
   say(`test database ${database}; Temporal at ${temporalAddress}${temporalWebUrl ? `, Web ${temporalWebUrl}` : ''}`);
   const mochaArgs = [...args];
   if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.test.ts');
@@ -18,7 +25,7 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
     stdio: 'inherit',
     // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
     env: {
-      ...process.env, ...ephemeralSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
+      ...process.env, ...ephemeralSecrets(), ...env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
       PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
       ...(temporalWebUrl ? { TEMPORAL_WEB_URL: temporalWebUrl } : {}),
     },

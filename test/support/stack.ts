@@ -30,8 +30,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 let db: Db | undefined;
-let api: Promise<RunningApi> | undefined;
-let worker: Promise<RunningWorker> | undefined;
+let api: Promise<Pick<RunningApi, 'url' | 'close'>> | undefined;
+let worker: Promise<Pick<RunningWorker, 'stop'>> | undefined;
 let sandbox: Promise<RunningSandbox> | undefined;
 const extraApis: RunningApi[] = [];
 
@@ -55,8 +55,22 @@ export function sandboxCallbackSecrets(): SandboxConfig['callbackSecrets'] {
   return { esign: esignSecret, pix: pixSecret };
 }
 
+/**
+ * `npm run test:cluster -- --apps` runs tests against the cluster's own processes (two apis behind
+ * one address, two workers, the sandbox), named by TEST_API_URL and TEST_SANDBOX_URL: the run then
+ * starts none of its own, and the shared api, worker and sandbox below are those.
+ */
+const cluster = process.env.TEST_API_URL
+  ? { apiUrl: process.env.TEST_API_URL, sandboxUrl: process.env.TEST_SANDBOX_URL ?? '' }
+  : null;
+const leftRunning = async () => undefined;
+
 /** The simulated e-sign and PIX providers; quick settlement and callback retries keep tests short. */
 export function sharedSandbox(): Promise<RunningSandbox> {
+  if (cluster) {
+    const url = cluster.sandboxUrl;
+    sandbox ??= Promise.resolve({ url, esignUrl: `${url}/esign`, pixUrl: `${url}/pix`, close: leftRunning });
+  }
   sandbox ??= startSandbox({
     port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error', callbackSecrets: sandboxCallbackSecrets(),
   });
@@ -69,7 +83,8 @@ async function providerUrls(): Promise<Record<string, string>> {
   return { ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl };
 }
 
-export function sharedApi(): Promise<RunningApi> {
+export function sharedApi(): Promise<Pick<RunningApi, 'url' | 'close'>> {
+  if (cluster) api ??= Promise.resolve({ url: cluster.apiUrl, close: leftRunning });
   api ??= providerUrls().then((urls) => startApi(testConfig(urls), { resolveHost: fixedResolver(API_HOSTS) }));
   return api;
 }
@@ -82,7 +97,8 @@ export async function anotherApi(overrides: Record<string, string> = {}, options
 }
 
 /** Provider callbacks reach the shared api, so the worker hands out its real address. */
-export function sharedWorker(): Promise<RunningWorker> {
+export function sharedWorker(): Promise<Pick<RunningWorker, 'stop'>> {
+  if (cluster) worker ??= Promise.resolve({ stop: leftRunning });
   worker ??= Promise.all([providerUrls(), webhookWorkerEnv(), sharedApi()])
     .then(([urls, webhooks, running]) => startWorker(testConfig({ ...urls, ...webhooks, PUBLIC_URL: running.url }), { resolveHost: fixedResolver(WORKER_HOSTS) }));
   return worker;
