@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { Config } from '../api/config';
+import type { Config } from '../db/config';
 import { eventId } from '../domain/events';
 import { Money } from '../domain/money';
 import { addDays, businessDate } from '../domain/pricing';

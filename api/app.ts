@@ -1,7 +1,7 @@
 import express, { Express, Router } from 'express';
 import type { Knex } from 'knex';
-import type { Config } from './config';
-import type { Logger } from './logger';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
 import type { AuthService } from './auth/auth-service';
 import type { KeyRing } from './auth/keys';
 import type { ReferenceCache } from './cache/reference-cache';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import { loadConfig, Config } from './config';
-import { createLogger } from './logger';
+import { loadConfig, Config } from '../db/config';
+import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
 import { TokenService } from './auth/tokens';

@@ -3,7 +3,7 @@ import type { EsignProvider } from '../../activities/esign-client';
 import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import { renderOperation } from '../routes/operations';
 import { workflowLink } from './temporal-web';
 

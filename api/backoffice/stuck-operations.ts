@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { STUCK_RULES, stuckSince } from '../../domain/stuck-operations';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import { workflowLink } from './temporal-web';
 
 /** `GET /v1/backoffice/stuck-operations`: longest waiting first, each with what unsticks it. */

@@ -1,5 +1,5 @@
 import { components } from './components';
-import type { ServiceEnv } from '../config';
+import type { ServiceEnv } from '../../db/config';
 import { authPaths } from './paths/auth';
 import { platformPaths } from './paths/platform';
 import { assignorPaths, assignorSchemas } from './paths/assignors';

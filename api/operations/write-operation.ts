@@ -11,7 +11,7 @@ import { ExposureRepository } from '../../db/repositories/exposure';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 import { OperationWritesRepository } from '../../db/repositories/operation-writes';
 import type { PayerRow } from '../../db/repositories/payers';
-import { enqueueWorkflow, OutboxRow } from '../workflow-outbox';
+import { enqueueWorkflow, OutboxRow } from '../../db/workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
 import type { ReviewReason } from './double-assignment';
 

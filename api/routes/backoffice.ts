@@ -6,7 +6,7 @@ import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { page } from '../http/request-helpers';

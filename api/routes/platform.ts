@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import type { DependencyProbe } from '../dependency-probe';
 import type { KeyRing } from '../auth/keys';
 import { handle, ok } from '../http/handle';

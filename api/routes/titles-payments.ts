@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { NotFound } from '../../domain/errors';
 import { titleOwner } from '../../db/repositories/title-payments';
 import type { Principal } from '../auth/principal';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';

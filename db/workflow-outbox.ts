@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { OutboxRow, WorkflowOutboxRepository } from '../db/repositories/workflow-outbox';
+import { OutboxRow, WorkflowOutboxRepository } from './repositories/workflow-outbox';
 import { startOnce } from './workflow-start';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../workflows/search-attributes';
 

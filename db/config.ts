@@ -1,10 +1,10 @@
 /**
  * The one typed configuration object. It is read from the environment once, at start-up, by the
  * process entry points (api server, worker, dev and test orchestration); nothing else reads
- * `process.env`. Shared by the api and the worker, so it lives beside the api's entry point.
+ * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
  */
-import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
-import { PASSWORD_LOG2N } from './auth/passwords';
+import { CipherKey, CipherKeyError, parseCipherKeys } from '../api/crypto/cipher-ring';
+import { PASSWORD_LOG2N } from '../api/auth/passwords';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
