@@ -6,7 +6,7 @@ import { KeyRing } from './auth/keys';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
-import { DependencyProbe } from './dependency-probe';
+import { DependencyProbe } from './platform/dependency-probe';
 import { AppDeps, createApp } from './app';
 import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';

@@ -4,7 +4,7 @@ import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
 import type { Config } from '../../db/config';
-import { renderOperation } from '../routes/operations';
+import { renderOperation } from '../operations/routes';
 import { workflowLink } from './temporal-web';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ?? null);

@@ -1,20 +1,20 @@
 import { components } from './components';
 import type { ServiceEnv } from '../../db/config';
-import { authPaths } from './paths/auth';
-import { platformPaths } from './paths/platform';
-import { assignorPaths, assignorSchemas } from './paths/assignors';
-import { simulationPaths, simulationSchemas } from './paths/simulation';
-import { productPaths, productSchemas } from './paths/products';
-import { webhookPaths, webhookSchemas } from './paths/webhooks';
-import { webhookEvents } from './webhook-events';
-import { operationPaths, operationSchemas } from './paths/operations';
-import { lifecyclePaths, lifecycleSchemas } from './paths/lifecycle';
-import { stockPaths, stockSchemas } from './paths/stock';
-import { payablePaths, payableSchemas } from './paths/payables';
-import { creditPaths, creditSchemas } from './paths/credits';
-import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
-import { codecPaths, codecSchemas } from './paths/codec';
-import { backofficePaths, backofficeSchemas } from './paths/backoffice';
+import { authPaths } from '../auth/openapi';
+import { platformPaths } from '../platform/openapi';
+import { assignorPaths, assignorSchemas } from '../assignors/openapi';
+import { simulationPaths, simulationSchemas } from '../simulation/openapi';
+import { productPaths, productSchemas } from '../products/openapi';
+import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
+import { webhookEvents } from '../webhooks/event-openapi';
+import { operationPaths, operationSchemas } from '../operations/openapi';
+import { lifecyclePaths, lifecycleSchemas } from '../operations/contract-openapi';
+import { stockPaths, stockSchemas } from '../stock/openapi';
+import { payablePaths, payableSchemas } from '../payables/openapi';
+import { creditPaths, creditSchemas } from '../payables/credit-openapi';
+import { titlePaymentPaths, titlePaymentSchemas } from '../titles/openapi';
+import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
+import { backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 
 interface Section {
   tag: string;

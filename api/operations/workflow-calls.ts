@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { Conflict } from '../../domain/errors';
-import { workflowRefusal } from '../workflow-refusals';
+import { workflowRefusal } from './workflow-refusals';
 import type { TemporalHandle } from '../temporal-client';
 import { startEnqueued } from '../../db/workflow-outbox';
 

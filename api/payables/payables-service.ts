@@ -6,7 +6,7 @@ import { OperationsRepository } from '../../db/repositories/operations';
 import { PayableRow, PayablesRepository } from '../../db/repositories/payables';
 import { PayablesLedger, PaymentSource } from '../../db/repositories/payables-ledger';
 import { createOnceIfIdentified, positiveAmount } from './inputs';
-import { presentPayablePayment } from './presenters';
+import { presentPayablePayment } from './presenter';
 
 export interface NewPayableBody {
   assignor_id: string;

@@ -13,7 +13,7 @@ import { openDebtOf } from '../operations/debt-netting';
 import { refuseTooMany, requireProduct } from '../operations/create-direct';
 import { assignedElsewhere, recordFlagged } from '../operations/double-assignment';
 import { writeOperation, WrittenOperation } from '../operations/write-operation';
-import { SIMULATION_ID } from '../routes/simulation';
+import { SIMULATION_ID } from '../simulation/routes';
 import { AnticipationBody, selectStockItems, Selection } from './selection';
 
 export interface RequestAnticipationBody extends AnticipationBody {

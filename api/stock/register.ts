@@ -14,7 +14,7 @@ import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
 import { guardReceivables, Guarded } from '../operations/double-assignment';
-import { presentStockItem } from './present';
+import { presentStockItem } from './presenter';
 
 type Raw = Record<string, unknown>;
 
