@@ -37,7 +37,7 @@ import { simulationRoutes } from './simulation/routes';
 import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
-import { titlePaymentRoutes } from './titles/routes';
+import { titleRoutes } from './titles/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from './crypto/payload-codec';
 import { CipherRing } from './crypto/cipher-ring';
@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
-    titlePaymentRoutes({ temporal: deps.temporal, config }),
+    titleRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {

@@ -1,4 +1,4 @@
-import { errors, idempotencyKey, json, listOf, pagination, pathId, ref, userSecurity } from '../openapi/helpers';
+import { DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
@@ -124,6 +124,77 @@ export const backofficePaths = {
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
+    },
+  },
+};
+
+/** The approval queue and the decisions on an operation. */
+export const approvalSchemas = {
+  ApprovalQueueItem: {
+    type: 'object',
+    required: ['id', 'display_number', 'lifecycle_status', 'originator_id', 'assignor_id', 'opr_requested_net_future_value', 'created_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' }, display_number: { type: 'string' }, lifecycle_status: ref('LifecycleStatus'),
+      originator_id: { type: 'string', format: 'uuid' }, originator_name: { type: 'string' },
+      assignor_id: { type: 'string', format: 'uuid' }, assignor_name: { type: 'string' }, assignor_document: { type: 'string' },
+      opr_requested_net_future_value: ref('Money'), opr_net_present_liquid_value: ref('Money'),
+      channel: { type: 'string', enum: ['direct', 'stock'] }, created_at: { type: 'string', format: 'date-time' },
+      review_reason: {
+        description: 'Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named)',
+        anyOf: [{ type: 'null' }, {
+          type: 'object', required: ['code', 'message', 'external_ids'],
+          properties: { code: { type: 'string', examples: ['receivable_assigned_elsewhere'] }, message: { type: 'string' }, external_ids: { type: 'array', items: { type: 'string' } } },
+        }],
+      },
+    },
+  },
+};
+
+export const approvalPaths = {
+  '/v1/backoffice/approval-queue': {
+    get: {
+      operationId: 'approvalQueue', tags: ['backoffice'], summary: 'Operations waiting for approval, across originators, oldest first',
+      description: 'Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.',
+      security: userSecurity('backoffice:read'),
+      parameters: [
+        ...pagination,
+        { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
+        { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
+        { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
+        { name: 'created_from', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
+        { name: 'created_to', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
+      ],
+      responses: { 200: json('Page of the queue', listOf(ref('ApprovalQueueItem'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/approve': {
+    post: {
+      operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
+      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
+      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/deny': {
+    post: {
+      operationId: 'denyOperation', tags: ['backoffice'], summary: 'Deny with a reason: WAITING_APPROVAL → DENIED',
+      description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
+      responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/retry-disbursement': {
+    post: {
+      operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
+      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
 };

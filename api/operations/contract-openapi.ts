@@ -1,6 +1,6 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
+import { clientScopes, errors, idempotencyKey, json, jsonBody, pathId, ref } from '../openapi/helpers';
 
-export const lifecycleSchemas = {
+export const contractSchemas = {
   ContractSigners: {
     type: 'object',
     required: ['operation_id', 'contract_id', 'doc_token', 'document_status', 'signers'],
@@ -42,32 +42,9 @@ export const lifecycleSchemas = {
       },
     },
   },
-  ApprovalQueueItem: {
-    type: 'object',
-    required: ['id', 'display_number', 'lifecycle_status', 'originator_id', 'assignor_id', 'opr_requested_net_future_value', 'created_at'],
-    properties: {
-      id: { type: 'string', format: 'uuid' }, display_number: { type: 'string' }, lifecycle_status: ref('LifecycleStatus'),
-      originator_id: { type: 'string', format: 'uuid' }, originator_name: { type: 'string' },
-      assignor_id: { type: 'string', format: 'uuid' }, assignor_name: { type: 'string' }, assignor_document: { type: 'string' },
-      opr_requested_net_future_value: ref('Money'), opr_net_present_liquid_value: ref('Money'),
-      channel: { type: 'string', enum: ['direct', 'stock'] }, created_at: { type: 'string', format: 'date-time' },
-      review_reason: {
-        description: 'Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named)',
-        anyOf: [{ type: 'null' }, {
-          type: 'object', required: ['code', 'message', 'external_ids'],
-          properties: { code: { type: 'string', examples: ['receivable_assigned_elsewhere'] }, message: { type: 'string' }, external_ids: { type: 'array', items: { type: 'string' } } },
-        }],
-      },
-    },
-  },
 };
 
-const providerHint = { type: 'object', additionalProperties: true };
-const CALLBACK_SIGNATURE = 'Signed by the provider: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` '
-  + 'with the provider\'s secret. Missing, wrong or older than 5 minutes: 401. A replayed signature is accepted and does nothing. Own per-IP rate limit.';
-const accepted = { 202: json('Accepted: the workflow re-reads the provider', { type: 'object', properties: { accepted: { type: 'boolean' } } }) };
-
-export const lifecyclePaths = {
+export const contractPaths = {
   '/v1/operations/{id}/contract/signers': {
     get: {
       operationId: 'getContractSigners', tags: ['contracts'], summary: 'Signers of the contract in force, read live from the e-sign provider',
@@ -99,68 +76,6 @@ export const lifecyclePaths = {
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { reason: { type: ['string', 'null'], maxLength: 500 } } }, false),
       responses: { 200: json('The cancelled operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
-    },
-  },
-  '/v1/backoffice/approval-queue': {
-    get: {
-      operationId: 'approvalQueue', tags: ['backoffice'], summary: 'Operations waiting for approval, across originators, oldest first',
-      description: 'Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.',
-      security: userSecurity('backoffice:read'),
-      parameters: [
-        ...pagination,
-        { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
-        { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
-        { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
-        { name: 'created_from', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
-        { name: 'created_to', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
-      ],
-      responses: { 200: json('Page of the queue', listOf(ref('ApprovalQueueItem'))), ...errors(401, 403, 422, 429) },
-    },
-  },
-  '/v1/backoffice/operations/{id}/approve': {
-    post: {
-      operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
-      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
-      security: userSecurity('backoffice:decide'),
-      parameters: [pathId('id'), idempotencyKey(false)],
-      requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
-      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
-    },
-  },
-  '/v1/backoffice/operations/{id}/deny': {
-    post: {
-      operationId: 'denyOperation', tags: ['backoffice'], summary: 'Deny with a reason: WAITING_APPROVAL → DENIED',
-      description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
-      security: userSecurity('backoffice:decide'),
-      parameters: [pathId('id'), idempotencyKey(false)],
-      requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
-      responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
-    },
-  },
-  '/v1/backoffice/operations/{id}/retry-disbursement': {
-    post: {
-      operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
-      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
-      security: userSecurity('backoffice:decide'),
-      parameters: [pathId('id'), idempotencyKey(false)],
-      responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
-    },
-  },
-  '/v1/internal/esign/callback': {
-    post: {
-      operationId: 'esignCallback', tags: ['internal'], summary: 'E-sign provider callback (a hint: a signer signed)', security: [], 'x-rate-limit': 'callback',
-      description: `For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. ${CALLBACK_SIGNATURE}`,
-      requestBody: jsonBody(providerHint),
-      responses: { ...accepted, ...errors(401, 422, 429) },
-    },
-  },
-  '/v1/internal/pix/callback': {
-    post: {
-      operationId: 'pixCallback', tags: ['internal'], summary: 'PIX provider callback (a hint: a payment settled or was refused)', security: [], 'x-rate-limit': 'callback',
-      description: `For the provider only; a hint that wakes the operation's workflow, which re-reads the provider itself. ${CALLBACK_SIGNATURE}`,
-      requestBody: jsonBody(providerHint),
-      responses: { ...accepted, ...errors(401, 422, 429) },
     },
   },
 };

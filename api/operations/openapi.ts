@@ -1,6 +1,6 @@
 import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
 import { handlerRule } from '../openapi/handler-checked';
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
+import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -131,31 +131,6 @@ export const operationPaths = {
       security: clientScopes('operation:read'),
       parameters: [pathId('id')],
       responses: { 200: json('The operation', ref('Operation')), ...errors(401, 403, 404, 422, 429) },
-    },
-  },
-  '/v1/titles': {
-    get: {
-      operationId: 'listTitles', tags: ['titles'], summary: 'Titles with their outstanding balance, newest first',
-      description: 'Titles of the caller\'s originator\'s operations with what remains to be paid, filtered by status, operation, payer and due date; paginated with `limit` and `offset`.',
-      security: clientScopes('operation:read'),
-      parameters: [
-        ...pagination,
-        { name: 'status', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 40 } },
-        { name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
-        { name: 'due_date_from', in: 'query', required: false, schema: ref('Date') },
-        { name: 'due_date_to', in: 'query', required: false, schema: ref('Date') },
-      ],
-      responses: { 200: json('Page of titles', listOf(ref('Title'))), ...errors(401, 403, 422, 429) },
-    },
-  },
-  '/v1/titles/{id}': {
-    get: {
-      operationId: 'getTitle', tags: ['titles'], summary: 'One title with its outstanding balance',
-      description: '404 when the id is unknown or belongs to another originator.',
-      security: clientScopes('operation:read'),
-      parameters: [pathId('id')],
-      responses: { 200: json('The title', ref('Title')), ...errors(401, 403, 404, 422, 429) },
     },
   },
 };

@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import type { Config } from '../../db/config';
@@ -10,7 +9,7 @@ import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
-import { presentOperation, presentTitle, OperationView } from './presenter';
+import { presentOperation, OperationView } from './presenter';
 
 export interface OperationRouteDeps {
   db: Knex;
@@ -62,19 +61,5 @@ export function operationRoutes(deps: OperationRouteDeps): Router {
 
   router.get('/v1/operations/:id', handle(async (req, uow) => ok(await renderOperation(uow.db, tenantOf(req), String(req.params.id), 'read'))));
 
-  router.get('/v1/titles', handle(async (req, uow) => {
-    const { limit, offset } = page(req);
-    const q = req.query as Record<string, string | undefined>;
-    const { items, total } = await new OperationsRepository(uow.db, tenantOf(req)).listTitles({
-      status: q.status, operationId: q.operation_id, payerDocument: q.payer_document ? stripDocument(q.payer_document) : undefined, dueFrom: q.due_date_from, dueTo: q.due_date_to,
-    }, limit, offset);
-    return ok({ items: items.map(presentTitle), total, limit, offset });
-  }));
-
-  router.get('/v1/titles/:id', handle(async (req, uow) => {
-    const title = await new OperationsRepository(uow.db, tenantOf(req)).titleById(String(req.params.id));
-    if (!title) throw new NotFound('title_not_found');
-    return ok(presentTitle(title));
-  }));
   return router;
 }

@@ -1,4 +1,4 @@
-import { clientScopes, errors, idempotencyKey, json, jsonBody, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
 import { externalIdField } from '../payables/openapi';
 
 const body = jsonBody({
@@ -32,6 +32,35 @@ export const titlePaymentSchemas = {
       title_status: { type: 'string', description: 'The title right after this payment: PARTIALLY_PAID or PAID' },
       remaining: { ...ref('Money'), description: 'The title\'s outstanding balance right after this payment' },
       idempotent_replay: { type: 'boolean' },
+    },
+  },
+};
+
+/** The titles' reads; their `Title` schema is the operation's (an operation embeds its titles). */
+export const titlePaths = {
+  '/v1/titles': {
+    get: {
+      operationId: 'listTitles', tags: ['titles'], summary: 'Titles with their outstanding balance, newest first',
+      description: 'Titles of the caller\'s originator\'s operations with what remains to be paid, filtered by status, operation, payer and due date; paginated with `limit` and `offset`.',
+      security: clientScopes('operation:read'),
+      parameters: [
+        ...pagination,
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 40 } },
+        { name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+        { name: 'payer_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
+        { name: 'due_date_from', in: 'query', required: false, schema: ref('Date') },
+        { name: 'due_date_to', in: 'query', required: false, schema: ref('Date') },
+      ],
+      responses: { 200: json('Page of titles', listOf(ref('Title'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/titles/{id}': {
+    get: {
+      operationId: 'getTitle', tags: ['titles'], summary: 'One title with its outstanding balance',
+      description: '404 when the id is unknown or belongs to another originator.',
+      security: clientScopes('operation:read'),
+      parameters: [pathId('id')],
+      responses: { 200: json('The title', ref('Title')), ...errors(401, 403, 404, 422, 429) },
     },
   },
 };
