@@ -10,29 +10,24 @@ import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '..
  * business record; after commit the api starts it, and the worker's relay starts whatever the
  * api did not. Starting is idempotent by workflow id, so the two can never make two workflows.
  */
-export interface WorkflowStart {
+export interface WorkflowStart extends Omit<OutboxRow, 'id'> {
   originatorId: string;
-  workflowType: string;
-  workflowId: string;
-  args: unknown[];
-  searchAttributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
 }
 
 export type { OutboxRow };
 
 /** Writes the entry in the caller's transaction and returns it, so the caller can start it after commit without reading it back. */
 export async function enqueueWorkflow(trx: Knex, start: WorkflowStart): Promise<OutboxRow> {
-  const row: OutboxRow = {
-    id: uuidv7(), workflow_type: start.workflowType, workflow_id: start.workflowId, args: start.args, search_attributes: start.searchAttributes,
-  };
-  await new WorkflowOutboxRepository(trx).insert(row, start.originatorId);
+  const { originatorId, ...entry } = start;
+  const row: OutboxRow = { id: uuidv7(), ...entry };
+  await new WorkflowOutboxRepository(trx).insert(row, originatorId);
   return row;
 }
 
 function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
-  const sa = row.search_attributes;
-  return startOnce(client, row.workflow_type, {
-    workflowId: row.workflow_id,
+  const sa = row.searchAttributes;
+  return startOnce(client, row.workflowType, {
+    workflowId: row.workflowId,
     taskQueue,
     args: row.args,
     typedSearchAttributes: [
