@@ -34,7 +34,7 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
     await act(operationWorkflowId(op.id));
-    return ok(await renderOperation(deps.db, op.originator_id, op.id, 'read'));
+    return ok(await renderOperation(deps.db, op.originatorId, op.id, 'read'));
   }
 
   router.get('/v1/backoffice/originators', handle(async () => ok({ items: await repository.originators() })));
@@ -48,11 +48,11 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
     }, limit, offset);
     return ok({
       items: items.map((op) => ({
-        id: op.id, display_number: op.display_number, lifecycle_status: op.lifecycle_status,
-        originator_id: op.originator_id, originator_name: op.originator_name,
-        assignor_id: op.assignor_id, assignor_name: op.assignor_name, assignor_document: op.assignor_document,
-        opr_requested_net_future_value: op.opr_requested_net_future_value, opr_net_present_liquid_value: op.opr_net_present_liquid_value,
-        channel: op.channel, created_at: op.created_at.toISOString(), review_reason: op.review_reason,
+        id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
+        originator_id: op.originatorId, originator_name: op.originatorName,
+        assignor_id: op.assignorId, assignor_name: op.assignorName, assignor_document: op.assignorDocument,
+        opr_requested_net_future_value: op.oprRequestedNetFutureValue, opr_net_present_liquid_value: op.oprNetPresentLiquidValue,
+        channel: op.channel, created_at: op.createdAt.toISOString(), review_reason: op.reviewReason,
       })),
       total, limit, offset,
     });

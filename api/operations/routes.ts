@@ -54,7 +54,7 @@ export function operationRoutes(deps: OperationRouteDeps): Router {
     const { items, total } = await repository.list(limit, offset, req.query.lifecycle_status as string | undefined);
     const titles = await repository.titlesOf(items.map((op) => op.id));
     return ok({
-      items: items.map((op) => presentOperation(op, titles.filter((t) => t.operation_id === op.id), 'read')),
+      items: items.map((op) => presentOperation(op, titles.filter((t) => t.operationId === op.id), 'read')),
       total, limit, offset,
     });
   }));

@@ -24,12 +24,12 @@ export interface PayerPaymentBody {
  */
 async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
   try {
-    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operation_id));
+    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operationId));
     return await withinUpdateDeadline(temporal, () => handle.executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] }));
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
-    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstanding_balance }, input.paidAmountBrl) ?? NOT_PAYABLE_YET;
+    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstandingBalance }, input.paidAmountBrl) ?? NOT_PAYABLE_YET;
     throw refusalError(refusal.code, refusal.detail);
   }
 }
@@ -49,5 +49,5 @@ export async function recordPayerPayment(
   if (!title) throw new NotFound('title_not_found');
   const input: PayerPaymentInput = { externalId: body.external_id, paidAmountBrl: amount.toString(), paidAt: body.paid_at ?? null, ...by };
   return createOnceIfIdentified(trx, { grain: 'title_payer_payment', scope: title.id, externalId: body.external_id, request: { ...body } },
-    async () => presentPayerPayment(title.operation_id, await applyThroughWorkflow(deps.temporal, titles, title, input)));
+    async () => presentPayerPayment(title.operationId, await applyThroughWorkflow(deps.temporal, titles, title, input)));
 }

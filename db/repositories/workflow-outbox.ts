@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { fromColumns, toColumns } from './columns';
 
 /** An outbox entry: a workflow start waiting to be made (`args` and `search_attributes` are jsonb). */
 export interface OutboxRow {
@@ -11,37 +12,26 @@ export interface OutboxRow {
 
 const COLUMNS = ['id', 'workflow_type', 'workflow_id', 'args', 'search_attributes'];
 
-function fromColumns(row: Record<string, unknown>): OutboxRow {
-  return {
-    id: row.id as string,
-    workflowType: row.workflow_type as string,
-    workflowId: row.workflow_id as string,
-    args: row.args as OutboxRow['args'],
-    searchAttributes: row.search_attributes as OutboxRow['searchAttributes'],
-  };
-}
-
 /** The workflow outbox (DESIGN.md §4): entries written with their business record, marked once started. */
 export class WorkflowOutboxRepository {
   constructor(private readonly db: Knex) {}
 
   async insert(row: OutboxRow, originatorId: string): Promise<void> {
-    await this.db('workflow_outbox').insert({
-      id: row.id, originator_id: originatorId, workflow_type: row.workflowType, workflow_id: row.workflowId,
-      args: JSON.stringify(row.args), search_attributes: JSON.stringify(row.searchAttributes),
-    });
+    await this.db('workflow_outbox').insert(toColumns({
+      ...row, originatorId, args: JSON.stringify(row.args), searchAttributes: JSON.stringify(row.searchAttributes),
+    }));
   }
 
   async pendingFor(workflowId: string): Promise<OutboxRow | undefined> {
     const row = await this.db('workflow_outbox').where({ workflow_id: workflowId }).whereNull('started_at').first(COLUMNS);
-    return row ? fromColumns(row) : undefined;
+    return row ? fromColumns<OutboxRow>(row) : undefined;
   }
 
   /** Oldest first, those written more than `olderThanMs` ago. */
   async pendingOlderThan(olderThanMs: number, limit: number): Promise<OutboxRow[]> {
     const rows = await this.db('workflow_outbox').select(COLUMNS)
       .whereNull('started_at').where('created_at', '<', new Date(Date.now() - olderThanMs)).orderBy('created_at').limit(limit);
-    return rows.map(fromColumns);
+    return rows.map((row: Record<string, unknown>) => fromColumns<OutboxRow>(row));
   }
 
   async started(id: string): Promise<void> {
