@@ -5,19 +5,19 @@ export function presentAssignor(row: AssignorRow) {
     id: row.id,
     type: row.type,
     name: row.name,
-    trade_name: row.trade_name,
+    trade_name: row.tradeName,
     document: row.document,
     cpf: row.cpf,
     cnpj: row.cnpj,
     email: row.email,
     phone: row.phone,
     address: row.address,
-    disbursement_method: row.disbursement_method,
-    pix_key_document: row.pix_key_document,
-    bank: row.disbursement_method === 'bank_account'
-      ? { code: row.bank_code, agency: row.bank_agency, account: row.bank_account, type: row.bank_account_type }
+    disbursement_method: row.disbursementMethod,
+    pix_key_document: row.pixKeyDocument,
+    bank: row.disbursementMethod === 'bank_account'
+      ? { code: row.bankCode, agency: row.bankAgency, account: row.bankAccount, type: row.bankAccountType }
       : null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -84,7 +84,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     productId: input.productId, channel: input.channel, lifecycleStatus: status,
     needsBackofficeApproval: status === 'WAITING_APPROVAL', embeddedSignature: input.embeddedSignature,
     hasPartialAnticipations: hasPartial, feeHierarchy: 'receivable > operation > assignor > payer > policy',
-    disbursementMethod: assignor.disbursement_method,
+    disbursementMethod: assignor.disbursementMethod,
     oprGrossFutureValue: priced.grossFutureValue.toString(),
     oprNetFutureValue: priced.netFutureValue.toString(),
     oprRequestedNetFutureValue: priced.requestedNetFutureValue.toString(),
@@ -150,11 +150,11 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     },
     operationTotalBrl: priced.requestedNetFutureValue,
     assignor: {
-      entityId: input.assignorRegisteredNow ? null : assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
+      entityId: input.assignorRegisteredNow ? null : assignor.id, document: assignor.document, ownLimitBrl: assignor.limitBrl === null ? null : Money.of(assignor.limitBrl),
       openExposureBrl: exposure.assignor, requestedBrl: priced.requestedNetFutureValue,
     },
     payers: payerRows.map((payer) => ({
-      entityId: payer.registered_now ? null : payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
+      entityId: payer.registeredNow ? null : payer.id, document: payer.document, ownLimitBrl: payer.limitBrl === null ? null : Money.of(payer.limitBrl),
       openExposureBrl: exposure.payers.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
     })),
     aggregateOpenExposureBrl: exposure.originator,

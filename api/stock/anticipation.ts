@@ -88,10 +88,10 @@ export async function simulateAnticipation(trx: Knex, originatorId: string, body
 
 /** Contract bank rule 5: the assignor exists; `bank` only gives it its first account. */
 async function withPrimaryAccount(assignors: AssignorsRepository, assignor: AssignorRow, bank: BankInput): Promise<AssignorRow> {
-  if (assignor.disbursement_method) return assignor;
+  if (assignor.disbursementMethod) return assignor;
   const input: AssignorInput = {
     type: assignor.type, document: assignor.document, cpf: assignor.cpf, cnpj: assignor.cnpj, name: assignor.name,
-    tradeName: assignor.trade_name, email: assignor.email, phone: assignor.phone, address: assignor.address,
+    tradeName: assignor.tradeName, email: assignor.email, phone: assignor.phone, address: assignor.address,
   };
   return assignors.setPrimaryAccountIfMissing(assignor.id, resolvePrimaryAccount(bank, input));
 }
