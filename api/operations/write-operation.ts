@@ -120,13 +120,13 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     if (!rest.gt(Money.ZERO) || input.channel !== 'direct') return [];
     const nfe = input.sources[i].nfe;
     return [{
-      id: uuidv7(), originator_id: input.originatorId, assignor_id: assignor.id, payer_id: titles[i].payerId, status: 'IN_STOCK',
-      source_operation_id: id, external_id: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
-      backing_type: p.input.backingType, nfe_number: nfe.nfe_number ?? null, nfe_serie: nfe.nfe_serie ?? null, nfe_key: nfe.nfe_key ?? null,
-      nfe_issue_date: nfe.nfe_issue_date ?? null, nfe_total_value: nfe.nfe_total_value ?? null,
-      net_future_value: rest.toString(), due_date: p.input.dueDate, pre_authorized: false,
+      id: uuidv7(), originatorId: input.originatorId, assignorId: assignor.id, payerId: titles[i].payerId, status: 'IN_STOCK',
+      sourceOperationId: id, externalId: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
+      backingType: p.input.backingType, nfeNumber: nfe.nfe_number ?? null, nfeSerie: nfe.nfe_serie ?? null, nfeKey: nfe.nfe_key ?? null,
+      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value ?? null,
+      netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
-      receivable_fingerprint: input.sources[i].fingerprint,
+      receivableFingerprint: input.sources[i].fingerprint,
     }];
   });
   await writes.insertStockItems(remainders);

@@ -7,31 +7,31 @@ import type { StockItemRow } from '../../db/repositories/stock';
  * gross the gross is the NFV, as the receivable item defines it ("omitted means gross = NFV").
  */
 export function presentStockItem(item: StockItemRow) {
-  const net = Money.of(item.net_future_value);
+  const net = Money.of(item.netFutureValue);
   return {
     id: item.id,
-    external_id: item.external_id,
+    external_id: item.externalId,
     identifier: item.identifier,
     status: item.status,
-    pre_authorized: item.pre_authorized,
-    assignor_id: item.assignor_id,
-    payer_name: item.payer_name,
-    payer_document: item.payer_document,
-    due_date: item.due_date,
-    backing_type: item.backing_type,
-    nfe_number: item.nfe_number,
-    nfe_serie: item.nfe_serie,
-    nfe_key: item.nfe_key,
-    nfe_issue_date: item.nfe_issue_date,
-    nfe_total_value: item.nfe_total_value,
+    pre_authorized: item.preAuthorized,
+    assignor_id: item.assignorId,
+    payer_name: item.payerName,
+    payer_document: item.payerDocument,
+    due_date: item.dueDate,
+    backing_type: item.backingType,
+    nfe_number: item.nfeNumber,
+    nfe_serie: item.nfeSerie,
+    nfe_key: item.nfeKey,
+    nfe_issue_date: item.nfeIssueDate,
+    nfe_total_value: item.nfeTotalValue,
     ...renderMoney({
-      gross_future_value: item.gross_future_value === null ? net : Money.of(item.gross_future_value),
+      gross_future_value: item.grossFutureValue === null ? net : Money.of(item.grossFutureValue),
       net_future_value: net,
     }),
-    gross_future_value_deductions: item.gross_future_value_deductions,
-    operation_id: item.operation_id,
-    source_operation_id: item.source_operation_id,
-    created_at: item.created_at.toISOString(),
-    updated_at: item.updated_at.toISOString(),
+    gross_future_value_deductions: item.grossFutureValueDeductions,
+    operation_id: item.operationId,
+    source_operation_id: item.sourceOperationId,
+    created_at: item.createdAt.toISOString(),
+    updated_at: item.updatedAt.toISOString(),
   };
 }

@@ -10,9 +10,9 @@ export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' |
 export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt'>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 
-/** A partial anticipation's remainder: a stock item in the stock repository's own (column-named) type. */
-export type RemainderRow = Omit<StockItemColumns, 'gross_future_value' | 'gross_future_value_deductions'>
-  & Pick<StockItemRow, 'originator_id' | 'status' | 'source_operation_id'>;
+/** A partial anticipation's remainder: a stock item as the stock repository types it. */
+export type RemainderRow = Omit<StockItemColumns, 'grossFutureValue' | 'grossFutureValueDeductions'>
+  & Pick<StockItemRow, 'originatorId' | 'status' | 'sourceOperationId'>;
 
 /** The inserts of an operation's creation, inside the creation's transaction (api/operations/write-operation.ts). */
 export class OperationWritesRepository {
@@ -36,7 +36,7 @@ export class OperationWritesRepository {
   }
 
   async insertStockItems(rows: RemainderRow[]): Promise<void> {
-    if (rows.length > 0) await this.trx('stock_items').insert(rows);
+    if (rows.length > 0) await this.trx('stock_items').insert(rows.map(toColumns));
   }
 
   /** The stock items the operation consumes. */
