@@ -8,20 +8,20 @@ const timestamp = (value: Date | null) => (value === null ? null : value.toISOSt
 export function presentPayable(row: PayableRow) {
   return {
     id: row.id,
-    assignor_id: row.assignor_id,
+    assignor_id: row.assignorId,
     origin: row.origin,
-    origin_title_id: row.origin_title_id,
+    origin_title_id: row.originTitleId,
     reason: row.reason,
     amount_brl: row.amount,
-    paid_amount_brl: row.paid_amount,
+    paid_amount_brl: row.paidAmount,
     remaining: row.remaining,
-    written_off_amount_brl: row.written_off_amount,
+    written_off_amount_brl: row.writtenOffAmount,
     status: row.status,
-    due_date: row.due_date,
-    write_off_reason: row.write_off_reason,
-    settled_at: timestamp(row.settled_at),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    due_date: row.dueDate,
+    write_off_reason: row.writeOffReason,
+    settled_at: timestamp(row.settledAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }
 
@@ -29,28 +29,28 @@ export function presentPayable(row: PayableRow) {
 export function presentPayablePayment(row: PayablePaymentRow) {
   return {
     id: row.id,
-    payable_id: row.payable_id,
+    payable_id: row.payableId,
     source: row.source,
     paid_amount_brl: row.amount,
-    remaining: row.remaining_after,
-    external_id: row.external_id,
-    operation_id: row.operation_id,
-    discount_credit_id: row.discount_credit_id,
-    reversed_at: timestamp(row.reversed_at),
-    created_at: row.created_at.toISOString(),
+    remaining: row.remainingAfter,
+    external_id: row.externalId,
+    operation_id: row.operationId,
+    discount_credit_id: row.discountCreditId,
+    reversed_at: timestamp(row.reversedAt),
+    created_at: row.createdAt.toISOString(),
   };
 }
 
 export function presentDiscountCredit(row: DiscountCreditRow, lines: PayablePaymentRow[]) {
   return {
     id: row.id,
-    assignor_id: row.assignor_id,
+    assignor_id: row.assignorId,
     amount_brl: row.amount,
     reason: row.reason,
-    external_id: row.external_id,
-    applied_to: lines.filter((line) => line.discount_credit_id === row.id)
-      .map((line) => ({ payable_id: line.payable_id, amount_brl: line.amount, remaining: line.remaining_after })),
-    created_at: row.created_at.toISOString(),
+    external_id: row.externalId,
+    applied_to: lines.filter((line) => line.discountCreditId === row.id)
+      .map((line) => ({ payable_id: line.payableId, amount_brl: line.amount, remaining: line.remainingAfter })),
+    created_at: row.createdAt.toISOString(),
   };
 }
 
