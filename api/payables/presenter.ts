@@ -1,7 +1,6 @@
 import type { DiscountCreditRow } from '../../db/repositories/credits';
 import type { PayablePaymentRow } from '../../db/repositories/payables-ledger';
 import type { PayableRow } from '../../db/repositories/payables';
-import type { PayerPaymentResult } from '../../domain/lifecycle-messages';
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -51,18 +50,5 @@ export function presentDiscountCredit(row: DiscountCreditRow, lines: PayablePaym
     applied_to: lines.filter((line) => line.discountCreditId === row.id)
       .map((line) => ({ payable_id: line.payableId, amount_brl: line.amount, remaining: line.remainingAfter })),
     created_at: row.createdAt.toISOString(),
-  };
-}
-
-export function presentPayerPayment(operationId: string, result: PayerPaymentResult) {
-  return {
-    id: result.paymentId,
-    title_id: result.titleId,
-    operation_id: operationId,
-    external_id: result.externalId,
-    paid_amount_brl: result.paidAmountBrl,
-    paid_at: result.paidAt,
-    title_status: result.titleStatus,
-    remaining: result.remaining,
   };
 }

@@ -8,7 +8,7 @@ import { operationWorkflowId } from '../../domain/workflow-ids';
 import { payerPaymentUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { positiveAmount, createOnceIfIdentified } from '../payables/inputs';
-import { presentPayerPayment } from '../payables/presenter';
+import { presentPayerPayment } from './presenter';
 import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
 import { withinUpdateDeadline } from '../operations/workflow-calls';
 
