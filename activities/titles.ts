@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { Config } from '../api/config';
+import type { Config } from '../db/config';
 import { eventId } from '../domain/events';
 import { Money } from '../domain/money';
 import { addDays, businessDate } from '../domain/pricing';
@@ -28,8 +28,8 @@ const balanceOf = (title: TitleRecord): TitleBalance => ({ status: title.status,
 
 function appliedOf(row: TitlePaymentRow): AppliedPayerPayment {
   return {
-    paymentId: row.id, titleId: row.title_id, externalId: row.external_id, paidAmountBrl: row.amount, paidAt: row.paid_at.toISOString(),
-    titleStatus: Money.of(row.remaining_after).isZero() ? 'PAID' : 'PARTIALLY_PAID', remaining: row.remaining_after,
+    paymentId: row.id, titleId: row.titleId, externalId: row.externalId, paidAmountBrl: row.amount, paidAt: row.paidAt.toISOString(),
+    titleStatus: Money.of(row.remainingAfter).isZero() ? 'PAID' : 'PARTIALLY_PAID', remaining: row.remainingAfter,
   };
 }
 
@@ -64,7 +64,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         if (earlier) return { result: appliedOf(earlier), title: balanceOf(title) };
         const refusal = payerPaymentRefusal(balanceOf(title), payment.paidAmountBrl);
         if (refusal) throw ApplicationFailure.nonRetryable(refusal.code, refusal.code, refusal.detail);
-        const row = await payments.apply({ id: title.id, outstanding_balance: title.outstandingBalance, paid_amount: title.paidAmount }, {
+        const row = await payments.apply(title, {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
           channel: payment.channel, recordedBy: payment.recordedBy,
         });
@@ -75,7 +75,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
             eventId: eventId(`title-${titleId}`, 'title.paid'), originatorId: title.originatorId, eventType: 'title.paid', occurredAt: new Date(),
             data: {
               title_id: titleId, operation_id: title.operationId, display_number: displayNumber, originator_id: title.originatorId,
-              external_id: title.externalId, paid_amount_brl: after.paidAmount, paid_at: row.paid_at.toISOString(),
+              external_id: title.externalId, paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString(),
             },
           });
         }

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../api/config';
-import type { Logger } from '../api/logger';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
 import type { EventRecord } from '../domain/events';
 import type { HostResolver } from '../domain/url-guard';
 import { signatureHeaders } from '../domain/webhook-signature';

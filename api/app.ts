@@ -1,11 +1,11 @@
 import express, { Express, Router } from 'express';
 import type { Knex } from 'knex';
-import type { Config } from './config';
-import type { Logger } from './logger';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
 import type { AuthService } from './auth/auth-service';
 import type { KeyRing } from './auth/keys';
 import type { ReferenceCache } from './cache/reference-cache';
-import type { DependencyProbe } from './dependency-probe';
+import type { DependencyProbe } from './platform/dependency-probe';
 import type { TemporalHandle } from './temporal-client';
 import { buildDocument } from './openapi/document';
 import { RouteTable } from './openapi/route-table';
@@ -22,27 +22,27 @@ import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
 import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
-import { platformRoutes } from './routes/platform';
-import { authRoutes } from './routes/auth';
-import { webhookRoutes } from './routes/webhooks';
+import { platformRoutes } from './platform/routes';
+import { authRoutes } from './auth/routes';
+import { webhookRoutes } from './webhooks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
-import { assignorRoutes } from './routes/assignors';
-import { operationRoutes } from './routes/operations';
-import { contractRoutes } from './routes/contracts';
-import { backofficeRoutes } from './routes/backoffice';
-import { providerCallbackRoutes } from './routes/provider-callbacks';
+import { assignorRoutes } from './assignors/routes';
+import { operationRoutes } from './operations/routes';
+import { contractRoutes } from './operations/contract-routes';
+import { backofficeRoutes } from './backoffice/routes';
+import { providerCallbackRoutes } from './provider-callbacks/routes';
 import { EsignProvider, HttpEsignProvider } from '../activities/esign-client';
-import { productRoutes } from './routes/products';
-import { simulationRoutes } from './routes/simulation';
-import { stockRoutes } from './routes/stock';
-import { assignorPayableRoutes } from './routes/assignor-payables';
-import { discountCreditRoutes } from './routes/discount-credits';
-import { titlePaymentRoutes } from './routes/titles-payments';
-import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec';
+import { productRoutes } from './products/routes';
+import { simulationRoutes } from './simulation/routes';
+import { stockRoutes } from './stock/routes';
+import { assignorPayableRoutes } from './payables/routes';
+import { discountCreditRoutes } from './payables/credit-routes';
+import { titleRoutes } from './titles/routes';
+import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from './crypto/payload-codec';
 import { CipherRing } from './crypto/cipher-ring';
-import { webPageRoutes } from './routes/web-pages';
+import { webPageRoutes } from './backoffice/web-pages';
 
 export interface AppDeps {
   config: Config;
@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
-    titlePaymentRoutes({ temporal: deps.temporal, config }),
+    titleRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {

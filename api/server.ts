@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
-import { loadConfig, Config } from './config';
-import { createLogger } from './logger';
+import { loadConfig, Config } from '../db/config';
+import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
-import { DependencyProbe } from './dependency-probe';
+import { DependencyProbe } from './platform/dependency-probe';
 import { AppDeps, createApp } from './app';
 import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';

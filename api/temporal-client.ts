@@ -1,5 +1,5 @@
 import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import type { Config } from './config';
+import type { Config } from '../db/config';
 import { encryptingDataConverter } from './crypto/payload-codec';
 
 export interface TemporalHandle {

@@ -1,4 +1,4 @@
-import { loadConfig } from '../api/config';
+import { loadConfig } from './config';
 import { createDb, migrate } from './connection';
 import { seedDev } from './seeds/dev-seed';
 

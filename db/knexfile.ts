@@ -1,4 +1,4 @@
-import { loadConfig } from '../api/config';
+import { loadConfig } from './config';
 import path from 'node:path';
 import { migrationConfig } from './connection';
 

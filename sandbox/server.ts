@@ -1,6 +1,6 @@
 import express from 'express';
 import type { Server } from 'node:http';
-import { createLogger } from '../api/logger';
+import { createLogger } from '../db/logger';
 import { Background } from './background';
 import { SANDBOX_DEFAULTS, SandboxConfig } from './config';
 import { EsignBook, EsignDocument, Signer } from './esign/documents';

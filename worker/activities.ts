@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Config } from '../api/config';
-import type { Logger } from '../api/logger';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
 import type { HostResolver } from '../domain/url-guard';
 import { createWebhookActivities } from '../activities/webhooks';
 import { createOperationActivities } from '../activities/operations';

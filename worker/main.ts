@@ -1,7 +1,7 @@
 import { DefaultLogger, LogLevel, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig, Config } from '../api/config';
-import { createLogger, Logger } from '../api/logger';
+import { loadConfig, Config } from '../db/config';
+import { createLogger, Logger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { createActivities } from './activities';
 import type { HostResolver } from '../domain/url-guard';

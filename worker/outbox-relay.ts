@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Config } from '../api/config';
-import type { Logger } from '../api/logger';
-import { relayPending } from '../api/workflow-outbox';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
+import { relayPending } from '../db/workflow-outbox';
 
 /** Starts the workflows whose api process died between commit and start (DESIGN.md §4). */
 export function startOutboxRelay({ db, client, config, logger }: { db: Knex; client: Client; config: Config; logger: Logger }) {

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Config } from '../api/config';
-import type { Logger } from '../api/logger';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
 import { listen } from '../db/listener';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
-import { startOnce } from '../api/workflow-start';
+import { startOnce } from '../db/workflow-start';
 import { deliveryStart } from '../workflows/webhook-delivery';
 
 /**

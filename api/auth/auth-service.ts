@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { Forbidden, Locked, NotAuthenticated, Unavailable } from '../../domain/errors';
 import { IdentityRepository, CredentialRow } from '../../db/repositories/identity';
 import { isDatabaseUnavailable } from '../../db/unavailable';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
 import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret } from './passwords';
 import type { Principal } from './principal';

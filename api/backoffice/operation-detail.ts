@@ -3,8 +3,8 @@ import type { EsignProvider } from '../../activities/esign-client';
 import { NotFound } from '../../domain/errors';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
-import type { Config } from '../config';
-import { renderOperation } from '../routes/operations';
+import type { Config } from '../../db/config';
+import { renderOperation } from '../operations/routes';
 import { workflowLink } from './temporal-web';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ?? null);
@@ -44,7 +44,7 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
   const op = await repository.operation(id);
   if (!op) throw new NotFound('operation_not_found');
   const [operation, rows, live] = await Promise.all([
-    renderOperation(deps.db, op.originator_id, op.id, 'read'),
+    renderOperation(deps.db, op.originatorId, op.id, 'read'),
     repository.detailOf(op),
     signersOf(deps.db, deps.esign, op.id),
   ]);
@@ -52,9 +52,9 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
     operation,
     originator: rows.originator,
     assignor: rows.assignor,
-    approved_at: iso(op.approved_at),
-    deny_reason: op.deny_reason,
-    cancel_reason: op.cancel_reason,
+    approved_at: iso(op.approvedAt),
+    deny_reason: op.denyReason,
+    cancel_reason: op.cancelReason,
     contracts: rows.contracts.map(withIsoDates),
     contract_signers: { document_status: null, ...live },
     disbursements: rows.disbursements.map(withIsoDates),

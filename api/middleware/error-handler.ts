@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
-import type { Logger } from '../logger';
+import type { Logger } from '../../db/logger';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
 function redactInputs(err: ValidationFailed): ValidationFailed {

@@ -1,7 +1,7 @@
 import express, { RequestHandler } from 'express';
 import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 
 export type CallbackProvider = 'esign' | 'pix';
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { RateLimited } from '../../domain/errors';
 import { admit } from '../../db/repositories/rate-limit';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import type { RateLimitClass, RouteSpec } from '../openapi/route-table';
 
 export interface RateLimitDeps {

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Config } from '../../db/config';
+import type { Logger } from '../../db/logger';
 import { defaultExecutor } from '../http/unit-of-work';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;

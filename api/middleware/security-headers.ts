@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 
 /**
  * The HTTP posture of every response, by helmet (issue #13): `nosniff`; a CSP that allows

@@ -1,49 +1,72 @@
 import { components } from './components';
-import type { ServiceEnv } from '../config';
-import { authPaths } from './paths/auth';
-import { platformPaths } from './paths/platform';
-import { assignorPaths, assignorSchemas } from './paths/assignors';
-import { simulationPaths, simulationSchemas } from './paths/simulation';
-import { productPaths, productSchemas } from './paths/products';
-import { webhookPaths, webhookSchemas } from './paths/webhooks';
-import { webhookEvents } from './webhook-events';
-import { operationPaths, operationSchemas } from './paths/operations';
-import { lifecyclePaths, lifecycleSchemas } from './paths/lifecycle';
-import { stockPaths, stockSchemas } from './paths/stock';
-import { payablePaths, payableSchemas } from './paths/payables';
-import { creditPaths, creditSchemas } from './paths/credits';
-import { titlePaymentPaths, titlePaymentSchemas } from './paths/title-payments';
-import { codecPaths, codecSchemas } from './paths/codec';
-import { backofficePaths, backofficeSchemas } from './paths/backoffice';
+import type { ServiceEnv } from '../../db/config';
+import { platformPaths } from '../platform/openapi';
+import { authPaths } from '../auth/openapi';
+import { assignorPaths, assignorSchemas } from '../assignors/openapi';
+import { productPaths, productSchemas } from '../products/openapi';
+import { simulationPaths, simulationSchemas } from '../simulation/openapi';
+import { operationPaths, operationSchemas } from '../operations/openapi';
+import { contractPaths, contractSchemas } from '../operations/contract-openapi';
+import { stockPaths, stockSchemas } from '../stock/openapi';
+import { titlePaths, titlePaymentPaths, titlePaymentSchemas } from '../titles/openapi';
+import { payablePaths, payableSchemas } from '../payables/openapi';
+import { creditPaths, creditSchemas } from '../payables/credit-openapi';
+import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
+import { webhookEvents } from '../webhooks/event-openapi';
+import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
+import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
+import { providerCallbackPaths } from '../provider-callbacks/openapi';
 
-interface Section {
-  tag: string;
-  description: string;
+/**
+ * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
+ * holds its routes and its `openapi.ts` (contracts live with operations, assignor-payables and
+ * discount-credits in `payables/`, codec with backoffice, internal in `provider-callbacks/`).
+ */
+const TAGS = [
+  { name: 'platform', description: 'Health, the integration flow, this document and its frozen releases' },
+  { name: 'auth', description: 'Tokens for integrations (client credentials) and users (login), and the keys that verify them' },
+  { name: 'assignors', description: 'The businesses (cedentes) whose receivables an originator anticipates' },
+  { name: 'products', description: 'The catalogue of products: rates, terms and value ranges' },
+  { name: 'simulation', description: 'Pricing of receivables without creating anything' },
+  { name: 'operations', description: 'Anticipation operations: creation in one call, reads and cancellation' },
+  { name: 'stock', description: 'Receivables registered ahead of time and anticipated later' },
+  { name: 'contracts', description: 'The assignment contract of an operation and its e-signature' },
+  { name: 'titles', description: 'The receivables of an operation after disbursement and their payers\' payments' },
+  { name: 'assignor-payables', description: 'What an assignor owes the originator, its payments and write-offs' },
+  { name: 'discount-credits', description: 'Credits that reduce what an assignor owes' },
+  { name: 'webhooks', description: 'Subscriptions to events, their deliveries and signing secrets' },
+  { name: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)' },
+  { name: 'backoffice', description: 'Staff routes across originators: the approval queue, decisions, the operation page and stuck operations (user tokens)' },
+  { name: 'internal', description: 'Callbacks from the e-signature and PIX providers; not for integrators' },
+];
+
+interface Part {
   paths: Record<string, unknown>;
   schemas?: Record<string, unknown>;
 }
 
-/** One entry per area of the API: its tag, its paths and the schemas they reference. */
-const SECTIONS: Section[] = [
-  { tag: 'platform', description: 'Health, the integration flow, this document and its frozen releases', paths: platformPaths },
-  { tag: 'auth', description: 'Tokens for integrations (client credentials) and users (login), and the keys that verify them', paths: authPaths },
-  { tag: 'assignors', description: 'The businesses (cedentes) whose receivables an originator anticipates', paths: assignorPaths, schemas: assignorSchemas },
-  { tag: 'products', description: 'The catalogue of products: rates, terms and value ranges', paths: productPaths, schemas: productSchemas },
-  { tag: 'simulation', description: 'Pricing of receivables without creating anything', paths: simulationPaths, schemas: simulationSchemas },
-  { tag: 'operations', description: 'Anticipation operations: creation in one call, reads and cancellation', paths: operationPaths, schemas: operationSchemas },
-  { tag: 'stock', description: 'Receivables registered ahead of time and anticipated later', paths: stockPaths, schemas: stockSchemas },
-  { tag: 'contracts', description: 'The assignment contract of an operation and its e-signature', paths: lifecyclePaths, schemas: lifecycleSchemas },
-  { tag: 'titles', description: 'The receivables of an operation after disbursement and their payers\' payments', paths: titlePaymentPaths, schemas: titlePaymentSchemas },
-  { tag: 'assignor-payables', description: 'What an assignor owes the originator, its payments and write-offs', paths: payablePaths, schemas: payableSchemas },
-  { tag: 'discount-credits', description: 'Credits that reduce what an assignor owes', paths: creditPaths, schemas: creditSchemas },
-  { tag: 'webhooks', description: 'Subscriptions to events, their deliveries and signing secrets', paths: webhookPaths, schemas: webhookSchemas },
-  { tag: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)', paths: codecPaths, schemas: codecSchemas },
-  { tag: 'backoffice', description: 'Staff routes across originators: the approval queue, decisions, the operation page and stuck operations (user tokens)', paths: backofficePaths, schemas: backofficeSchemas },
-];
-
-/** Tags of operations that live in another area's paths file. */
-const EXTRA_TAGS = [
-  { name: 'internal', description: 'Callbacks from the e-signature and PIX providers; not for integrators' },
+/**
+ * The sections' paths and schemas in the order the document lists them: Swagger UI shows a tag's
+ * operations in path order, and the order is the one release 1.6.0 was frozen with.
+ */
+const PARTS: Part[] = [
+  { paths: platformPaths },
+  { paths: authPaths },
+  { paths: assignorPaths, schemas: assignorSchemas },
+  { paths: productPaths, schemas: productSchemas },
+  { paths: simulationPaths, schemas: simulationSchemas },
+  { paths: operationPaths, schemas: operationSchemas },
+  { paths: titlePaths },
+  { paths: stockPaths, schemas: stockSchemas },
+  { paths: contractPaths, schemas: contractSchemas },
+  { paths: approvalPaths, schemas: approvalSchemas },
+  { paths: providerCallbackPaths },
+  { paths: titlePaymentPaths, schemas: titlePaymentSchemas },
+  { paths: payablePaths, schemas: payableSchemas },
+  { paths: creditPaths, schemas: creditSchemas },
+  { paths: webhookPaths, schemas: webhookSchemas },
+  { paths: codecPaths, schemas: codecSchemas },
+  { paths: backofficePaths, schemas: backofficeSchemas },
 ];
 
 /**
@@ -52,7 +75,7 @@ const EXTRA_TAGS = [
  */
 export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record<string, unknown> {
   const base = components(publicUrl);
-  const paths: Record<string, unknown> = Object.assign({}, ...SECTIONS.map((section) => section.paths));
+  const paths: Record<string, unknown> = Object.assign({}, ...PARTS.map((part) => part.paths));
   // Production has no simulated counterparts: their routes are absent, so they are also 404.
   if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
   return {
@@ -64,9 +87,9 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],
-    tags: [...SECTIONS.map((section) => ({ name: section.tag, description: section.description })), ...EXTRA_TAGS],
+    tags: TAGS,
     paths,
-    components: { ...base, schemas: Object.assign({ ...base.schemas }, ...SECTIONS.map((section) => section.schemas ?? {})) },
+    components: { ...base, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
     webhooks: webhookEvents,
   };
 }

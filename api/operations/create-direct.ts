@@ -48,7 +48,7 @@ export async function requireProduct(db: Knex, originatorId: string, productId: 
 async function registerAssignor(assignors: AssignorsRepository, input: AssignorInput, bank: BankInput | undefined): Promise<{ row: AssignorRow; created: boolean }> {
   const account = resolvePrimaryAccount(bank ?? {}, input);
   const { row, created } = await assignors.register(input, account);
-  return { row: row.disbursement_method ? row : await assignors.setPrimaryAccountIfMissing(row.id, account), created };
+  return { row: row.disbursementMethod ? row : await assignors.setPrimaryAccountIfMissing(row.id, account), created };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { DoubleAssignmentPolicy } from '../../domain/pricing';
 import { keyOfFingerprint } from '../../domain/receivable-identity';
 import { recordEvent } from '../../db/repositories/events';
 import { ReceivableClaimsRepository } from '../../db/repositories/receivable-claims';
+import type { OperationRow } from '../../db/repositories/operations';
 
 /** A receivable of a request, as the guard sees it. */
 export interface Guarded {
@@ -78,12 +79,12 @@ export async function assignedElsewhere(trx: Knex, originatorId: string, receiva
 }
 
 /** `operation.flagged`, in the creation's transaction: the operation was sent to review for `reason`. */
-export async function recordFlagged(trx: Knex, operation: { id: string; originator_id: string; display_number: string; created_at: Date }, reason: ReviewReason): Promise<void> {
+export async function recordFlagged(trx: Knex, operation: Pick<OperationRow, 'id' | 'originatorId' | 'displayNumber' | 'createdAt'>, reason: ReviewReason): Promise<void> {
   await recordEvent(trx, {
-    eventId: eventId(`operation-${operation.id}`, 'operation.flagged'), originatorId: operation.originator_id, eventType: 'operation.flagged',
-    occurredAt: operation.created_at,
+    eventId: eventId(`operation-${operation.id}`, 'operation.flagged'), originatorId: operation.originatorId, eventType: 'operation.flagged',
+    occurredAt: operation.createdAt,
     data: {
-      operation_id: operation.id, display_number: operation.display_number, originator_id: operation.originator_id,
+      operation_id: operation.id, display_number: operation.displayNumber, originator_id: operation.originatorId,
       lifecycle_status: 'WAITING_APPROVAL', reason: reason.code, external_ids: reason.external_ids,
     },
   });

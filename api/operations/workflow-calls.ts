@@ -3,9 +3,9 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { Conflict } from '../../domain/errors';
-import { workflowRefusal } from '../workflow-refusals';
+import { workflowRefusal } from './workflow-refusals';
 import type { TemporalHandle } from '../temporal-client';
-import { startEnqueued } from '../workflow-outbox';
+import { startEnqueued } from '../../db/workflow-outbox';
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
 const GRPC_NOT_FOUND = 5;

@@ -9,9 +9,9 @@ import type { Policy, PricedOperation } from '../../domain/pricing';
 import type { AssignorRow } from '../../db/repositories/assignors';
 import { ExposureRepository } from '../../db/repositories/exposure';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
-import { OperationWritesRepository } from '../../db/repositories/operation-writes';
+import { NewTitleRow, OperationWritesRepository, RemainderRow } from '../../db/repositories/operation-writes';
 import type { PayerRow } from '../../db/repositories/payers';
-import { enqueueWorkflow, OutboxRow } from '../workflow-outbox';
+import { enqueueWorkflow, OutboxRow } from '../../db/workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
 import type { ReviewReason } from './double-assignment';
 
@@ -80,53 +80,53 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const number = displayNumber(priced.businessDate);
   const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
   const operation = await writes.insertOperation({
-    id, originator_id: input.originatorId, display_number: number, assignor_id: assignor.id, policy_id: policy.id,
-    product_id: input.productId, channel: input.channel, lifecycle_status: status,
-    needs_backoffice_approval: status === 'WAITING_APPROVAL', embedded_signature: input.embeddedSignature,
-    has_partial_anticipations: hasPartial, fee_hierarchy: 'receivable > operation > assignor > payer > policy',
-    disbursement_method: assignor.disbursement_method,
-    opr_gross_future_value: priced.grossFutureValue.toString(),
-    opr_net_future_value: priced.netFutureValue.toString(),
-    opr_requested_net_future_value: priced.requestedNetFutureValue.toString(),
-    opr_present_value_discount: priced.presentValueDiscount.toString(),
-    opr_net_liquid_value: priced.netLiquidValue.toString(),
-    other_debt_discounts: (priced.otherDebtDiscounts ?? Money.ZERO).toString(),
-    opr_net_present_liquid_value: priced.netPresentLiquidValue.toString(),
-    average_days_in_advance: priced.averageDaysInAdvance,
-    weighted_avg_days: priced.weightedAvgDays.toString(),
-    floating_days: priced.floatingDays,
-    cet_monthly_pct: priced.cetMonthlyPct.toDecimalPlaces(6).toString(),
-    cet_annual_pct: priced.cetAnnualPct.toDecimalPlaces(6).toString(),
-    contract_type: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
-    signers_count: 1,
-    approved_at: status === 'APPROVED_DIRECT' ? new Date() : null,
-    review_reason: input.review ? JSON.stringify(input.review) : null,
+    id, originatorId: input.originatorId, displayNumber: number, assignorId: assignor.id, policyId: policy.id,
+    productId: input.productId, channel: input.channel, lifecycleStatus: status,
+    needsBackofficeApproval: status === 'WAITING_APPROVAL', embeddedSignature: input.embeddedSignature,
+    hasPartialAnticipations: hasPartial, feeHierarchy: 'receivable > operation > assignor > payer > policy',
+    disbursementMethod: assignor.disbursementMethod,
+    oprGrossFutureValue: priced.grossFutureValue.toString(),
+    oprNetFutureValue: priced.netFutureValue.toString(),
+    oprRequestedNetFutureValue: priced.requestedNetFutureValue.toString(),
+    oprPresentValueDiscount: priced.presentValueDiscount.toString(),
+    oprNetLiquidValue: priced.netLiquidValue.toString(),
+    otherDebtDiscounts: (priced.otherDebtDiscounts ?? Money.ZERO).toString(),
+    oprNetPresentLiquidValue: priced.netPresentLiquidValue.toString(),
+    averageDaysInAdvance: priced.averageDaysInAdvance,
+    weightedAvgDays: priced.weightedAvgDays.toString(),
+    floatingDays: priced.floatingDays,
+    cetMonthlyPct: priced.cetMonthlyPct.toDecimalPlaces(6).toString(),
+    cetAnnualPct: priced.cetAnnualPct.toDecimalPlaces(6).toString(),
+    contractType: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
+    signersCount: 1,
+    approvedAt: status === 'APPROVED_DIRECT' ? new Date() : null,
+    reviewReason: input.review ?? null,
   });
 
-  const titles = priced.receivables.map((p, i) => ({
-    id: uuidv7(), originator_id: input.originatorId, operation_id: id, assignor_id: assignor.id,
-    payer_id: input.payers.get(p.input.payerDocument)!.id, stock_item_id: input.sources[i].stockItemId,
-    external_id: p.input.externalId, identifier: p.input.identifier, backing_type: p.input.backingType, status: 'WAITING_PAYMENT',
-    gross_future_value: p.input.grossFutureValue.toString(), net_future_value: p.input.netFutureValue.toString(),
-    requested_net_future_value: p.input.requestedNetFutureValue.toString(), present_value_discount: p.discount.toString(),
-    net_present_liquid_value: p.liquid.toString(), outstanding_balance: p.input.requestedNetFutureValue.toString(), paid_amount: '0.00',
-    fixed_discount_brl: p.fixedDiscountBrl.toString(), due_date: p.input.dueDate, qty_days_advanced: p.daysAdvanced,
-    fee_source: p.feeSource, monthly_rate_pct: p.monthlyRatePct.toString(), discount_pct: p.discountPct.toString(),
-    is_partial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue), receivable_fingerprint: input.sources[i].fingerprint,
+  const titles: NewTitleRow[] = priced.receivables.map((p, i) => ({
+    id: uuidv7(), originatorId: input.originatorId, operationId: id, assignorId: assignor.id,
+    payerId: input.payers.get(p.input.payerDocument)!.id, stockItemId: input.sources[i].stockItemId,
+    externalId: p.input.externalId, identifier: p.input.identifier, backingType: p.input.backingType, status: 'WAITING_PAYMENT',
+    grossFutureValue: p.input.grossFutureValue.toString(), netFutureValue: p.input.netFutureValue.toString(),
+    requestedNetFutureValue: p.input.requestedNetFutureValue.toString(), presentValueDiscount: p.discount.toString(),
+    netPresentLiquidValue: p.liquid.toString(), outstandingBalance: p.input.requestedNetFutureValue.toString(), paidAmount: '0.00',
+    fixedDiscountBrl: p.fixedDiscountBrl.toString(), dueDate: p.input.dueDate, qtyDaysAdvanced: p.daysAdvanced,
+    feeSource: p.feeSource, monthlyRatePct: p.monthlyRatePct.toString(), discountPct: p.discountPct.toString(),
+    isPartial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue), receivableFingerprint: input.sources[i].fingerprint,
   }));
 
-  const remainders = priced.receivables.flatMap((p, i) => {
+  const remainders = priced.receivables.flatMap((p, i): RemainderRow[] => {
     const rest = p.input.netFutureValue.minus(p.input.requestedNetFutureValue);
     if (!rest.gt(Money.ZERO) || input.channel !== 'direct') return [];
     const nfe = input.sources[i].nfe;
     return [{
-      id: uuidv7(), originator_id: input.originatorId, assignor_id: assignor.id, payer_id: titles[i].payer_id, status: 'IN_STOCK',
-      source_operation_id: id, external_id: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
-      backing_type: p.input.backingType, nfe_number: nfe.nfe_number ?? null, nfe_serie: nfe.nfe_serie ?? null, nfe_key: nfe.nfe_key ?? null,
-      nfe_issue_date: nfe.nfe_issue_date ?? null, nfe_total_value: nfe.nfe_total_value ?? null,
-      net_future_value: rest.toString(), due_date: p.input.dueDate, pre_authorized: false,
+      id: uuidv7(), originatorId: input.originatorId, assignorId: assignor.id, payerId: titles[i].payerId, status: 'IN_STOCK',
+      sourceOperationId: id, externalId: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
+      backingType: p.input.backingType, nfeNumber: nfe.nfe_number ?? null, nfeSerie: nfe.nfe_serie ?? null, nfeKey: nfe.nfe_key ?? null,
+      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value ?? null,
+      netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
-      receivable_fingerprint: input.sources[i].fingerprint,
+      receivableFingerprint: input.sources[i].fingerprint,
     }];
   });
   await writes.insertStockItems(remainders);
@@ -150,18 +150,18 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     },
     operationTotalBrl: priced.requestedNetFutureValue,
     assignor: {
-      entityId: input.assignorRegisteredNow ? null : assignor.id, document: assignor.document, ownLimitBrl: assignor.limit_brl === null ? null : Money.of(assignor.limit_brl),
+      entityId: input.assignorRegisteredNow ? null : assignor.id, document: assignor.document, ownLimitBrl: assignor.limitBrl === null ? null : Money.of(assignor.limitBrl),
       openExposureBrl: exposure.assignor, requestedBrl: priced.requestedNetFutureValue,
     },
     payers: payerRows.map((payer) => ({
-      entityId: payer.registered_now ? null : payer.id, document: payer.document, ownLimitBrl: payer.limit_brl === null ? null : Money.of(payer.limit_brl),
+      entityId: payer.registeredNow ? null : payer.id, document: payer.document, ownLimitBrl: payer.limitBrl === null ? null : Money.of(payer.limitBrl),
       openExposureBrl: exposure.payers.get(payer.id)!, requestedBrl: payerTotals.get(payer.document)!,
     })),
     aggregateOpenExposureBrl: exposure.originator,
   });
   const payersById = new Map([...input.payers.values()].map((payer) => [payer.id, payer]));
   const titleRows: TitleRow[] = (await writes.insertTitles(titles))
-    .map((row) => ({ ...row, payer_document: payersById.get(row.payer_id)!.document, payer_name: payersById.get(row.payer_id)!.name }))
+    .map((row) => ({ ...row, payerDocument: payersById.get(row.payerId)!.document, payerName: payersById.get(row.payerId)!.name }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
   return { id, status, outbox, operation, titles: titleRows };

@@ -5,7 +5,7 @@ import { PayablesLedger } from '../../db/repositories/payables-ledger';
 import { openDebtOf } from '../operations/debt-netting';
 import { createOnceIfIdentified, positiveAmount } from './inputs';
 import { requireAssignor } from './payables-service';
-import { presentDiscountCredit } from './presenters';
+import { presentDiscountCredit } from './presenter';
 
 export interface DiscountCreditBody {
   assignor_id: string;

@@ -6,7 +6,7 @@ import { OperationsRepository } from '../../db/repositories/operations';
 import { PayableRow, PayablesRepository } from '../../db/repositories/payables';
 import { PayablesLedger, PaymentSource } from '../../db/repositories/payables-ledger';
 import { createOnceIfIdentified, positiveAmount } from './inputs';
-import { presentPayablePayment } from './presenters';
+import { presentPayablePayment } from './presenter';
 
 export interface NewPayableBody {
   assignor_id: string;
@@ -39,7 +39,7 @@ export async function createPayable(db: Knex, originatorId: string, body: NewPay
   if (body.origin_title_id) {
     const operations = new OperationsRepository(db, originatorId);
     const title = await operations.titleById(body.origin_title_id);
-    if (!title || (await operations.byId(title.operation_id))!.assignor_id !== assignor.id) {
+    if (!title || (await operations.byId(title.operationId))!.assignorId !== assignor.id) {
       throw new RuleViolation({ code: 'origin_title_not_found', message: `No title ${body.origin_title_id} of this assignor`, origin_title_id: body.origin_title_id });
     }
   }

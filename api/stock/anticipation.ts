@@ -13,7 +13,7 @@ import { openDebtOf } from '../operations/debt-netting';
 import { refuseTooMany, requireProduct } from '../operations/create-direct';
 import { assignedElsewhere, recordFlagged } from '../operations/double-assignment';
 import { writeOperation, WrittenOperation } from '../operations/write-operation';
-import { SIMULATION_ID } from '../routes/simulation';
+import { SIMULATION_ID } from '../simulation/routes';
 import { AnticipationBody, selectStockItems, Selection } from './selection';
 
 export interface RequestAnticipationBody extends AnticipationBody {
@@ -26,12 +26,12 @@ const NO_OWN_FEES = { monthlyRatePct: null, discountPct: null, fixedDiscountBrl:
 
 /** A stock item priced as a receivable anticipated in full: requested = NFV (route rule 3). */
 function toReceivable(item: StockItemRow): ReceivableInput {
-  const net = Money.of(item.net_future_value);
+  const net = Money.of(item.netFutureValue);
   return {
-    externalId: item.external_id, identifier: item.identifier, payerName: item.payer_name, payerDocument: item.payer_document,
-    dueDate: item.due_date, backingType: item.backing_type,
-    grossFutureValue: item.gross_future_value === null ? net : Money.of(item.gross_future_value),
-    grossFutureValueDeductions: item.gross_future_value_deductions === null ? null : Money.of(item.gross_future_value_deductions),
+    externalId: item.externalId, identifier: item.identifier, payerName: item.payerName, payerDocument: item.payerDocument,
+    dueDate: item.dueDate, backingType: item.backingType,
+    grossFutureValue: item.grossFutureValue === null ? net : Money.of(item.grossFutureValue),
+    grossFutureValueDeductions: item.grossFutureValueDeductions === null ? null : Money.of(item.grossFutureValueDeductions),
     netFutureValue: net, requestedNetFutureValue: net, requestedPercent: null, fees: NO_OWN_FEES,
   };
 }
@@ -44,8 +44,8 @@ function asStockRefusal(err: unknown, items: readonly StockItemRow[]): unknown {
     code: 'STOCK_ITEM_DISCOUNT_EXCEEDS_BASE',
     message: `The computed discount is at or above the net face value of ${offenders.length} stock item(s)`,
     items: offenders.map((offender) => {
-      const item = items.find((candidate) => candidate.external_id === offender.external_id)!;
-      return { stock_item_id: item.id, external_id: item.external_id, net_face_value: Money.of(item.net_future_value).toString(), discount_brl: offender.discounted_value };
+      const item = items.find((candidate) => candidate.externalId === offender.external_id)!;
+      return { stock_item_id: item.id, external_id: item.externalId, net_face_value: Money.of(item.netFutureValue).toString(), discount_brl: offender.discounted_value };
     }),
   });
 }
@@ -68,7 +68,7 @@ async function price(trx: Knex, originatorId: string, selection: Selection, cont
 
 /** Every selected item has the same assignor (checked), and items reference registered ones. */
 async function assignorOf(assignors: AssignorsRepository, selection: Selection, lock = false): Promise<AssignorRow> {
-  return (await assignors.byId(selection.items[0].assignor_id, lock))!;
+  return (await assignors.byId(selection.items[0].assignorId, lock))!;
 }
 
 /** `POST /v1/stock/simulate-anticipation`: the same gates and pricing as the request, and nothing written. */
@@ -88,10 +88,10 @@ export async function simulateAnticipation(trx: Knex, originatorId: string, body
 
 /** Contract bank rule 5: the assignor exists; `bank` only gives it its first account. */
 async function withPrimaryAccount(assignors: AssignorsRepository, assignor: AssignorRow, bank: BankInput): Promise<AssignorRow> {
-  if (assignor.disbursement_method) return assignor;
+  if (assignor.disbursementMethod) return assignor;
   const input: AssignorInput = {
     type: assignor.type, document: assignor.document, cpf: assignor.cpf, cnpj: assignor.cnpj, name: assignor.name,
-    tradeName: assignor.trade_name, email: assignor.email, phone: assignor.phone, address: assignor.address,
+    tradeName: assignor.tradeName, email: assignor.email, phone: assignor.phone, address: assignor.address,
   };
   return assignors.setPrimaryAccountIfMissing(assignor.id, resolvePrimaryAccount(bank, input));
 }
@@ -111,16 +111,16 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   // them in, so the two routes cannot deadlock on one assignor; a refusal below rolls this back.
   const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);
   // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
-  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payer_document, name: item.payer_name })));
+  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payerDocument, name: item.payerName })));
   const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
-  const guarded = selection.items.map((item) => ({ externalId: item.external_id, fingerprint: item.receivable_fingerprint }));
+  const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
   const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
   const written = await writeOperation(trx, {
     originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, policy, productId,
     embeddedSignature: body.embedded_signature ?? false, priced, payers, review,
-    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivable_fingerprint })),
+    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivableFingerprint })),
   });
   if (review) await recordFlagged(trx, written.operation, review);
   return written;

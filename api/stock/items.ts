@@ -23,13 +23,15 @@ export function nfvAboveGross(offenders: readonly { item: StockItemRow; net: Mon
     code: 'STOCK_ITEM_NFV_ABOVE_GROSS',
     message: `The net future value is above the gross future value of ${offenders.length} stock item(s)`,
     items: offenders.map(({ item, net, gross }) => ({
-      stock_item_id: item.id, external_id: item.external_id, net_face_value: net.toString(), gross_face_value: gross.toString(),
+      stock_item_id: item.id, external_id: item.externalId, net_face_value: net.toString(), gross_face_value: gross.toString(),
     })),
   });
 }
 
 const stored = (value: string | null) => (value === null ? null : Money.of(value));
-const NFE_TEXT = ['nfe_number', 'nfe_serie', 'nfe_key', 'nfe_issue_date'] as const;
+/** The NF-e text fields by the body's name, with the item's field each one changes. */
+const NFE_TEXT = { nfe_number: 'nfeNumber', nfe_serie: 'nfeSerie', nfe_key: 'nfeKey', nfe_issue_date: 'nfeIssueDate' } as const;
+const NFE_NAMES = Object.keys(NFE_TEXT) as (keyof typeof NFE_TEXT)[];
 
 /**
  * The NF-e fields a PATCH sends, checked on the values the item ends up with (a new key against
@@ -40,20 +42,21 @@ const NFE_TEXT = ['nfe_number', 'nfe_serie', 'nfe_key', 'nfe_issue_date'] as con
 async function nfeChange(trx: Knex, originatorId: string, item: StockItemRow, body: Record<string, unknown>): Promise<StockValueChange> {
   const change: StockValueChange = {};
   const errors = new InputErrors();
-  if (body.nfe_total_value != null) change.nfe_total_value = errors.money(body.nfe_total_value, ['body', 'nfe_total_value'])?.toString() ?? null;
+  if (body.nfe_total_value != null) change.nfeTotalValue = errors.money(body.nfe_total_value, ['body', 'nfe_total_value'])?.toString() ?? null;
   errors.throwIfAny();
-  if (!NFE_TEXT.some((field) => typeof body[field] === 'string')) return change;
-  const merged = Object.fromEntries(NFE_TEXT.map((field) => [field, typeof body[field] === 'string' ? body[field] : item[field]]));
-  const assignor = (await new AssignorsRepository(trx, originatorId).byId(item.assignor_id))!;
-  const nfeKey = checkReceivableNfe(merged, { externalId: item.external_id, loc: ['body'] }, storedDocument(assignor.document));
+  if (!NFE_NAMES.some((name) => typeof body[name] === 'string')) return change;
+  const merged = Object.fromEntries(NFE_NAMES.map((name) => [name, typeof body[name] === 'string' ? body[name] as string : item[NFE_TEXT[name]]]));
+  const assignor = (await new AssignorsRepository(trx, originatorId).byId(item.assignorId))!;
+  const nfeKey = checkReceivableNfe(merged, { externalId: item.externalId, loc: ['body'] }, storedDocument(assignor.document));
   const fingerprint = receivableFingerprint({
-    nfeKey, backingType: item.backing_type, payerDocument: item.payer_document, dueDate: item.due_date, identifier: item.identifier,
+    nfeKey, backingType: item.backingType, payerDocument: item.payerDocument, dueDate: item.dueDate, identifier: item.identifier,
     nfeNumber: merged.nfe_number as string | null, nfeSerie: merged.nfe_serie as string | null,
   });
-  if (fingerprint !== item.receivable_fingerprint) {
-    await guardReceivables(trx, originatorId, [{ externalId: item.external_id, fingerprint }], (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
+  if (fingerprint !== item.receivableFingerprint) {
+    await guardReceivables(trx, originatorId, [{ externalId: item.externalId, fingerprint }], (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
   }
-  return { ...change, ...merged, nfe_key: nfeKey, receivable_fingerprint: fingerprint };
+  const nfeFields = Object.fromEntries(NFE_NAMES.map((name) => [NFE_TEXT[name], merged[name]])) as StockValueChange;
+  return { ...change, ...nfeFields, nfeKey, receivableFingerprint: fingerprint };
 }
 
 /**
@@ -66,16 +69,16 @@ export async function changeStockItem(trx: Knex, originatorId: string, id: strin
   const stock = new StockRepository(trx, originatorId);
   const item = await requireStockItem(stock, id, true);
   if (item.status !== 'IN_STOCK') throw new Conflict('stock_item_not_in_stock');
-  const gross = values.grossFutureValue ?? stored(item.gross_future_value);
-  const net = values.netFutureValue ?? Money.of(item.net_future_value);
+  const gross = values.grossFutureValue ?? stored(item.grossFutureValue);
+  const net = values.netFutureValue ?? Money.of(item.netFutureValue);
   if (gross && net.gt(gross)) throw nfvAboveGross([{ item, net, gross }]);
 
   const change: StockValueChange = {};
-  if (values.grossFutureValue) change.gross_future_value = values.grossFutureValue.toString();
+  if (values.grossFutureValue) change.grossFutureValue = values.grossFutureValue.toString();
   // Deductions describe a gross; with none, stored or sent, they are ignored as at registration.
-  if (values.grossFutureValueDeductions && gross) change.gross_future_value_deductions = values.grossFutureValueDeductions.toString();
-  if (values.netFutureValue) change.net_future_value = values.netFutureValue.toString();
-  if (typeof body.pre_authorized === 'boolean') change.pre_authorized = body.pre_authorized;
+  if (values.grossFutureValueDeductions && gross) change.grossFutureValueDeductions = values.grossFutureValueDeductions.toString();
+  if (values.netFutureValue) change.netFutureValue = values.netFutureValue.toString();
+  if (typeof body.pre_authorized === 'boolean') change.preAuthorized = body.pre_authorized;
   return stock.update(id, { ...change, ...(await nfeChange(trx, originatorId, item, body)) });
 }
 

@@ -14,7 +14,7 @@ import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
 import { guardReceivables, Guarded } from '../operations/double-assignment';
-import { presentStockItem } from './present';
+import { presentStockItem } from './presenter';
 
 type Raw = Record<string, unknown>;
 
@@ -109,18 +109,18 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
 
   const rows: StockItemColumns[] = body.items.map((raw, i) => ({
-    id: uuidv7(), assignor_id: assignor.id, payer_id: payers.get(documents[i])!.id,
-    external_id: String(raw.external_id), identifier: text(raw.identifier), backing_type: text(raw.backing_type) ?? 'NFE',
-    nfe_number: text(raw.nfe_number), nfe_serie: text(raw.nfe_serie), nfe_key: guarded[i].nfeKey, nfe_issue_date: text(raw.nfe_issue_date),
-    nfe_total_value: nfeTotals[i],
-    gross_future_value: values[i].grossFutureValue?.toString() ?? null,
+    id: uuidv7(), assignorId: assignor.id, payerId: payers.get(documents[i])!.id,
+    externalId: String(raw.external_id), identifier: text(raw.identifier), backingType: text(raw.backing_type) ?? 'NFE',
+    nfeNumber: text(raw.nfe_number), nfeSerie: text(raw.nfe_serie), nfeKey: guarded[i].nfeKey, nfeIssueDate: text(raw.nfe_issue_date),
+    nfeTotalValue: nfeTotals[i],
+    grossFutureValue: values[i].grossFutureValue?.toString() ?? null,
     // The contract: deductions are "ignored without the gross".
-    gross_future_value_deductions: values[i].grossFutureValue ? values[i].grossFutureValueDeductions?.toString() ?? null : null,
-    net_future_value: values[i].netFutureValue!.toString(),
-    due_date: String(raw.due_date),
+    grossFutureValueDeductions: values[i].grossFutureValue ? values[i].grossFutureValueDeductions?.toString() ?? null : null,
+    netFutureValue: values[i].netFutureValue!.toString(),
+    dueDate: String(raw.due_date),
     // Registering an item is the integrator's go-ahead; only remainders start unauthorised.
-    pre_authorized: raw.pre_authorized !== false,
-    receivable_fingerprint: guarded[i].fingerprint,
+    preAuthorized: raw.pre_authorized !== false,
+    receivableFingerprint: guarded[i].fingerprint,
   }));
   const stock = new StockRepository(trx, originatorId);
   await stock.insert(rows);
@@ -128,10 +128,10 @@ export async function registerStock(trx: Knex, originatorId: string, body: Stock
     await recordEvent(trx, {
       eventId: eventId(row.id, 'stock.item_registered'), originatorId, eventType: 'stock.item_registered', occurredAt: now,
       data: {
-        stock_item_id: row.id, external_id: row.external_id, originator_id: originatorId, assignor_id: row.assignor_id,
-        net_future_value: row.net_future_value, gross_future_value: row.gross_future_value ?? row.net_future_value,
-        gross_future_value_deductions: row.gross_future_value_deductions, due_date: row.due_date, backing_type: row.backing_type,
-        pre_authorized: row.pre_authorized,
+        stock_item_id: row.id, external_id: row.externalId, originator_id: originatorId, assignor_id: row.assignorId,
+        net_future_value: row.netFutureValue, gross_future_value: row.grossFutureValue ?? row.netFutureValue,
+        gross_future_value_deductions: row.grossFutureValueDeductions, due_date: row.dueDate, backing_type: row.backingType,
+        pre_authorized: row.preAuthorized,
       },
     });
   }

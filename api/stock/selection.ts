@@ -23,25 +23,25 @@ export interface Selection {
   fees: OperationFees | null;
 }
 
-const nfv = (item: StockItemRow) => Money.of(item.net_future_value);
+const nfv = (item: StockItemRow) => Money.of(item.netFutureValue);
 
 /** The item gates, each refusing at its first offender in payload order. */
 function refuseUnavailable(items: readonly StockItemRow[]): void {
   const unavailable = items.find((item) => item.status !== 'IN_STOCK');
   if (unavailable) throw new Conflict(`stock_item_${unavailable.id}_not_available`);
-  const unauthorised = items.find((item) => !item.pre_authorized);
+  const unauthorised = items.find((item) => !item.preAuthorized);
   if (unauthorised) throw new Conflict(`stock_item_${unauthorised.id}_not_pre_authorized`);
-  const assignorIds = [...new Set(items.map((item) => item.assignor_id))];
+  const assignorIds = [...new Set(items.map((item) => item.assignorId))];
   if (assignorIds.length > 1) {
     throw new RuleViolation({ code: 'stock_items_of_several_assignors', message: 'One operation anticipates the items of one assignor', assignor_ids: assignorIds });
   }
   // Titles are unique by external_id within their operation.
-  const externalIds = items.map((item) => item.external_id);
+  const externalIds = items.map((item) => item.externalId);
   const repeated = externalIds.find((id, i) => externalIds.indexOf(id) < i);
   if (repeated !== undefined) {
     throw new RuleViolation({
       code: 'stock_items_share_external_id', message: `Several selected items carry external_id ${repeated}; one operation holds each external_id once`,
-      external_id: repeated, stock_item_ids: items.filter((item) => item.external_id === repeated).map((item) => item.id),
+      external_id: repeated, stock_item_ids: items.filter((item) => item.externalId === repeated).map((item) => item.id),
     });
   }
 }
@@ -52,11 +52,11 @@ function refuseValues(items: readonly StockItemRow[], requested: Money): void {
   if (notPositive.length > 0) {
     throw new RuleViolation({
       code: 'STOCK_ITEM_NFV_NOT_POSITIVE', message: `The net future value of ${notPositive.length} stock item(s) is not positive`,
-      items: notPositive.map((item) => ({ stock_item_id: item.id, external_id: item.external_id, net_face_value: nfv(item).toString() })),
+      items: notPositive.map((item) => ({ stock_item_id: item.id, external_id: item.externalId, net_face_value: nfv(item).toString() })),
     });
   }
   const above = items.flatMap((item) => {
-    const gross = item.gross_future_value === null ? null : Money.of(item.gross_future_value);
+    const gross = item.grossFutureValue === null ? null : Money.of(item.grossFutureValue);
     return gross && nfv(item).gt(gross) ? [{ item, net: nfv(item), gross }] : [];
   });
   if (above.length > 0) throw nfvAboveGross(above);

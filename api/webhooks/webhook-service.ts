@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../config';
+import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { EventType } from '../../domain/events';
 import { NotFound, Unavailable } from '../../domain/errors';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { loadConfig } from '../../api/config';
+import { loadConfig } from '../config';
 import { CipherRing, isSealedText } from '../../api/crypto/cipher-ring';
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { OperationRow } from './operations';
+import { fromColumns } from './columns';
 import { paged } from './pagination';
 
 /** A state and the latest moment an operation may have entered it to count as stuck. */
@@ -9,8 +10,8 @@ export interface StuckCutoff {
 }
 
 export interface StuckItem extends OperationRow {
-  originator_name: string;
-  assignor_name: string;
+  originatorName: string;
+  assignorName: string;
 }
 
 /** What the operation page shows beside the operation itself, each list oldest first. */
@@ -33,9 +34,9 @@ export interface QueueFilters {
 }
 
 export interface QueueItem extends OperationRow {
-  originator_name: string;
-  assignor_name: string;
-  assignor_document: string;
+  originatorName: string;
+  assignorName: string;
+  assignorDocument: string;
 }
 
 /**
@@ -61,13 +62,15 @@ export class BackofficeRepository {
 
   /** Oldest first: a queue is worked from its head. */
   async approvalQueue(filters: QueueFilters, limit: number, offset: number): Promise<{ items: QueueItem[]; total: number }> {
-    return paged(() => this.queue(filters), (query) => query
+    const { items, total } = await paged<Record<string, unknown>>(() => this.queue(filters), (query) => query
       .select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name', 'assignors.document as assignor_document')
       .orderBy('operations.created_at').orderBy('operations.id'), limit, offset);
+    return { items: items.map((row) => fromColumns<QueueItem>(row)), total };
   }
 
   async operation(id: string): Promise<OperationRow | undefined> {
-    return this.db('operations').where({ id }).first();
+    const row = await this.db('operations').where({ id }).first();
+    return row ? fromColumns<OperationRow>(row) : undefined;
   }
 
   async originators(): Promise<{ id: string; name: string }[]> {
@@ -88,15 +91,16 @@ export class BackofficeRepository {
           outer.orWhere((inner) => inner.where('operations.lifecycle_status', cutoff.status).where('operations.updated_at', '<=', cutoff.enteredBefore));
         }
       });
-    return paged(filtered, (query) => query
+    const { items, total } = await paged<Record<string, unknown>>(filtered, (query) => query
       .select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name')
       .orderBy('operations.updated_at').orderBy('operations.id'), limit, offset);
+    return { items: items.map((row) => fromColumns<StuckItem>(row)), total };
   }
 
   async detailOf(op: OperationRow): Promise<OperationDetailRows> {
     const [originator, assignor, contracts, disbursements, payments, events] = await Promise.all([
-      this.db('originators').where({ id: op.originator_id }).first('id', 'name'),
-      this.db('assignors').where({ id: op.assignor_id })
+      this.db('originators').where({ id: op.originatorId }).first('id', 'name'),
+      this.db('assignors').where({ id: op.assignorId })
         .first('id', 'type', 'document', 'name', 'trade_name', 'email', 'disbursement_method', 'pix_key_document', 'bank_code', 'bank_agency', 'bank_account', 'bank_account_type'),
       this.db('contracts').where({ operation_id: op.id }).orderBy('attempt')
         .select('id', 'attempt', 'status', 'type', 'is_first_contract', 'embedded', 'signers_count', 'error_code', 'signed_at', 'created_at', 'updated_at'),
@@ -106,7 +110,7 @@ export class BackofficeRepository {
         .orderBy('title_payments.created_at')
         .select('title_payments.id', 'title_payments.title_id', 'titles.external_id as title_external_id', 'title_payments.external_id',
           'title_payments.amount', 'title_payments.remaining_after', 'title_payments.paid_at', 'title_payments.channel', 'title_payments.created_at'),
-      this.db('events').where({ originator_id: op.originator_id }).whereRaw("data->>'operation_id' = ?", [op.id])
+      this.db('events').where({ originator_id: op.originatorId }).whereRaw("data->>'operation_id' = ?", [op.id])
         .orderBy('occurred_at').orderBy('created_at').select('event_id', 'event_type', 'data', 'occurred_at'),
     ]);
     return { originator, assignor, contracts, disbursements, payments, events };

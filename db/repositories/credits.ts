@@ -1,15 +1,16 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Money } from '../../domain/money';
+import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface DiscountCreditRow {
   id: string;
-  assignor_id: string;
+  assignorId: string;
   amount: string;
   reason: string;
-  external_id: string | null;
-  created_at: Date;
+  externalId: string | null;
+  createdAt: Date;
 }
 
 export interface NewDiscountCredit {
@@ -24,7 +25,7 @@ export class DiscountCreditsRepository extends TenantScopedRepository {
     const [row] = await this.insertOwned('discount_credits', {
       id: uuidv7(), assignor_id: input.assignorId, amount: input.amount.toString(), reason: input.reason, external_id: input.externalId,
     }).returning('*');
-    return row;
+    return fromColumns<DiscountCreditRow>(row);
   }
 
   async list(filters: { assignorId?: string }, limit: number, offset: number): Promise<{ items: DiscountCreditRow[]; total: number }> {
@@ -32,6 +33,7 @@ export class DiscountCreditsRepository extends TenantScopedRepository {
       const query = this.scoped('discount_credits');
       return filters.assignorId ? query.where('assignor_id', filters.assignorId) : query;
     };
-    return paged(filtered, newestFirst(), limit, offset);
+    const { items, total } = await paged<Record<string, unknown>>(filtered, newestFirst(), limit, offset);
+    return { items: items.map((row) => fromColumns<DiscountCreditRow>(row)), total };
   }
 }

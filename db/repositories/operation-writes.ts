@@ -1,7 +1,18 @@
 import type { Knex } from 'knex';
+import { fromColumns, toColumns } from './columns';
 import type { OperationRow, TitleRow } from './operations';
+import type { StockItemColumns, StockItemRow } from './stock';
 
-type NewRow = Record<string, unknown>;
+/** What creation writes of an operation; the reasons and timestamps come later or from the database. */
+export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' | 'createdAt' | 'updatedAt'>;
+
+/** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
+export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt'>
+  & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
+
+/** A partial anticipation's remainder: a stock item as the stock repository types it. */
+export type RemainderRow = Omit<StockItemColumns, 'grossFutureValue' | 'grossFutureValueDeductions'>
+  & Pick<StockItemRow, 'originatorId' | 'status' | 'sourceOperationId'>;
 
 /** The inserts of an operation's creation, inside the creation's transaction (api/operations/write-operation.ts). */
 export class OperationWritesRepository {
@@ -12,18 +23,20 @@ export class OperationWritesRepository {
     return Boolean(await this.trx('contracts').where({ assignor_id: assignorId }).whereIn('status', ['SENT', 'SIGNED']).first('id'));
   }
 
-  async insertOperation(row: NewRow): Promise<OperationRow> {
-    const [operation] = await this.trx('operations').insert(row).returning('*');
-    return operation;
+  async insertOperation(operation: NewOperationRow): Promise<OperationRow> {
+    const columns = toColumns({ ...operation, reviewReason: operation.reviewReason === null ? null : JSON.stringify(operation.reviewReason) });
+    const [row] = await this.trx('operations').insert(columns).returning('*');
+    return fromColumns<OperationRow>(row);
   }
 
   /** The titles, without the payer's columns a read joins in. */
-  async insertTitles(rows: NewRow[]): Promise<Omit<TitleRow, 'payer_document' | 'payer_name'>[]> {
-    return this.trx('titles').insert(rows).returning('*');
+  async insertTitles(titles: NewTitleRow[]): Promise<Omit<TitleRow, 'payerDocument' | 'payerName'>[]> {
+    const rows = await this.trx('titles').insert(titles.map(toColumns)).returning('*');
+    return rows.map((row: Record<string, unknown>) => fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName'>>(row));
   }
 
-  async insertStockItems(rows: NewRow[]): Promise<void> {
-    if (rows.length > 0) await this.trx('stock_items').insert(rows);
+  async insertStockItems(rows: RemainderRow[]): Promise<void> {
+    if (rows.length > 0) await this.trx('stock_items').insert(rows.map(toColumns));
   }
 
   /** The stock items the operation consumes. */

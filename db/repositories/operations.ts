@@ -1,71 +1,72 @@
 import type { Knex } from 'knex';
+import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface OperationRow {
   id: string;
-  originator_id: string;
-  display_number: string;
-  assignor_id: string;
-  policy_id: string | null;
-  product_id: string | null;
+  originatorId: string;
+  displayNumber: string;
+  assignorId: string;
+  policyId: string | null;
+  productId: string | null;
   channel: 'direct' | 'stock';
-  lifecycle_status: string;
-  needs_backoffice_approval: boolean;
-  embedded_signature: boolean;
-  has_partial_anticipations: boolean;
-  fee_hierarchy: string;
-  disbursement_method: string | null;
-  opr_gross_future_value: string;
-  opr_net_future_value: string;
-  opr_requested_net_future_value: string;
-  opr_present_value_discount: string;
-  opr_net_liquid_value: string;
-  other_debt_discounts: string;
-  opr_net_present_liquid_value: string;
-  average_days_in_advance: number;
-  weighted_avg_days: string;
-  floating_days: number;
-  cet_monthly_pct: string | null;
-  cet_annual_pct: string | null;
-  contract_type: string;
-  signers_count: number;
-  deny_reason: string | null;
-  cancel_reason: string | null;
-  approved_at: Date | null;
+  lifecycleStatus: string;
+  needsBackofficeApproval: boolean;
+  embeddedSignature: boolean;
+  hasPartialAnticipations: boolean;
+  feeHierarchy: string;
+  disbursementMethod: string | null;
+  oprGrossFutureValue: string;
+  oprNetFutureValue: string;
+  oprRequestedNetFutureValue: string;
+  oprPresentValueDiscount: string;
+  oprNetLiquidValue: string;
+  otherDebtDiscounts: string;
+  oprNetPresentLiquidValue: string;
+  averageDaysInAdvance: number;
+  weightedAvgDays: string;
+  floatingDays: number;
+  cetMonthlyPct: string | null;
+  cetAnnualPct: string | null;
+  contractType: string;
+  signersCount: number;
+  denyReason: string | null;
+  cancelReason: string | null;
+  approvedAt: Date | null;
   /** Why it waits for a human whatever its amount (double assignment), or null. */
-  review_reason: { code: string; message: string; external_ids: string[] } | null;
-  created_at: Date;
-  updated_at: Date;
+  reviewReason: { code: string; message: string; external_ids: string[] } | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface TitleRow {
   id: string;
-  operation_id: string;
-  payer_id: string;
-  stock_item_id: string | null;
-  external_id: string;
+  operationId: string;
+  payerId: string;
+  stockItemId: string | null;
+  externalId: string;
   identifier: string | null;
-  backing_type: string;
+  backingType: string;
   status: string;
-  gross_future_value: string;
-  net_future_value: string;
-  requested_net_future_value: string;
-  present_value_discount: string;
-  net_present_liquid_value: string;
-  outstanding_balance: string;
-  paid_amount: string;
-  fixed_discount_brl: string | null;
-  due_date: string;
-  qty_days_advanced: number;
-  fee_source: string;
-  monthly_rate_pct: string | null;
-  discount_pct: string | null;
-  is_partial: boolean;
-  payer_document: string;
-  payer_name: string;
-  created_at: Date;
-  updated_at: Date;
+  grossFutureValue: string;
+  netFutureValue: string;
+  requestedNetFutureValue: string;
+  presentValueDiscount: string;
+  netPresentLiquidValue: string;
+  outstandingBalance: string;
+  paidAmount: string;
+  fixedDiscountBrl: string | null;
+  dueDate: string;
+  qtyDaysAdvanced: number;
+  feeSource: string;
+  monthlyRatePct: string | null;
+  discountPct: string | null;
+  isPartial: boolean;
+  payerDocument: string;
+  payerName: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface TitleFilters {
@@ -79,7 +80,8 @@ export interface TitleFilters {
 export class OperationsRepository extends TenantScopedRepository {
   // The reads integrators poll are named prepared statements: parsed and planned once per connection.
   async byId(id: string): Promise<OperationRow | undefined> {
-    return this.scoped('operations').where({ id }).first().options({ name: 'operation_by_id' });
+    const row = await this.scoped('operations').where({ id }).first().options({ name: 'operation_by_id' });
+    return row ? fromColumns<OperationRow>(row) : undefined;
   }
 
   async list(limit: number, offset: number, lifecycleStatus?: string): Promise<{ items: OperationRow[]; total: number }> {
@@ -87,7 +89,8 @@ export class OperationsRepository extends TenantScopedRepository {
       const query = this.scoped('operations');
       return lifecycleStatus ? query.where({ lifecycle_status: lifecycleStatus }) : query;
     };
-    return paged(filtered, newestFirst(), limit, offset);
+    const { items, total } = await paged<Record<string, unknown>>(filtered, newestFirst(), limit, offset);
+    return { items: items.map((row) => fromColumns<OperationRow>(row)), total };
   }
 
   private titles() {
@@ -96,7 +99,8 @@ export class OperationsRepository extends TenantScopedRepository {
   }
 
   async titlesOf(operationIds: readonly string[]): Promise<TitleRow[]> {
-    return this.titles().whereRaw('titles.operation_id = any(?::uuid[])', [[...operationIds]]).orderBy('titles.id').options({ name: 'titles_of_operations' });
+    const rows = await this.titles().whereRaw('titles.operation_id = any(?::uuid[])', [[...operationIds]]).orderBy('titles.id').options({ name: 'titles_of_operations' });
+    return rows.map((row: Record<string, unknown>) => fromColumns<TitleRow>(row));
   }
 
   async titleCount(operationId: string): Promise<number> {
@@ -105,7 +109,8 @@ export class OperationsRepository extends TenantScopedRepository {
   }
 
   async titleById(id: string): Promise<TitleRow | undefined> {
-    return this.titles().where('titles.id', id).first();
+    const row = await this.titles().where('titles.id', id).first();
+    return row ? fromColumns<TitleRow>(row) : undefined;
   }
 
   async listTitles(filters: TitleFilters, limit: number, offset: number): Promise<{ items: TitleRow[]; total: number }> {
@@ -119,6 +124,7 @@ export class OperationsRepository extends TenantScopedRepository {
       return query;
     };
     const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.select('titles.*', 'payers.document as payer_document', 'payers.name as payer_name'));
-    return paged(filtered, withPayer, limit, offset);
+    const { items, total } = await paged<Record<string, unknown>>(filtered, withPayer, limit, offset);
+    return { items: items.map((row) => fromColumns<TitleRow>(row)), total };
   }
 }

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
-import { PayableRow, PayablesRepository } from './payables';
+import { fromColumns } from './columns';
+import { payableOf, PayableRow, PayablesRepository } from './payables';
 import { TenantScopedRepository } from './tenant-scoped';
 
 /** How a debit reached the payable: sent by the assignor, netted by an operation, or credited. */
@@ -8,16 +9,18 @@ export type PaymentSource = 'ASSIGNOR_PIX_DIRECT' | 'ASSIGNOR_BANK_TRANSFER' | '
 
 export interface PayablePaymentRow {
   id: string;
-  payable_id: string;
+  payableId: string;
   source: PaymentSource;
   amount: string;
-  remaining_after: string;
-  external_id: string | null;
-  operation_id: string | null;
-  discount_credit_id: string | null;
-  reversed_at: Date | null;
-  created_at: Date;
+  remainingAfter: string;
+  externalId: string | null;
+  operationId: string | null;
+  discountCreditId: string | null;
+  reversedAt: Date | null;
+  createdAt: Date;
 }
+
+const lineOf = (row: Record<string, unknown>) => fromColumns<PayablePaymentRow>(row);
 
 export interface DebitEntry {
   source: PaymentSource;
@@ -33,8 +36,8 @@ export interface DebitEntry {
  */
 export class PayablesLedger extends TenantScopedRepository {
   private async followOriginTitle(payable: PayableRow, outstanding: string | Money): Promise<void> {
-    if (payable.origin !== 'TITLE_OVERDUE' || !payable.origin_title_id) return;
-    await this.scoped('titles').where({ id: payable.origin_title_id })
+    if (payable.origin !== 'TITLE_OVERDUE' || !payable.originTitleId) return;
+    await this.scoped('titles').where({ id: payable.originTitleId })
       .update({ outstanding_balance: outstanding.toString(), updated_at: new Date() });
   }
 
@@ -43,7 +46,7 @@ export class PayablesLedger extends TenantScopedRepository {
     const remaining = Money.of(payable.remaining).minus(amount);
     const now = new Date();
     await this.scoped('assignor_payables').where({ id: payable.id }).update({
-      paid_amount: Money.of(payable.paid_amount).plus(amount).toString(), remaining: remaining.toString(),
+      paid_amount: Money.of(payable.paidAmount).plus(amount).toString(), remaining: remaining.toString(),
       status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', settled_at: remaining.isZero() ? now : null, updated_at: now,
     });
     await this.followOriginTitle(payable, remaining);
@@ -51,7 +54,7 @@ export class PayablesLedger extends TenantScopedRepository {
       id: uuidv7(), payable_id: payable.id, source: entry.source, amount: amount.toString(), remaining_after: remaining.toString(),
       external_id: entry.externalId ?? null, operation_id: entry.operationId ?? null, discount_credit_id: entry.discountCreditId ?? null,
     }).returning('*');
-    return row;
+    return lineOf(row);
   }
 
   /** Spreads `amount` over the assignor's open payables, oldest first; never more than they owe in all. */
@@ -74,7 +77,7 @@ export class PayablesLedger extends TenantScopedRepository {
       written_off_amount: payable.remaining, remaining: '0.00', status: 'WRITTEN_OFF', write_off_reason: reason, settled_at: now, updated_at: now,
     }).returning('*');
     await this.followOriginTitle(payable, Money.ZERO);
-    return row;
+    return payableOf(row)!;
   }
 
   /**
@@ -95,12 +98,12 @@ export class PayablesLedger extends TenantScopedRepository {
    * already reversed are left alone, so a retry changes nothing.
    */
   async reverseNetting(operationId: string): Promise<void> {
-    const lines: PayablePaymentRow[] = await this.scoped('payable_payments')
-      .where({ operation_id: operationId, source: 'OPERATION_NETTING' }).whereNull('reversed_at').forUpdate();
+    const lines = (await this.scoped('payable_payments')
+      .where({ operation_id: operationId, source: 'OPERATION_NETTING' }).whereNull('reversed_at').forUpdate()).map(lineOf);
     const payables = new PayablesRepository(this.db, this.originatorId);
     for (const line of lines) {
-      const payable = (await payables.byId(line.payable_id, true))!;
-      const paid = Money.of(payable.paid_amount).minus(Money.of(line.amount));
+      const payable = (await payables.byId(line.payableId, true))!;
+      const paid = Money.of(payable.paidAmount).minus(Money.of(line.amount));
       const remaining = Money.of(payable.remaining).plus(Money.of(line.amount));
       await this.scoped('assignor_payables').where({ id: payable.id }).update({
         paid_amount: paid.toString(), remaining: remaining.toString(), status: paid.isZero() ? 'OPEN' : 'PARTIALLY_PAID', settled_at: null, updated_at: new Date(),
@@ -114,6 +117,6 @@ export class PayablesLedger extends TenantScopedRepository {
     const query = this.scoped('payable_payments');
     if (filter.payableId) query.where({ payable_id: filter.payableId });
     if (filter.discountCreditIds) query.whereIn('discount_credit_id', filter.discountCreditIds);
-    return query.orderBy('created_at').orderBy('id');
+    return (await query.orderBy('created_at').orderBy('id')).map(lineOf);
   }
 }

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Money } from '../../domain/money';
+import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -10,21 +11,21 @@ export const OPEN_PAYABLE_STATUSES: readonly PayableStatus[] = ['OPEN', 'PARTIAL
 
 export interface PayableRow {
   id: string;
-  originator_id: string;
-  assignor_id: string;
+  originatorId: string;
+  assignorId: string;
   origin: PayableOrigin;
-  origin_title_id: string | null;
+  originTitleId: string | null;
   reason: string | null;
   amount: string;
-  paid_amount: string;
+  paidAmount: string;
   remaining: string;
-  written_off_amount: string;
+  writtenOffAmount: string;
   status: PayableStatus;
-  due_date: string;
-  write_off_reason: string | null;
-  settled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  dueDate: string;
+  writeOffReason: string | null;
+  settledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface NewPayable {
@@ -44,12 +45,13 @@ export interface PayableFilters {
   dueTo?: string;
 }
 
-/** One page of a filtered list, newest first, with the count before pagination. */
+export const payableOf = (row: Record<string, unknown> | undefined) => (row ? fromColumns<PayableRow>(row) : undefined);
+
 /** Assignor payables as records; every change of their balance goes through `PayablesLedger`. */
 export class PayablesRepository extends TenantScopedRepository {
   async byId(id: string, lock = false): Promise<PayableRow | undefined> {
     const query = this.scoped('assignor_payables').where({ id }).first();
-    return lock ? query.forUpdate() : query;
+    return payableOf(await (lock ? query.forUpdate() : query));
   }
 
   async open(input: NewPayable): Promise<PayableRow> {
@@ -58,19 +60,20 @@ export class PayablesRepository extends TenantScopedRepository {
       id: uuidv7(), assignor_id: input.assignorId, origin: input.origin, origin_title_id: input.originTitleId, reason: input.reason,
       amount, paid_amount: '0.00', remaining: amount, written_off_amount: '0.00', status: 'OPEN', due_date: input.dueDate,
     }).returning('*');
-    return row;
+    return payableOf(row)!;
   }
 
   /** The payable an overdue title opened, if it has. */
   async repurchaseOf(titleId: string): Promise<PayableRow | undefined> {
-    return this.scoped('assignor_payables').where({ origin: 'TITLE_OVERDUE', origin_title_id: titleId }).first();
+    return payableOf(await this.scoped('assignor_payables').where({ origin: 'TITLE_OVERDUE', origin_title_id: titleId }).first());
   }
 
   /** Oldest first, the order in which credits and netting settle them; locked when about to be debited. */
   async openOf(assignorId: string, lock: boolean): Promise<PayableRow[]> {
     const query = this.scoped('assignor_payables').where({ assignor_id: assignorId }).whereIn('status', [...OPEN_PAYABLE_STATUSES])
       .orderBy('created_at').orderBy('id');
-    return lock ? query.forUpdate() : query;
+    const rows: Record<string, unknown>[] = await (lock ? query.forUpdate() : query);
+    return rows.map((row) => payableOf(row)!);
   }
 
   async list(filters: PayableFilters, limit: number, offset: number): Promise<{ items: PayableRow[]; total: number }> {
@@ -83,6 +86,7 @@ export class PayablesRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('due_date', '<=', filters.dueTo);
       return query;
     };
-    return paged(filtered, newestFirst(), limit, offset);
+    const { items, total } = await paged<Record<string, unknown>>(filtered, newestFirst(), limit, offset);
+    return { items: items.map((row) => payableOf(row)!), total };
   }
 }

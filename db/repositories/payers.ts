@@ -5,9 +5,9 @@ export interface PayerRow {
   id: string;
   document: string;
   name: string;
-  limit_brl: string | null;
+  limitBrl: string | null;
   /** Inserted by this transaction: the row goes if the request is refused. */
-  registered_now: boolean;
+  registeredNow: boolean;
 }
 
 /**
@@ -26,8 +26,8 @@ export class PayersRepository extends TenantScopedRepository {
     const documents = [...byDocument.keys()].sort();
     if (documents.length === 0) return new Map();
     const read = async (inserted: ReadonlySet<string>): Promise<Map<string, PayerRow>> => {
-      const rows: Omit<PayerRow, 'registered_now'>[] = await this.scoped('payers').select('id', 'document', 'name', 'limit_brl').whereIn('document', documents);
-      return new Map(rows.map((row) => [row.document, { ...row, registered_now: inserted.has(row.id) }]));
+      const rows: Omit<PayerRow, 'registeredNow'>[] = await this.scoped('payers').select('id', 'document', 'name', 'limit_brl as limitBrl').whereIn('document', documents);
+      return new Map(rows.map((row) => [row.document, { ...row, registeredNow: inserted.has(row.id) }]));
     };
     const known = await read(new Set());
     const missing = documents.filter((document) => !known.has(document));

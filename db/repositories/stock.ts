@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { fromColumns, toColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -9,38 +10,38 @@ export type StockStatus = (typeof STOCK_STATUSES)[number];
 /** The columns a registration or a change writes; the rest belong to the lifecycle. */
 export interface StockItemColumns {
   id: string;
-  assignor_id: string;
-  payer_id: string;
-  external_id: string;
+  assignorId: string;
+  payerId: string;
+  externalId: string;
   identifier: string | null;
-  backing_type: string;
-  nfe_number: string | null;
-  nfe_serie: string | null;
-  nfe_key: string | null;
-  nfe_issue_date: string | null;
-  nfe_total_value: string | null;
-  gross_future_value: string | null;
-  gross_future_value_deductions: string | null;
-  net_future_value: string;
-  due_date: string;
-  pre_authorized: boolean;
+  backingType: string;
+  nfeNumber: string | null;
+  nfeSerie: string | null;
+  nfeKey: string | null;
+  nfeIssueDate: string | null;
+  nfeTotalValue: string | null;
+  grossFutureValue: string | null;
+  grossFutureValueDeductions: string | null;
+  netFutureValue: string;
+  dueDate: string;
+  preAuthorized: boolean;
   /** What identifies the receivable as an invoice (domain/receivable-identity.ts); null: not guarded. */
-  receivable_fingerprint: string | null;
+  receivableFingerprint: string | null;
 }
 
 export interface StockItemRow extends StockItemColumns {
-  originator_id: string;
+  originatorId: string;
   status: StockStatus;
-  operation_id: string | null;
-  source_operation_id: string | null;
-  payer_document: string;
-  payer_name: string;
-  created_at: Date;
-  updated_at: Date;
+  operationId: string | null;
+  sourceOperationId: string | null;
+  payerDocument: string;
+  payerName: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export type StockValueChange = Partial<Pick<StockItemColumns, 'gross_future_value' | 'gross_future_value_deductions' | 'net_future_value' | 'pre_authorized'
-  | 'nfe_number' | 'nfe_serie' | 'nfe_key' | 'nfe_issue_date' | 'nfe_total_value' | 'receivable_fingerprint'>>;
+export type StockValueChange = Partial<Pick<StockItemColumns, 'grossFutureValue' | 'grossFutureValueDeductions' | 'netFutureValue' | 'preAuthorized'
+  | 'nfeNumber' | 'nfeSerie' | 'nfeKey' | 'nfeIssueDate' | 'nfeTotalValue' | 'receivableFingerprint'>>;
 
 /** Items carry their payer's document and name. */
 const withPayer = (query: Knex.QueryBuilder) => query.join('payers', 'payers.id', 'stock_items.payer_id')
@@ -53,28 +54,31 @@ export class StockRepository extends TenantScopedRepository {
   }
 
   async insert(rows: readonly StockItemColumns[]): Promise<void> {
-    await this.insertOwned('stock_items', rows.map((row) => ({ ...row, status: 'IN_STOCK' })));
+    await this.insertOwned('stock_items', rows.map((row) => toColumns({ ...row, status: 'IN_STOCK' })));
   }
 
   /** With `lock`, the item rows are held until commit, so a concurrent change or anticipation waits. */
   async byId(id: string, lock = false): Promise<StockItemRow | undefined> {
     const query = this.items().where('stock_items.id', id).first();
-    return lock ? query.forUpdate('stock_items') : query;
+    const row = await (lock ? query.forUpdate('stock_items') : query);
+    return row ? fromColumns<StockItemRow>(row) : undefined;
   }
 
   /** Locked in id order, so two requests sharing items never deadlock. */
   async byIds(ids: readonly string[], lock = false): Promise<StockItemRow[]> {
     const query = this.items().whereIn('stock_items.id', [...ids]).orderBy('stock_items.id');
-    return lock ? query.forUpdate('stock_items') : query;
+    const rows: Record<string, unknown>[] = await (lock ? query.forUpdate('stock_items') : query);
+    return rows.map((row) => fromColumns<StockItemRow>(row));
   }
 
   async list(limit: number, offset: number, status?: string): Promise<{ items: StockItemRow[]; total: number }> {
     const byStatus = (query: Knex.QueryBuilder) => (status ? query.where('stock_items.status', status) : query);
-    return paged(() => byStatus(this.scoped('stock_items')), (query) => newestFirst('stock_items')(withPayer(query)), limit, offset);
+    const { items, total } = await paged<Record<string, unknown>>(() => byStatus(this.scoped('stock_items')), (query) => newestFirst('stock_items')(withPayer(query)), limit, offset);
+    return { items: items.map((row) => fromColumns<StockItemRow>(row)), total };
   }
 
   async update(id: string, change: StockValueChange & { status?: StockStatus }): Promise<StockItemRow> {
-    await this.scoped('stock_items').where({ id }).update({ ...change, updated_at: this.db.fn.now() });
+    await this.scoped('stock_items').where({ id }).update({ ...toColumns(change), updated_at: this.db.fn.now() });
     return (await this.byId(id))!;
   }
 }

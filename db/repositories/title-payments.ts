@@ -1,18 +1,19 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
+import { fromColumns } from './columns';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface TitlePaymentRow {
   id: string;
-  title_id: string;
-  external_id: string;
+  titleId: string;
+  externalId: string;
   amount: string;
-  remaining_after: string;
-  paid_at: Date;
+  remainingAfter: string;
+  paidAt: Date;
   channel: 'BACKOFFICE' | 'SANDBOX';
-  recorded_by: string;
-  created_at: Date;
+  recordedBy: string;
+  createdAt: Date;
 }
 
 export interface NewTitlePayment {
@@ -34,20 +35,21 @@ export async function titleOwner(db: Knex, titleId: string): Promise<string | un
 
 export class TitlePaymentsRepository extends TenantScopedRepository {
   async byExternalId(titleId: string, externalId: string): Promise<TitlePaymentRow | undefined> {
-    return this.scoped('title_payments').where({ title_id: titleId, external_id: externalId }).first();
+    const row = await this.scoped('title_payments').where({ title_id: titleId, external_id: externalId }).first();
+    return row ? fromColumns<TitlePaymentRow>(row) : undefined;
   }
 
   /** Records the payment and moves the title's balance; the caller holds the title's row lock. */
-  async apply(title: { id: string; outstanding_balance: string; paid_amount: string }, payment: NewTitlePayment): Promise<TitlePaymentRow> {
-    const remaining = Money.of(title.outstanding_balance).minus(payment.amount);
+  async apply(title: { id: string; outstandingBalance: string; paidAmount: string }, payment: NewTitlePayment): Promise<TitlePaymentRow> {
+    const remaining = Money.of(title.outstandingBalance).minus(payment.amount);
     await this.scoped('titles').where({ id: title.id }).update({
       status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', outstanding_balance: remaining.toString(),
-      paid_amount: Money.of(title.paid_amount).plus(payment.amount).toString(), updated_at: new Date(),
+      paid_amount: Money.of(title.paidAmount).plus(payment.amount).toString(), updated_at: new Date(),
     });
     const [row] = await this.insertOwned('title_payments', {
       id: uuidv7(), title_id: title.id, external_id: payment.externalId, amount: payment.amount.toString(), remaining_after: remaining.toString(),
       paid_at: payment.paidAt, channel: payment.channel, recorded_by: payment.recordedBy,
     }).returning('*');
-    return row;
+    return fromColumns<TitlePaymentRow>(row);
   }
 }

@@ -1,31 +1,37 @@
 import type { Knex } from 'knex';
+import { fromColumns, toColumns } from './columns';
 
-/** An outbox entry as stored (`args` and `search_attributes` are jsonb). */
+/** An outbox entry: a workflow start waiting to be made (`args` and `search_attributes` are jsonb). */
 export interface OutboxRow {
   id: string;
-  workflow_type: string;
-  workflow_id: string;
+  workflowType: string;
+  workflowId: string;
   args: unknown[];
-  search_attributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
+  searchAttributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
 }
+
+const COLUMNS = ['id', 'workflow_type', 'workflow_id', 'args', 'search_attributes'];
 
 /** The workflow outbox (DESIGN.md §4): entries written with their business record, marked once started. */
 export class WorkflowOutboxRepository {
   constructor(private readonly db: Knex) {}
 
   async insert(row: OutboxRow, originatorId: string): Promise<void> {
-    await this.db('workflow_outbox').insert({
-      ...row, originator_id: originatorId, args: JSON.stringify(row.args), search_attributes: JSON.stringify(row.search_attributes),
-    });
+    await this.db('workflow_outbox').insert(toColumns({
+      ...row, originatorId, args: JSON.stringify(row.args), searchAttributes: JSON.stringify(row.searchAttributes),
+    }));
   }
 
   async pendingFor(workflowId: string): Promise<OutboxRow | undefined> {
-    return this.db('workflow_outbox').where({ workflow_id: workflowId }).whereNull('started_at').first();
+    const row = await this.db('workflow_outbox').where({ workflow_id: workflowId }).whereNull('started_at').first(COLUMNS);
+    return row ? fromColumns<OutboxRow>(row) : undefined;
   }
 
   /** Oldest first, those written more than `olderThanMs` ago. */
   async pendingOlderThan(olderThanMs: number, limit: number): Promise<OutboxRow[]> {
-    return this.db('workflow_outbox').whereNull('started_at').where('created_at', '<', new Date(Date.now() - olderThanMs)).orderBy('created_at').limit(limit);
+    const rows = await this.db('workflow_outbox').select(COLUMNS)
+      .whereNull('started_at').where('created_at', '<', new Date(Date.now() - olderThanMs)).orderBy('created_at').limit(limit);
+    return rows.map((row: Record<string, unknown>) => fromColumns<OutboxRow>(row));
   }
 
   async started(id: string): Promise<void> {

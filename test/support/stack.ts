@@ -1,4 +1,4 @@
-import { loadConfig, Config } from '../../api/config';
+import { loadConfig, Config } from '../../db/config';
 import { startApi, RunningApi } from '../../api/server';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../api/config';
+import { loadConfig } from '../../db/config';
 import { minimalEnv } from '../support/config';
 
 /** Issue #13: production fails closed; what protects data has no default. */

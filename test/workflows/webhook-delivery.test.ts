@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
-import { createLogger } from '../../api/logger';
+import { createLogger } from '../../db/logger';
 import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { recordEvent } from '../../db/repositories/events';

@@ -1,0 +1,84 @@
+import { anyTokenSecurity, errors, json, jsonBody } from '../openapi/helpers';
+
+const tokenResponse = {
+  type: 'object',
+  required: ['access_token', 'token_type', 'expires_in', 'scopes'],
+  properties: {
+    access_token: { type: ['string', 'null'], description: 'RS256 JWT (null in an idempotent replay, never here in practice)' },
+    token_type: { const: 'bearer' },
+    expires_in: { type: 'integer', examples: [900] },
+    scopes: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+const clientFields = {
+  client_id: { type: 'string', minLength: 1, maxLength: 200 },
+  client_secret: { type: 'string', minLength: 1, maxLength: 500 },
+};
+const scope = { type: 'string', maxLength: 2000, description: 'Optional OAuth-style space-separated subset of the credential\'s scopes' };
+
+export const authPaths = {
+  '/v1/auth/token': {
+    post: {
+      operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT',
+      description: 'JSON with client_id and client_secret, or the OAuth2 client credentials grant (RFC 6749 §4.4): a form-urlencoded body with '
+        + 'grant_type=client_credentials and the client either in the body or in HTTP Basic (§2.3.1), never both. Same responses, rate limit and redaction. '
+        + 'The token carries the credential\'s scopes, or the subset asked for in `scopes` / `scope`; 401 when the credentials are wrong, 403 scope_not_allowed when a requested scope is not granted.',
+      security: [{}, { clientBasic: [] }],
+      'x-rate-limit': 'auth_token',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['client_id', 'client_secret'],
+              properties: {
+                grant_type: { const: 'client_credentials' },
+                ...clientFields,
+                scopes: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 100 }, description: 'Optional subset of the credential\'s scopes' },
+                scope,
+              },
+            },
+          },
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['grant_type'],
+              properties: { grant_type: { const: 'client_credentials' }, ...clientFields, scope },
+              description: 'client_id and client_secret here, or both in HTTP Basic instead',
+            },
+          },
+        },
+      },
+      responses: { 200: json('Token issued', tokenResponse), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/auth/login': {
+    post: {
+      operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
+      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.',
+      'x-rate-limit': 'login',
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['email', 'password'],
+        properties: { email: { type: 'string', minLength: 1, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 500 } },
+      }),
+      responses: {
+        200: json('Session token', {
+          ...tokenResponse,
+          required: [...tokenResponse.required, 'user'],
+          properties: { ...tokenResponse.properties, user: { type: 'object' } },
+        }),
+        ...errors(401, 422, 423, 429, 503),
+      },
+    },
+  },
+  '/v1/auth/me': {
+    get: {
+      operationId: 'me', tags: ['auth'], summary: 'Who the token belongs to', security: anyTokenSecurity(),
+      description: 'Any valid token: the principal behind it (client credential or user), its originator and scopes.',
+      responses: { 200: json('Identity (free-form)', { type: 'object' }), ...errors(401, 429) },
+    },
+  },
+};

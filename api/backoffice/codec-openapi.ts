@@ -1,0 +1,46 @@
+import { errors, json, jsonBody, userSecurity } from '../openapi/helpers';
+
+/** Temporal's remote codec protocol: `{payloads: [{metadata: {name: base64}, data: base64}]}` both ways. */
+const Payloads = {
+  type: 'object',
+  required: ['payloads'],
+  properties: {
+    payloads: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        properties: {
+          metadata: { type: 'object', additionalProperties: { type: 'string', contentEncoding: 'base64' } },
+          data: { type: 'string', contentEncoding: 'base64' },
+        },
+      },
+    },
+  },
+};
+
+export const codecSchemas = { CodecPayloads: Payloads };
+
+const codecOperation = (operationId: string, summary: string) => ({
+  post: {
+    operationId, tags: ['codec'], summary,
+    description: 'Called by Temporal Web (CORS, from the configured origins only) and the Temporal CLI. Optional header `X-Namespace` must name the namespace this service uses.',
+    security: userSecurity('backoffice:operate'),
+    requestBody: jsonBody({ $ref: '#/components/schemas/CodecPayloads' }),
+    responses: { 200: json('The payloads, through the service\'s payload codec', { $ref: '#/components/schemas/CodecPayloads' }), ...errors(401, 403, 422, 429) },
+  },
+});
+
+export const codecPaths = {
+  '/v1/backoffice/codec/session': {
+    post: {
+      operationId: 'codecSession', tags: ['codec'], summary: 'Keep the operator\'s token in a cookie for Temporal Web',
+      description: 'Sets `codec_session` (HttpOnly, SameSite=Strict, Path=/v1/backoffice/codec, the token\'s lifetime), which the codec routes accept '
+        + 'in place of the Authorization header: Temporal Web with "include cross-origin credentials", on the same site as the api, then decodes.',
+      security: userSecurity('backoffice:operate'),
+      responses: { 204: { description: 'Cookie set' }, ...errors(401, 403, 429) },
+    },
+  },
+  '/v1/backoffice/codec/decode': codecOperation('codecDecode', 'Decode Temporal payloads for an operator'),
+  '/v1/backoffice/codec/encode': codecOperation('codecEncode', 'Encode Temporal payloads for an operator'),
+};

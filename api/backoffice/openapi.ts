@@ -1,0 +1,200 @@
+import { DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
+
+const timestamp = { type: 'string', format: 'date-time' };
+const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
+const temporalWebUrl = { type: ['string', 'null'], description: 'The operation\'s workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured' };
+
+export const backofficeSchemas = {
+  BackofficeOperation: {
+    type: 'object',
+    required: ['operation', 'originator', 'assignor', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url'],
+    properties: {
+      operation: ref('Operation'),
+      originator: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } },
+      assignor: {
+        type: 'object', required: ['id', 'name', 'document', 'email'],
+        properties: {
+          id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, document: { type: 'string' }, name: { type: 'string' },
+          trade_name: { type: ['string', 'null'] }, email: { type: 'string' }, disbursement_method: { type: ['string', 'null'] },
+        },
+      },
+      approved_at: nullableTimestamp,
+      deny_reason: { type: ['string', 'null'] },
+      cancel_reason: { type: ['string', 'null'] },
+      contracts: {
+        type: 'array', description: 'Every dispatch attempt, oldest first',
+        items: {
+          type: 'object', required: ['id', 'attempt', 'status', 'type'],
+          properties: {
+            id: { type: 'string', format: 'uuid' }, attempt: { type: 'integer' }, status: { type: 'string', enum: ['PENDING', 'SENT', 'SIGNED', 'ERROR', 'VOIDED'] },
+            type: { type: 'string' }, is_first_contract: { type: 'boolean' }, embedded: { type: 'boolean' }, signers_count: { type: 'integer' },
+            error_code: { type: ['string', 'null'] }, signed_at: nullableTimestamp, created_at: timestamp, updated_at: timestamp,
+          },
+        },
+      },
+      contract_signers: {
+        type: 'object', description: 'The contract in force, read live from the provider (no sign_url: that is the signer\'s credential)',
+        required: ['signers', 'signers_error'],
+        properties: {
+          document_status: { type: ['string', 'null'] },
+          signers: { type: ['array', 'null'], items: { type: 'object', required: ['name', 'status', 'signed'], properties: { name: { type: 'string' }, status: { type: 'string' }, signed: { type: 'boolean' } } } },
+          signers_error: { type: ['string', 'null'], description: 'esign_unavailable when the provider failed' },
+        },
+      },
+      disbursements: {
+        type: 'array', description: 'Every PIX attempt, oldest first',
+        items: {
+          type: 'object', required: ['id', 'attempt', 'amount', 'status'],
+          properties: {
+            id: { type: 'string', format: 'uuid' }, attempt: { type: 'integer' }, amount: ref('Money'), status: { type: 'string', enum: ['PENDING', 'SETTLED', 'REJECTED'] },
+            settled_amount: { type: ['string', 'null'] }, rejection_reason: { type: ['string', 'null'] }, settled_at: nullableTimestamp, created_at: timestamp, updated_at: timestamp,
+          },
+        },
+      },
+      payer_payments: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['id', 'title_id', 'external_id', 'amount', 'remaining_after', 'channel'],
+          properties: {
+            id: { type: 'string', format: 'uuid' }, title_id: { type: 'string', format: 'uuid' }, title_external_id: { type: 'string' }, external_id: { type: 'string' },
+            amount: ref('Money'), remaining_after: ref('Money'), paid_at: timestamp, channel: { type: 'string' }, created_at: timestamp,
+          },
+        },
+      },
+      timeline: {
+        type: 'array', description: 'The operation\'s events (those webhooks deliver), oldest first',
+        items: { type: 'object', required: ['event_id', 'event_type', 'occurred_at', 'data'], properties: { event_id: { type: 'string', format: 'uuid' }, event_type: { type: 'string' }, occurred_at: timestamp, data: { type: 'object' } } },
+      },
+      temporal_web_url: temporalWebUrl,
+    },
+  },
+  StuckOperation: {
+    type: 'object',
+    required: ['id', 'display_number', 'lifecycle_status', 'originator_id', 'in_state_since', 'waiting_seconds', 'threshold_seconds', 'action', 'action_route', 'temporal_web_url'],
+    properties: {
+      id: { type: 'string', format: 'uuid' }, display_number: { type: 'string' }, lifecycle_status: ref('LifecycleStatus'),
+      originator_id: { type: 'string', format: 'uuid' }, originator_name: { type: 'string' }, assignor_name: { type: 'string' },
+      opr_net_present_liquid_value: ref('Money'),
+      in_state_since: { ...timestamp, description: 'When the operation last moved' },
+      waiting_seconds: { type: 'integer', minimum: 0 },
+      threshold_seconds: { type: 'integer', minimum: 0, description: 'How long this state may last before it is shown here' },
+      action: { type: 'string', description: 'What unsticks it, from the operations runbook' },
+      action_route: { type: ['string', 'null'], description: 'The backoffice route that unsticks it, when one exists' },
+      temporal_web_url: temporalWebUrl,
+    },
+  },
+};
+
+export const backofficePaths = {
+  '/v1/backoffice/originators': {
+    get: {
+      operationId: 'listOriginators', tags: ['backoffice'], summary: 'Every originator, by name (for the queue\'s filter)',
+      description: 'Id and name of every originator, ordered by name: what the backoffice console offers in its approval-queue filter.',
+      security: userSecurity('backoffice:read'),
+      responses: {
+        200: json('Originators', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } } } } }),
+        ...errors(401, 403, 429),
+      },
+    },
+  },
+  '/v1/backoffice/operations/{id}': {
+    get: {
+      operationId: 'backofficeGetOperation', tags: ['backoffice'], summary: 'One operation of any originator, with parties, contracts, PIX attempts, payments and timeline',
+      description: 'The operation as its integrator reads it, plus what staff need to decide on it: parties, every contract dispatch with the signers\' status read live from the provider (never a `sign_url`), every PIX attempt, payer payments, the event timeline and a link to its workflow in Temporal Web.',
+      security: userSecurity('backoffice:read'),
+      parameters: [pathId('id')],
+      responses: { 200: json('The operation page', ref('BackofficeOperation')), ...errors(401, 403, 404, 422, 429) },
+    },
+  },
+  '/v1/backoffice/stuck-operations': {
+    get: {
+      operationId: 'stuckOperations', tags: ['backoffice'], summary: 'Operations waiting longer than their state allows, longest waiting first',
+      description: 'DISBURSEMENT_FAILED and CONTRACT_ERROR at once, DISBURSING after 10 minutes, CONTRACT_SENT after 2 days; '
+        + 'each with the action that unsticks it (docs/operations.md) and a link to its workflow in Temporal Web.',
+      security: userSecurity('backoffice:read'),
+      parameters: [...pagination],
+      responses: { 200: json('Page of stuck operations', listOf(ref('StuckOperation'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/contract/send-for-signature': {
+    post: {
+      operationId: 'backofficeResendContract', tags: ['backoffice'], summary: 'Send the contract again after CONTRACT_ERROR (CONTRACT_ERROR → CONTRACT_SENT)',
+      description: 'The same dispatch as the integrator\'s route; answers the operation (the signers\' URLs are theirs, not staff\'s). '
+        + '409 contract_already_exists (dispatched already) or operation_not_in_signable_state; 502 esign_*_failed: still CONTRACT_ERROR.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
+    },
+  },
+};
+
+/** The approval queue and the decisions on an operation. */
+export const approvalSchemas = {
+  ApprovalQueueItem: {
+    type: 'object',
+    required: ['id', 'display_number', 'lifecycle_status', 'originator_id', 'assignor_id', 'opr_requested_net_future_value', 'created_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' }, display_number: { type: 'string' }, lifecycle_status: ref('LifecycleStatus'),
+      originator_id: { type: 'string', format: 'uuid' }, originator_name: { type: 'string' },
+      assignor_id: { type: 'string', format: 'uuid' }, assignor_name: { type: 'string' }, assignor_document: { type: 'string' },
+      opr_requested_net_future_value: ref('Money'), opr_net_present_liquid_value: ref('Money'),
+      channel: { type: 'string', enum: ['direct', 'stock'] }, created_at: { type: 'string', format: 'date-time' },
+      review_reason: {
+        description: 'Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named)',
+        anyOf: [{ type: 'null' }, {
+          type: 'object', required: ['code', 'message', 'external_ids'],
+          properties: { code: { type: 'string', examples: ['receivable_assigned_elsewhere'] }, message: { type: 'string' }, external_ids: { type: 'array', items: { type: 'string' } } },
+        }],
+      },
+    },
+  },
+};
+
+export const approvalPaths = {
+  '/v1/backoffice/approval-queue': {
+    get: {
+      operationId: 'approvalQueue', tags: ['backoffice'], summary: 'Operations waiting for approval, across originators, oldest first',
+      description: 'Backoffice users with backoffice:read: operations in WAITING_APPROVAL of every originator, filtered by originator, assignor, amount and creation time.',
+      security: userSecurity('backoffice:read'),
+      parameters: [
+        ...pagination,
+        { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+        { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
+        { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
+        { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
+        { name: 'created_from', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
+        { name: 'created_to', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
+      ],
+      responses: { 200: json('Page of the queue', listOf(ref('ApprovalQueueItem'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/approve': {
+    post: {
+      operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
+      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
+      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/deny': {
+    post: {
+      operationId: 'denyOperation', tags: ['backoffice'], summary: 'Deny with a reason: WAITING_APPROVAL → DENIED',
+      description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
+      responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/retry-disbursement': {
+    post: {
+      operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
+      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+};

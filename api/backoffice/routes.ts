@@ -1,0 +1,82 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import type { EsignProvider } from '../../activities/esign-client';
+import { stripDocument } from '../../domain/documents';
+import { NotFound } from '../../domain/errors';
+import { BackofficeRepository } from '../../db/repositories/backoffice';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
+import type { Config } from '../../db/config';
+import type { TemporalHandle } from '../temporal-client';
+import { handle, ok } from '../http/handle';
+import { page } from '../http/request-helpers';
+import { executeWorkflowUpdate } from '../operations/workflow-calls';
+import { operationDetail } from './operation-detail';
+import { stuckOperations } from './stuck-operations';
+import { renderOperation } from '../operations/routes';
+
+const userOf = (req: { ctx: { principal?: { tokenType: string; userId?: string } } }) => `user:${req.ctx.principal!.userId}`;
+
+export interface BackofficeRouteDeps {
+  db: Knex;
+  temporal: TemporalHandle;
+  config: Config;
+  esign: EsignProvider;
+  now: () => Date;
+}
+
+/** Backoffice staff (user tokens): the approval queue across originators, the decisions on it, and what is stuck. */
+export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
+  const router = Router();
+  const repository = new BackofficeRepository(deps.db);
+
+  async function decide(id: string, act: (workflowId: string) => Promise<unknown>) {
+    const op = await repository.operation(id);
+    if (!op) throw new NotFound('operation_not_found');
+    await act(operationWorkflowId(op.id));
+    return ok(await renderOperation(deps.db, op.originatorId, op.id, 'read'));
+  }
+
+  router.get('/v1/backoffice/originators', handle(async () => ok({ items: await repository.originators() })));
+
+  router.get('/v1/backoffice/approval-queue', handle(async (req) => {
+    const { limit, offset } = page(req);
+    const q = req.query as Record<string, string | undefined>;
+    const { items, total } = await repository.approvalQueue({
+      originatorId: q.originator_id, assignorDocument: q.assignor_document ? stripDocument(q.assignor_document) : undefined,
+      minAmount: q.min_amount, maxAmount: q.max_amount, createdFrom: q.created_from, createdTo: q.created_to,
+    }, limit, offset);
+    return ok({
+      items: items.map((op) => ({
+        id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
+        originator_id: op.originatorId, originator_name: op.originatorName,
+        assignor_id: op.assignorId, assignor_name: op.assignorName, assignor_document: op.assignorDocument,
+        opr_requested_net_future_value: op.oprRequestedNetFutureValue, opr_net_present_liquid_value: op.oprNetPresentLiquidValue,
+        channel: op.channel, created_at: op.createdAt.toISOString(), review_reason: op.reviewReason,
+      })),
+      total, limit, offset,
+    });
+  }));
+
+  router.get('/v1/backoffice/stuck-operations', handle(async (req) => {
+    const { limit, offset } = page(req);
+    return ok(await stuckOperations(deps, deps.now(), limit, offset));
+  }));
+
+  router.get('/v1/backoffice/operations/:id', handle(async (req) => ok(await operationDetail(deps, String(req.params.id)))));
+
+  router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => decide(String(req.params.id), (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, { decidedBy: userOf(req), note: req.body?.note ?? null }))));
+
+  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => decide(String(req.params.id), (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))));
+
+  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => decide(String(req.params.id), (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))));
+
+  // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
+  // answer is the operation, not the signers' URLs, which are the signers' credentials.
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => decide(String(req.params.id), (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))));
+  return router;
+}

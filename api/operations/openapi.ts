@@ -1,0 +1,136 @@
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
+import { handlerRule } from '../openapi/handler-checked';
+import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
+
+const out = (description: string) => ({ ...ref('Money'), description });
+const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
+const pricedOperationPropertiesWithout = (...names: string[]) =>
+  Object.fromEntries(Object.entries(pricedOperationProperties).filter(([name]) => !names.includes(name)));
+const nullableMoney = { anyOf: [ref('Money'), { type: 'null' }] };
+
+export const operationSchemas = {
+  LifecycleStatus: {
+    type: 'string',
+    description: 'Authoritative state. Clients must tolerate new values.',
+    enum: ['WAITING_APPROVAL', 'APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_SENT', 'CONTRACT_ERROR', 'SIGNED', 'DISBURSING',
+      'DISBURSEMENT_FAILED', 'PAID', 'SETTLED', 'DENIED', 'CANCELLED'],
+  },
+  Title: {
+    type: 'object',
+    required: ['id', 'external_id', 'backing_type', 'status', 'requested_net_future_value', 'net_present_liquid_value', 'present_value_discount',
+      'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      operation_id: { type: 'string', format: 'uuid' },
+      external_id: { type: 'string' },
+      identifier: { type: ['string', 'null'] },
+      backing_type: { type: 'string' },
+      status: { type: 'string', description: 'WAITING_PAYMENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED (tolerate new values)' },
+      payer_name: { type: 'string' },
+      payer_document: { type: 'string' },
+      gross_future_value: out('Gross face value'), gross_face_value: twin('gross_future_value'),
+      net_future_value: out('NFV'), net_face_value: twin('net_future_value'),
+      requested_net_future_value: out('Anticipated value'), requested_advance_value: twin('requested_net_future_value'),
+      present_value_discount: out('Discount'), discounted_value: twin('present_value_discount'), discount_brl: twin('present_value_discount'),
+      net_present_liquid_value: out('Paid to the assignor for it'), liquid_value: twin('net_present_liquid_value'),
+      outstanding_balance: out('What the payer still owes on the anticipated value'),
+      paid_amount: out('What the payer has paid'),
+      due_date: ref('Date'),
+      qty_days_advanced: { type: 'integer', description: 'Includes floating days' },
+      fee_source: ref('FeeSource'),
+      monthly_rate_pct: { type: ['number', 'null'] },
+      discount_pct: { type: ['number', 'null'] },
+      fixed_discount_brl: nullableMoney,
+      is_partial: { type: 'boolean' },
+      stock_item_id: { type: ['string', 'null'], format: 'uuid' },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  Operation: {
+    type: 'object',
+    description: 'Creation response and read. Read the state as `lifecycle_status ?? status`.',
+    required: ['id', 'display_number', 'status', 'lifecycle_status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount',
+      'opr_net_present_liquid_value', 'opr_net_liquid_value', 'other_debt_discounts', 'average_days_in_advance', 'floating_days', 'product_id',
+      'needs_backoffice_approval', 'created_at', 'titles', 'fee_hierarchy', 'has_partial_anticipations', 'contract_details', 'signers_count', 'disbursement_method'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      display_number: { type: 'string', pattern: '^OP-[0-9A-Z]{8}-[0-9A-Z]{8}$' },
+      status: { anyOf: [ref('LifecycleStatus'), { type: 'null' }], description: 'Legacy alias: filled by direct creation only' },
+      lifecycle_status: { anyOf: [ref('LifecycleStatus'), { type: 'null' }], description: 'Null in direct creation; filled by the stock path and reads' },
+      assignor_id: { type: 'string', format: 'uuid' },
+      ...pricedOperationPropertiesWithout('assignor_defaults_used', 'payer_defaults_used'),
+      product_id: { type: ['string', 'null'], format: 'uuid' },
+      policy_id: { type: ['string', 'null'], format: 'uuid' },
+      needs_backoffice_approval: { type: 'boolean' },
+      embedded_signature: { type: 'boolean' },
+      created_at: { type: ['string', 'null'], format: 'date-time', description: 'Null in direct creation' },
+      updated_at: { type: 'string', format: 'date-time' },
+      titles: { type: 'array', items: ref('Title') },
+      fee_hierarchy: { type: 'string' },
+      has_partial_anticipations: { type: 'boolean' },
+      contract_details: {
+        type: 'object',
+        required: ['type', 'signature_date', 'signer_token'],
+        properties: { type: { type: 'string', examples: ['FULL_CONTRACT', 'ADDENDUM'] }, signature_date: { type: ['string', 'null'] }, signer_token: { type: ['string', 'null'] } },
+      },
+      signers_count: { type: 'integer' },
+      disbursement_method: { type: ['string', 'null'], description: 'pix_document or bank_account; null in the stock path; treat unknown values as unknown' },
+    },
+  },
+};
+
+const directBody = {
+  allOf: [
+    ref('AssignorFields'),
+    {
+      type: 'object',
+      required: ['bank', 'receivables'],
+      properties: {
+        bank: ref('Bank'),
+        receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
+        fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
+        product_id: { type: ['string', 'null'], format: 'uuid' },
+        policy_id: { type: ['string', 'null'], format: 'uuid' },
+        embedded_signature: { type: 'boolean', default: false },
+      },
+    },
+    handlerRule(TARGET_PRICES_EVERY_RECEIVABLE),
+    handlerRule(TARGET_EXCLUDES_OPERATION_RATES),
+  ],
+};
+
+export const operationPaths = {
+  '/v1/operations/direct': {
+    post: {
+      operationId: 'createDirectOperation', tags: ['operations'], summary: 'Anticipate receivables in one call (assignor, receivables, bank)',
+      description: 'The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: '
+        + 'LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. '
+        + `422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, ${NFE_CODES}. `
+        + `${DOUBLE_ASSIGNMENT_CODES}. With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation `
+        + 'WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.',
+      security: clientScopes('operation:create'),
+      parameters: [idempotencyKey(true)],
+      requestBody: jsonBody(directBody),
+      responses: { 201: json('Operation created', ref('Operation')), ...errors(401, 403, 409, 422, 429) },
+    },
+  },
+  '/v1/operations': {
+    get: {
+      operationId: 'listOperations', tags: ['operations'], summary: 'Operations of the originator, newest first',
+      description: 'Only the caller\'s originator\'s operations, optionally filtered by `lifecycle_status`, paginated with `limit` and `offset`.',
+      security: clientScopes('operation:read'),
+      parameters: [...pagination, { name: 'lifecycle_status', in: 'query', required: false, schema: ref('LifecycleStatus') }],
+      responses: { 200: json('Page of operations', listOf(ref('Operation'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/operations/{id}': {
+    get: {
+      operationId: 'getOperation', tags: ['operations'], summary: 'One operation with its titles',
+      description: 'The operation and its titles; read the state as `lifecycle_status ?? status`. 404 when the id is unknown or belongs to another originator.',
+      security: clientScopes('operation:read'),
+      parameters: [pathId('id')],
+      responses: { 200: json('The operation', ref('Operation')), ...errors(401, 403, 404, 422, 429) },
+    },
+  },
+};

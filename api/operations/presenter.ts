@@ -1,0 +1,80 @@
+import { renderMoney } from '../../domain/vocabulary';
+import type { OperationRow, TitleRow } from '../../db/repositories/operations';
+
+const rate = (value: string | null) => (value === null ? null : Number(value));
+
+export function presentTitle(t: TitleRow) {
+  return {
+    id: t.id,
+    operation_id: t.operationId,
+    external_id: t.externalId,
+    identifier: t.identifier,
+    backing_type: t.backingType,
+    status: t.status,
+    payer_name: t.payerName,
+    payer_document: t.payerDocument,
+    ...renderMoney({
+      gross_future_value: t.grossFutureValue,
+      net_future_value: t.netFutureValue,
+      requested_net_future_value: t.requestedNetFutureValue,
+      present_value_discount: t.presentValueDiscount,
+      net_present_liquid_value: t.netPresentLiquidValue,
+    }),
+    outstanding_balance: t.outstandingBalance,
+    paid_amount: t.paidAmount,
+    due_date: t.dueDate,
+    qty_days_advanced: t.qtyDaysAdvanced,
+    fee_source: t.feeSource,
+    monthly_rate_pct: rate(t.monthlyRatePct),
+    discount_pct: rate(t.discountPct),
+    fixed_discount_brl: t.fixedDiscountBrl,
+    is_partial: t.isPartial,
+    stock_item_id: t.stockItemId,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Creation answers differ by channel, as the contract says: direct creation fills `status` and
+ * leaves `lifecycle_status` and `created_at` null; the stock path and every read do the opposite,
+ * and the stock path's `disbursement_method` is null.
+ */
+export type OperationView = 'direct_creation' | 'stock_creation' | 'read';
+
+export function presentOperation(op: OperationRow, titles: TitleRow[], view: OperationView) {
+  const direct = view === 'direct_creation';
+  return {
+    id: op.id,
+    display_number: op.displayNumber,
+    status: direct ? op.lifecycleStatus : null,
+    lifecycle_status: direct ? null : op.lifecycleStatus,
+    assignor_id: op.assignorId,
+    ...renderMoney({
+      opr_gross_future_value: op.oprGrossFutureValue,
+      opr_net_future_value: op.oprNetFutureValue,
+      opr_present_value_discount: op.oprPresentValueDiscount,
+      opr_net_present_liquid_value: op.oprNetPresentLiquidValue,
+    }),
+    opr_requested_net_future_value: op.oprRequestedNetFutureValue,
+    opr_net_liquid_value: op.oprNetLiquidValue,
+    other_debt_discounts: op.otherDebtDiscounts,
+    average_days_in_advance: op.averageDaysInAdvance,
+    weighted_avg_days: Number(op.weightedAvgDays),
+    floating_days: op.floatingDays,
+    cet_monthly_pct: rate(op.cetMonthlyPct),
+    cet_annual_pct: rate(op.cetAnnualPct),
+    product_id: op.productId,
+    policy_id: op.policyId,
+    needs_backoffice_approval: op.needsBackofficeApproval,
+    embedded_signature: op.embeddedSignature,
+    created_at: direct ? null : op.createdAt.toISOString(),
+    updated_at: op.updatedAt.toISOString(),
+    titles: titles.map(presentTitle),
+    fee_hierarchy: op.feeHierarchy,
+    has_partial_anticipations: op.hasPartialAnticipations,
+    contract_details: { type: op.contractType, signature_date: null, signer_token: null },
+    signers_count: op.signersCount,
+    disbursement_method: view === 'stock_creation' ? null : op.disbursementMethod,
+  };
+}

@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { NotFound } from '../../domain/errors';
+import { OperationsRepository } from '../../db/repositories/operations';
+import type { Config } from '../../db/config';
+import type { TemporalHandle } from '../temporal-client';
+import { startEntry } from '../../db/workflow-outbox';
+import { created, handle, ok } from '../http/handle';
+import { page, tenantOf } from '../http/request-helpers';
+import { createDirectOperation } from './create-direct';
+import type { WrittenOperation } from './write-operation';
+import { presentOperation, OperationView } from './presenter';
+
+export interface OperationRouteDeps {
+  db: Knex;
+  temporal: TemporalHandle;
+  config: Config;
+  now: () => Date;
+}
+
+/** Reads the operation back through the tenant's repository and renders it for `view`. */
+export async function renderOperation(db: Knex, originatorId: string, id: string, view: OperationView) {
+  const repository = new OperationsRepository(db, originatorId);
+  const op = await repository.byId(id);
+  if (!op) throw new NotFound('operation_not_found');
+  return presentOperation(op, await repository.titlesOf([id]), view);
+}
+
+type Create = (trx: Knex, originatorId: string, environment: string, body: never, now: Date) => Promise<WrittenOperation>;
+
+/**
+ * A creation route: create in the request's transaction, start the workflow once it has committed
+ * (the worker's relay covers a crash in between), answer with the operation as `view` shows it,
+ * rendered from the rows the insert returned: the same rows a read-back would find, without two
+ * more round trips while the exposure counters are locked.
+ */
+export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
+  return handle(async (req, uow) => {
+    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, deps.now());
+    uow.afterCommit(() => startEntry(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.outbox));
+    return created(presentOperation(written.operation, written.titles, view));
+  });
+}
+
+export function operationRoutes(deps: OperationRouteDeps): Router {
+  const router = Router();
+
+  router.post('/v1/operations/direct', creationHandler(deps, createDirectOperation, 'direct_creation'));
+
+  router.get('/v1/operations', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const { limit, offset } = page(req);
+    const repository = new OperationsRepository(uow.db, originatorId);
+    const { items, total } = await repository.list(limit, offset, req.query.lifecycle_status as string | undefined);
+    const titles = await repository.titlesOf(items.map((op) => op.id));
+    return ok({
+      items: items.map((op) => presentOperation(op, titles.filter((t) => t.operationId === op.id), 'read')),
+      total, limit, offset,
+    });
+  }));
+
+  router.get('/v1/operations/:id', handle(async (req, uow) => ok(await renderOperation(uow.db, tenantOf(req), String(req.params.id), 'read'))));
+
+  return router;
+}

@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import type { TemporalHandle } from '../temporal-client';
+
+export interface ProbeResult {
+  status: 'ok' | 'down';
+  latency_ms: number;
+}
+
+async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<ProbeResult> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), timeoutMs); }),
+    ]);
+    return { status: 'ok', latency_ms: Math.round(performance.now() - started) };
+  } catch {
+    return { status: 'down', latency_ms: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reachability of what the api depends on, for the health routes. */
+export class DependencyProbe {
+  constructor(private readonly db: Knex, private readonly temporal: TemporalHandle, private readonly timeoutMs = 1_000) {}
+
+  database(): Promise<ProbeResult> {
+    return timed(() => this.db.raw('select 1'), this.timeoutMs);
+  }
+
+  temporalServer(): Promise<ProbeResult> {
+    return timed(() => this.temporal.connection.workflowService.getSystemInfo({}), this.timeoutMs);
+  }
+
+  async workerPollers(): Promise<{ status: 'ok' | 'down'; task_queue: string; pollers: number }> {
+    try {
+      const response = await this.temporal.connection.workflowService.describeTaskQueue({
+        namespace: this.temporal.namespace,
+        taskQueue: { name: this.temporal.taskQueue },
+        taskQueueType: 1, // workflow task queue
+      });
+      const pollers = response.pollers?.length ?? 0;
+      return { status: pollers > 0 ? 'ok' : 'down', task_queue: this.temporal.taskQueue, pollers };
+    } catch {
+      return { status: 'down', task_queue: this.temporal.taskQueue, pollers: 0 };
+    }
+  }
+}

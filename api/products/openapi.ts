@@ -1,0 +1,31 @@
+import { clientSecurity, errors, json, listOf, pagination, ref } from '../openapi/helpers';
+
+export const productSchemas = {
+  Product: {
+    type: 'object',
+    required: ['product_id', 'name', 'min_monthly_rate_pct', 'max_monthly_rate_pct', 'min_term_days', 'max_term_days', 'min_value_brl', 'max_value_brl'],
+    properties: {
+      product_id: { type: 'string', format: 'uuid', description: 'The value for product_id in POST /v1/operations/direct' },
+      name: { type: 'string' },
+      description: { type: ['string', 'null'] },
+      min_monthly_rate_pct: { type: 'number' },
+      max_monthly_rate_pct: { type: 'number' },
+      min_term_days: { type: 'integer', minimum: 0 },
+      max_term_days: { type: 'integer', minimum: 0 },
+      min_value_brl: ref('Money'),
+      max_value_brl: ref('Money'),
+    },
+  },
+};
+
+export const productPaths = {
+  '/v1/products': {
+    get: {
+      operationId: 'listProducts', tags: ['products'], summary: 'Valid product_id values with rate, term and value ranges',
+      description: 'Needs simulation:create or operation:read: whoever may price or read operations may read the catalogue.',
+      security: clientSecurity(['simulation:create'], ['operation:read']),
+      parameters: pagination,
+      responses: { 200: json('Page of active products, by name', listOf(ref('Product'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+};

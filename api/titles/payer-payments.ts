@@ -1,0 +1,53 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { NotFound } from '../../domain/errors';
+import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
+import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecycle-messages';
+import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { payerPaymentUpdate } from '../../workflows/operation-messages';
+import type { TemporalHandle } from '../temporal-client';
+import { positiveAmount, createOnceIfIdentified } from '../payables/inputs';
+import { presentPayerPayment } from './presenter';
+import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
+import { withinUpdateDeadline } from '../operations/workflow-calls';
+
+export interface PayerPaymentBody {
+  paid_amount_brl: unknown;
+  external_id: string;
+  paid_at?: string | null;
+}
+
+/**
+ * The workflow of the title's operation decides. Once it has closed (SETTLED, or the operation
+ * ended without reaching PAID), the title's stored state answers as its validator would have.
+ */
+async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
+  try {
+    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operationId));
+    return await withinUpdateDeadline(temporal, () => handle.executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] }));
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
+    const now = (await titles.titleById(title.id))!;
+    const refusal = payerPaymentRefusal({ status: now.status, outstandingBalance: now.outstandingBalance }, input.paidAmountBrl) ?? NOT_PAYABLE_YET;
+    throw refusalError(refusal.code, refusal.detail);
+  }
+}
+
+/** A payer's payment on a title (backoffice or sandbox), deduplicated by (title, external_id). */
+export async function recordPayerPayment(
+  deps: { temporal: TemporalHandle },
+  trx: Knex.Transaction,
+  originatorId: string,
+  titleId: string,
+  body: PayerPaymentBody,
+  by: Pick<PayerPaymentInput, 'channel' | 'recordedBy'>,
+) {
+  const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
+  const titles = new OperationsRepository(trx, originatorId);
+  const title = await titles.titleById(titleId);
+  if (!title) throw new NotFound('title_not_found');
+  const input: PayerPaymentInput = { externalId: body.external_id, paidAmountBrl: amount.toString(), paidAt: body.paid_at ?? null, ...by };
+  return createOnceIfIdentified(trx, { grain: 'title_payer_payment', scope: title.id, externalId: body.external_id, request: { ...body } },
+    async () => presentPayerPayment(title.operationId, await applyThroughWorkflow(deps.temporal, titles, title, input)));
+}

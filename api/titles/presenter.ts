@@ -1,0 +1,15 @@
+import type { PayerPaymentResult } from '../../domain/lifecycle-messages';
+
+/** A payer's payment as both payment routes answer it (the original one on a replay). */
+export function presentPayerPayment(operationId: string, result: PayerPaymentResult) {
+  return {
+    id: result.paymentId,
+    title_id: result.titleId,
+    operation_id: operationId,
+    external_id: result.externalId,
+    paid_amount_brl: result.paidAmountBrl,
+    paid_at: result.paidAt,
+    title_status: result.titleStatus,
+    remaining: result.remaining,
+  };
+}

@@ -1,0 +1,93 @@
+import type { EventType } from '../../domain/events';
+import type { Schema } from '../openapi/helpers';
+import { jsonBody, ref } from '../openapi/helpers';
+
+/**
+ * The `webhooks` section of the document (OpenAPI 3.1): what we POST to a subscriber for each
+ * event kind. Every `data` carries the ids of its resource and `originator_id`; amounts are money
+ * strings. Fields not marked required may be absent; new fields may appear (additive changes).
+ */
+const money = ref('Money');
+const uuid = { type: 'string', format: 'uuid' };
+const timestamp = { type: 'string', format: 'date-time' };
+const text = { type: 'string' };
+const nullableText = { type: ['string', 'null'] };
+
+function data(required: string[], properties: Record<string, Schema>): Schema {
+  return { type: 'object', required: ['originator_id', ...required], properties: { originator_id: uuid, ...properties }, additionalProperties: true };
+}
+
+const operation = { operation_id: uuid, display_number: { type: 'string', examples: ['OP-1A2B3C4D-5E6F7A8B'] } };
+const operationIds = ['operation_id', 'display_number'];
+const amounts = {
+  opr_gross_future_value: money, requested_net_future_value: money, opr_present_value_discount: money, opr_net_present_liquid_value: money,
+};
+const decision = { reason: nullableText, actor: text };
+
+const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
+  'operation.created': {
+    summary: 'An operation was created (carries its lifecycle status)',
+    data: data([...operationIds, 'lifecycle_status'], { ...operation, lifecycle_status: text, ...amounts }),
+  },
+  'operation.approved': {
+    summary: 'An operation was approved, by backoffice or automatically at creation',
+    data: data([...operationIds, 'lifecycle_status', 'approved_at'], { ...operation, lifecycle_status: text, approved_at: timestamp, approved_by: nullableText }),
+  },
+  'operation.approval_requested': {
+    summary: 'An operation entered the human approval queue (never for an auto-approved one)',
+    data: data(operationIds, { ...operation, requested_net_future_value: money }),
+  },
+  'operation.denied': { summary: 'Backoffice denied an operation', data: data(operationIds, { ...operation, ...decision }) },
+  'operation.cancelled': { summary: 'An operation was cancelled before the money moved', data: data(operationIds, { ...operation, ...decision }) },
+  'operation.contract_signed': { summary: 'All signers signed the contract', data: data(operationIds, operation) },
+  'operation.paid': {
+    summary: 'The PIX to the assignor settled and was reconciled',
+    data: data(operationIds, { ...operation, opr_net_present_liquid_value: money, paid_amount: money, paid_at: timestamp, disbursement_method: nullableText }),
+  },
+  'title.paid': {
+    summary: 'A title was paid in full',
+    data: data(['title_id', ...operationIds], { title_id: uuid, ...operation, external_id: text, paid_amount_brl: money, paid_at: timestamp }),
+  },
+  'operation.flagged': {
+    summary: 'An operation was sent to human approval whatever its amount: an NF-e key of it is already assigned elsewhere (policy double_assignment: review)',
+    data: data([...operationIds, 'lifecycle_status', 'reason', 'external_ids'], {
+      ...operation, lifecycle_status: { const: 'WAITING_APPROVAL' }, reason: { type: 'string', examples: ['receivable_assigned_elsewhere'] },
+      external_ids: { type: 'array', items: text, description: 'The receivables of this operation that carry such a key' },
+    }),
+  },
+  'stock.item_registered': {
+    summary: 'A stock item was registered',
+    data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {
+      stock_item_id: uuid, external_id: text, assignor_id: uuid, net_future_value: money, gross_future_value: money,
+      gross_future_value_deductions: { anyOf: [money, { type: 'null' }] }, due_date: ref('Date'), backing_type: text, pre_authorized: { type: 'boolean' },
+    }),
+  },
+};
+
+const deliveryHeaders: Schema[] = [
+  { name: 'X-Service-Signature', description: 'Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time.', pattern: '^[0-9a-f]{64}$' },
+  { name: 'webhook-id', description: 'Standard Webhooks message id: the `event_id`, the same in every attempt.' },
+  { name: 'webhook-timestamp', description: 'Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays.', pattern: '^\\d+$' },
+  { name: 'webhook-signature', description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours.' },
+].map(({ name, description, pattern }) => ({ name, in: 'header', required: true, description, schema: { type: 'string', ...(pattern ? { pattern } : {}) } }));
+
+function envelope(type: EventType, payload: Schema): Schema {
+  return {
+    type: 'object',
+    required: ['event_type', 'event_id', 'occurred_at', 'data'],
+    properties: { event_type: { const: type }, event_id: { ...uuid, description: 'Unique per event; deduplicate by it' }, occurred_at: timestamp, data: payload },
+  };
+}
+
+export const webhookEvents = Object.fromEntries(Object.entries(EVENTS).map(([type, { summary, data: payload }]) => [type, {
+  post: {
+    operationId: `event_${type.replace('.', '_')}`,
+    tags: ['webhooks'],
+    summary,
+    description: 'Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.',
+    security: [{ webhookSignature: [] }, { serviceSignature: [] }],
+    parameters: deliveryHeaders,
+    requestBody: jsonBody(envelope(type as EventType, payload)),
+    responses: { 200: { description: 'Any 2xx acknowledges the event; the body is ignored' } },
+  },
+}]));

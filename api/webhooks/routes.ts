@@ -1,0 +1,41 @@
+import { Router, Request } from 'express';
+import { created, handle, noContent, ok } from '../http/handle';
+import type { UnitOfWork } from '../http/context';
+import { page, tenantOf } from '../http/request-helpers';
+import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './presenter';
+import { WebhookService, WebhookServiceDeps } from './webhook-service';
+
+export function webhookRoutes(deps: WebhookServiceDeps): Router {
+  const router = Router();
+  const service = (req: Request, uow: UnitOfWork) => new WebhookService(deps, uow.db, tenantOf(req));
+  const webhookId = (req: Request) => String(req.params.webhook_id);
+
+  router.post('/v1/webhooks', handle(async (req, uow) => {
+    const { url, events, description } = req.body;
+    return created(presentWebhookWithSecret(await service(req, uow).register({ url, events, description: description ?? null })));
+  }));
+
+  router.get('/v1/webhooks', handle(async (req, uow) => {
+    const { items, total } = await service(req, uow).list(page(req));
+    return ok({ items: items.map(presentWebhook), total, ...page(req) });
+  }));
+
+  router.delete('/v1/webhooks/:webhook_id', handle(async (req, uow) => {
+    await service(req, uow).delete(webhookId(req));
+    return noContent();
+  }));
+
+  router.get('/v1/webhooks/:webhook_id/deliveries', handle(async (req, uow) => {
+    const { items, total } = await service(req, uow).deliveriesOf(webhookId(req), page(req));
+    return ok({ items: items.map(presentDelivery), total, ...page(req) });
+  }));
+
+  router.post('/v1/webhooks/:webhook_id/rotate-secret', handle(async (req, uow) =>
+    ok(presentWebhookWithSecret(await service(req, uow).rotateSecret(webhookId(req))))));
+
+  router.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', handle(async (req, uow) => {
+    const delivery = await service(req, uow).retry(webhookId(req), String(req.params.delivery_id));
+    return { status: 202, body: { webhook_id: delivery.subscriptionId, delivery_id: delivery.id, event_id: delivery.eventId, status: 'accepted' } };
+  }));
+  return router;
+}

@@ -1,0 +1,200 @@
+/**
+ * The one typed configuration object. It is read from the environment once, at start-up, by the
+ * process entry points (api server, worker, dev and test orchestration); nothing else reads
+ * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
+ */
+import { CipherKey, CipherKeyError, parseCipherKeys } from '../api/crypto/cipher-ring';
+import { PASSWORD_LOG2N } from '../api/auth/passwords';
+
+export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
+
+export interface Config {
+  serviceEnv: ServiceEnv;
+  apiVersion: string;
+  /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
+  http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
+  databaseUrl: string;
+  /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
+  db: { poolMax: number; failFastMs: number };
+  temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
+  jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };
+  /** The ring that seals Temporal payloads and webhook secrets; the first key seals, every key opens. */
+  payloadKeys: CipherKey[];
+  /** Temporal Web origins allowed to call the codec endpoint (CORS). */
+  codec: { corsOrigins: string[] };
+  /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
+  callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
+  login: { maxFailures: number; lockMinutes: number };
+  /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
+  passwords: { scryptLog2N: number };
+  /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
+  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
+  idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
+  /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
+  purge: { intervalMs: number };
+  /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
+  referenceCache: { ttlMs: number };
+  providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
+  webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[] };
+  titles: { graceDaysOverride: number | null };
+  outbox: { relayIntervalMs: number; relayAfterMs: number };
+  openapi: { validateResponses: boolean };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const HOUR = 3_600_000;
+/** DESIGN.md §10: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_WEBHOOK_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+
+function str(env: Env, name: string, fallback?: string): string {
+  const value = env[name];
+  if (value !== undefined && value !== '') return value;
+  if (fallback !== undefined) return fallback;
+  throw new ConfigError(`${name} is required`);
+}
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value === '' ? null : value;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function intList(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((part) => part.trim());
+  if (values.length === 0 || values.some((v) => !/^\d+$/.test(v))) throw new ConfigError(`${name} must be a comma-separated list of milliseconds`);
+  return values.map(Number);
+}
+
+function cipherKeys(env: Env, name: string): CipherKey[] {
+  try {
+    return parseCipherKeys(str(env, name));
+  } catch (err) {
+    if (err instanceof CipherKeyError) throw new ConfigError(`${name}: ${err.message}`);
+    throw err;
+  }
+}
+
+function origins(env: Env, name: string, fallbackUrl: string | null): string[] {
+  const raw = optional(env, name);
+  const listed = raw === null ? (fallbackUrl ? [fallbackUrl] : []) : raw.split(',').map((v) => v.trim()).filter(Boolean);
+  return listed.map((value) => {
+    try {
+      return new URL(value).origin;
+    } catch {
+      throw new ConfigError(`${name} must be a comma-separated list of origins, got "${value}"`);
+    }
+  });
+}
+
+function secret(env: Env, name: string): string {
+  const value = str(env, name);
+  if (value.length < 16) throw new ConfigError(`${name} must be at least 16 characters`);
+  return value;
+}
+
+function serviceEnv(env: Env): ServiceEnv {
+  // No default: a deployment that forgets it must not start as dev (issue #13).
+  const value = str(env, 'SERVICE_ENV');
+  if (value !== 'prod' && value !== 'sandbox' && value !== 'dev') throw new ConfigError(`SERVICE_ENV must be prod, sandbox or dev, got "${value}"`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const svcEnv = serviceEnv(env);
+  const port = int(env, 'PORT', 8000);
+  const config: Config = {
+    serviceEnv: svcEnv,
+    apiVersion: '1.6.0',
+    http: {
+      host: str(env, 'HOST', '127.0.0.1'),
+      port,
+      trustProxy: bool(env, 'TRUST_PROXY', false),
+      bodyLimit: str(env, 'BODY_LIMIT', '1mb'),
+      publicUrl: str(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`),
+      hstsMaxAgeSeconds: int(env, 'HSTS_MAX_AGE_SECONDS', 0),
+    },
+    databaseUrl: str(env, 'DATABASE_URL'),
+    db: { poolMax: int(env, 'DB_POOL_MAX', 40, 2), failFastMs: int(env, 'DB_FAIL_FAST_MS', 1_500, 100) },
+    temporal: {
+      address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
+      namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
+      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'operations'),
+      webUrl: optional(env, 'TEMPORAL_WEB_URL'),
+    },
+    jwt: {
+      privateKeyPem: optional(env, 'JWT_PRIVATE_KEY'),
+      tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 900, 1),
+      audience: str(env, 'JWT_AUDIENCE', 'receivables-anticipation-api'),
+      keyReloadIntervalMs: int(env, 'JWT_KEY_RELOAD_INTERVAL_MS', 60_000, 0),
+    },
+    payloadKeys: cipherKeys(env, 'PAYLOAD_KEYS'),
+    codec: { corsOrigins: origins(env, 'CODEC_CORS_ORIGINS', optional(env, 'TEMPORAL_WEB_URL')) },
+    callbacks: {
+      esignSecret: secret(env, 'ESIGN_CALLBACK_SECRET'),
+      pixSecret: secret(env, 'PIX_CALLBACK_SECRET'),
+      toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
+    },
+    login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
+    passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
+    rateLimit: {
+      enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
+      perTokenRpm: int(env, 'RATE_LIMIT_TOKEN_RPM', 120, 1),
+      perIpRpm: int(env, 'RATE_LIMIT_IP_RPM', 120, 1),
+      loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
+      tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
+      callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
+    },
+    idempotency: {
+      // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.
+      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 10_000, 1),
+      reservationCeilingSeconds: Math.min(600, int(env, 'IDEMPOTENCY_RESERVATION_SECONDS', 600, 1)),
+      ttlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
+    },
+    purge: { intervalMs: int(env, 'PURGE_INTERVAL_MS', 60_000, 10) },
+    referenceCache: { ttlMs: int(env, 'REFERENCE_CACHE_TTL_SECONDS', 60, 1) * 1000 },
+    providers: {
+      esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
+      pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),
+      timeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 10_000, 1),
+    },
+    webhooks: {
+      allowPrivateHosts: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_HOSTS', false),
+      extraCaPem: optional(env, 'WEBHOOKS_EXTRA_CA_PEM'),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+      retryScheduleMs: intList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_SCHEDULE_MS),
+    },
+    titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
+    outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
+    openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
+    logLevel: str(env, 'LOG_LEVEL', 'info'),
+  };
+  if (config.serviceEnv === 'prod') {
+    if (config.webhooks.allowPrivateHosts || config.webhooks.extraCaPem) {
+      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused when SERVICE_ENV=prod');
+    }
+    if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
+    if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
+    if (config.passwords.scryptLog2N < PASSWORD_LOG2N) throw new ConfigError(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused when SERVICE_ENV=prod`);
+  }
+  return config;
+}
