@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../db/unavailable';
 import { testConfig } from '../support/stack';
 import { TcpProxy } from '../support/tcp-proxy';
 import { idempotentExecutor } from '../../api/middleware/idempotency-executor';
-import { createLogger } from '../../api/logger';
+import { createLogger } from '../../db/logger';
 
 const failureOf = (work: () => Promise<unknown>) => work().then(() => { throw new Error('expected a failure'); }, (err: unknown) => err);
 
