@@ -9,7 +9,7 @@ import { signatureHeaders } from '../domain/webhook-signature';
 import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/repositories/webhooks';
 import { WebhookDeliveryRepository } from '../db/repositories/webhooks-deliveries';
 import { createWebhookTransport } from './webhooks-http';
-import { CipherRing } from '../api/crypto/cipher-ring';
+import { CipherRing } from '../db/crypto/cipher-ring';
 
 export interface WebhookActivityDeps {
   db: Knex;

@@ -40,8 +40,8 @@ import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { titleRoutes } from './titles/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
-import { EncryptionCodec } from './crypto/payload-codec';
-import { CipherRing } from './crypto/cipher-ring';
+import { EncryptionCodec } from '../db/crypto/payload-codec';
+import { CipherRing } from '../db/crypto/cipher-ring';
 import { webPageRoutes } from './backoffice/web-pages';
 
 export interface AppDeps {

@@ -1,6 +1,6 @@
 import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { Config } from '../db/config';
-import { encryptingDataConverter } from './crypto/payload-codec';
+import { encryptingDataConverter } from '../db/crypto/payload-codec';
 
 export interface TemporalHandle {
   client: Client;

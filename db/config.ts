@@ -3,7 +3,7 @@
  * process entry points (api server, worker, dev and test orchestration); nothing else reads
  * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
  */
-import { CipherKey, CipherKeyError, parseCipherKeys } from '../api/crypto/cipher-ring';
+import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
 import { PASSWORD_LOG2N } from '../api/auth/passwords';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';

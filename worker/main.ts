@@ -8,7 +8,7 @@ import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { startOutboxRelay } from './outbox-relay';
-import { encryptingDataConverter } from '../api/crypto/payload-codec';
+import { encryptingDataConverter } from '../db/crypto/payload-codec';
 
 export interface RunningWorker {
   worker: Worker;

@@ -1,7 +1,7 @@
 import { Request, Router, RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Forbidden, RuleViolation } from '../../domain/errors';
-import { CipherKeyError } from '../crypto/cipher-ring';
+import { CipherKeyError } from '../../db/crypto/cipher-ring';
 import { handle, ok } from '../http/handle';
 
 export const CODEC_PATH = '/v1/backoffice/codec';

@@ -9,7 +9,7 @@ import { newWebhookSecret } from '../../domain/webhook-signature';
 import { Page, WebhookSubscription, WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { WebhookDelivery, WebhookDeliveryRepository } from '../../db/repositories/webhooks-deliveries';
 import { deliveryStart, retryNowSignal, type webhookDelivery } from '../../workflows/webhook-delivery';
-import { CipherRing } from '../crypto/cipher-ring';
+import { CipherRing } from '../../db/crypto/cipher-ring';
 
 /** A subscription with its secret in clear: only as the answer to registration or rotation. */
 export interface RevealedSubscription {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { loadConfig } from '../config';
-import { CipherRing, isSealedText } from '../../api/crypto/cipher-ring';
+import { CipherRing, isSealedText } from '../crypto/cipher-ring';
 
 /**
  * Webhook secrets at rest are sealed with the payload key ring (issue #13): the rows written

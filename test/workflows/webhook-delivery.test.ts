@@ -13,7 +13,7 @@ import { ApiClient } from '../support/http';
 import { buildIntegrator, buildOriginator } from '../support/factories';
 import { Answer, RECEIVER_HOST, startReceiver, testCa, TestReceiver } from '../support/https-receiver';
 import { eventually, fixedResolver } from '../support/webhooks';
-import { CipherRing } from '../../api/crypto/cipher-ring';
+import { CipherRing } from '../../db/crypto/cipher-ring';
 
 /**
  * One attempt, straight through the activity with the guard configured as in production: the
