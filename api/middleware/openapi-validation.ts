@@ -93,7 +93,7 @@ interface ValidatorContext {
   shouldIgnoreRoute(path: string): boolean;
 }
 type MetadataFactory = (context: ValidatorContext, responseApiDoc: { paths: Record<string, Record<string, unknown>> } | null) => RequestHandler;
-interface Direct { regexp: RegExp; keys: string[]; openapi: Record<string, unknown> }
+interface Direct { regexp: RegExp; keys: string[]; openapi: Record<string, unknown>; shadows: RegExp[] }
 
 /** Whether one request path could match both templates: as many segments, each pair equal or one a parameter. */
 function overlap(a: string, b: string): boolean {
@@ -107,25 +107,30 @@ function overlap(a: string, b: string): boolean {
  * express-openapi-validator looks the request's route up again on every request (lookupRoute,
  * openapi.metadata.js), trying the pattern of every documented path in turn until one matches: after
  * the memo above it was still the largest cost of the validator, about 4 % of the api's CPU on a
- * simulation. resolveRoute has found the template already. Where no path before it in the
- * validator's order (most literal first) could match the same request, the validator's lookup
- * would end on that template, so its metadata is set straight from it; any other request (a
- * template another could shadow, HEAD, a path parameter that does not decode) takes the validator's
- * own lookup, unchanged.
+ * simulation. resolveRoute has found the template already. The validator's lookup ends on the
+ * first path in its order (most literal first) that matches; when the request matches none of the
+ * few paths before that template which could match the same requests (`/v1/operations/direct`
+ * before `/v1/operations/{id}`), that first is the template itself, so its metadata is set straight
+ * from it. Any other request (one such a path does match, HEAD, a path parameter that does not
+ * decode) takes the validator's own lookup, unchanged.
  */
 function directMetadata(original: MetadataFactory, compile: Compile): MetadataFactory {
   return (context, responseApiDoc) => {
     const fallback = original(context, responseApiDoc);
     const direct = new Map<string, Direct>();
+    const patternOf = (expressRoute: string) => (compile(expressRoute, { sensitive: false, strict: false }) as { regexp: RegExp; keys: { name: string }[] });
     context.routes.forEach((route, at) => {
-      if (context.routes.slice(0, at).some((earlier) => earlier.expressRoute !== route.expressRoute && overlap(earlier.openApiRoute, route.openApiRoute))) return;
+      const shadows = [...new Set(context.routes.slice(0, at)
+        .filter((earlier) => earlier.expressRoute !== route.expressRoute && overlap(earlier.openApiRoute, route.openApiRoute))
+        .map((earlier) => earlier.expressRoute))].map((expressRoute) => patternOf(expressRoute).regexp);
       const pathKey = route.openApiRoute.substring(route.basePath.length);
       const method = route.method.toLowerCase();
       const schema = context.apiDoc.paths[pathKey]?.[method];
       if (!schema) return;
-      const { regexp, keys } = compile(route.expressRoute, { sensitive: false, strict: false }) as { regexp: RegExp; keys: { name: string }[] };
+      const { regexp, keys } = patternOf(route.expressRoute);
       direct.set(`${route.method} ${route.openApiRoute}`, {
         regexp,
+        shadows,
         keys: keys.map((key) => key.name),
         openapi: {
           expressRoute: route.expressRoute,
@@ -143,7 +148,7 @@ function directMetadata(original: MetadataFactory, compile: Compile): MetadataFa
       // The validator's own options: case-insensitive, trailing slash optional, nothing ignored.
       if (!entry || req.app.enabled('case sensitive routing') || req.app.enabled('strict routing') || context.shouldIgnoreRoute(req.path)) return fallback(req, res, next);
       const found = entry.regexp.exec(path);
-      if (!found) return fallback(req, res, next);
+      if (!found || entry.shadows.some((shadow) => shadow.test(path))) return fallback(req, res, next);
       const pathParams: Record<string, string> = {};
       try {
         entry.keys.forEach((key, i) => { pathParams[key] = decodeURIComponent(found[i + 1]); });
