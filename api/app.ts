@@ -43,6 +43,10 @@ import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../db/crypto/payload-codec';
 import { CipherRing } from '../db/crypto/cipher-ring';
 import { webPageRoutes } from './backoffice/web-pages';
+import { pipeline, routerDispatch } from './http/pipeline';
+
+/** Express matches paths without regard to case, so the pages' prefixes are matched so too. */
+const PAGE_PATHS = /^\/(?:backoffice|docs)(?:\/|$)/i;
 
 export interface AppDeps {
   config: Config;
@@ -77,26 +81,12 @@ export function createApp(deps: AppDeps): Express {
   const now = deps.now ?? (() => new Date());
   const limits = { db, config: config.rateLimit, now };
 
-  app.use(requestContext(config, db, logger));
-  app.use(databaseBudget(config.db.failFastMs));
-  app.use(securityHeaders(config.http));
-  app.use(requestLog(logger));
+  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger)]));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
-  app.use(webPageRoutes());
-  // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
-  app.use(resolveRoute(routes));
-  app.use(noStoreForSecrets());
-  app.use(perIpRateLimit(limits));
-  app.use(...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)));
-  app.use(...jsonBody(config.http.bodyLimit));
-  app.use(inputGuard());
-  app.use(authenticate(deps.auth));
-  app.use(perTokenRateLimit(limits));
-  app.use(requireScopes());
-  app.use(idempotency({ db, settings: config.idempotency, logger, now }));
-  app.use(...openapiValidation(document, config.openapi.validateResponses));
-
+  // Every path they serve is under /backoffice or /docs; no other request walks their router.
+  const pages = webPageRoutes();
+  app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
@@ -117,7 +107,21 @@ export function createApp(deps: AppDeps): Express {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),
   ];
-  app.use(...routers);
+  app.use(pipeline([
+    // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
+    resolveRoute(routes),
+    noStoreForSecrets(),
+    perIpRateLimit(limits),
+    ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
+    ...jsonBody(config.http.bodyLimit),
+    inputGuard(),
+    authenticate(deps.auth),
+    perTokenRateLimit(limits),
+    requireScopes(),
+    idempotency({ db, settings: config.idempotency, logger, now }),
+    ...openapiValidation(document, config.openapi.validateResponses),
+    routerDispatch(routers),
+  ]));
 
   app.use(mapValidatorErrors);
   app.use(errorHandler(logger));

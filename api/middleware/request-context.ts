@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
@@ -11,6 +12,23 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const READS_ONLY = new Set(['simulate']);
 
 /**
+ * uuid's v7 asks the system for 16 random bytes per id: 3 % of the api's CPU on a simulation in the
+ * profile. The random part of request ids is drawn from a pool filled for 256 ids at a time.
+ */
+const POOLED_IDS = 256;
+const pool = new Uint8Array(16 * POOLED_IDS);
+let drawn = POOLED_IDS;
+
+function newRequestId(): string {
+  if (drawn === POOLED_IDS) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  drawn += 1;
+  return uuidv7({ random: pool.subarray(16 * (drawn - 1), 16 * drawn) });
+}
+
+/**
  * Gives every request its ids and stamps the platform headers first, so that every response,
  * errors included, carries them.
  */
@@ -22,7 +40,7 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
   };
   return (req, res, next) => {
     const incoming = req.get('X-Request-Id');
-    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : uuidv7();
+    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : newRequestId();
     const callerCorrelation = req.get('X-Correlation-Id');
     const correlationId = callerCorrelation && SAFE_ID.test(callerCorrelation) ? callerCorrelation : requestId;
     req.ctx = {
@@ -33,9 +51,9 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
       // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
       execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !READS_ONLY.has(req.ctx.route?.operationId ?? ''), logger)(work),
     };
-    res.set(platform);
-    res.set('X-Request-Id', requestId);
-    res.set('X-Correlation-Id', correlationId);
+    for (const name in platform) res.setHeader(name, platform[name]);
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Correlation-Id', correlationId);
     next();
   };
 }

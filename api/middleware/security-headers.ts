@@ -9,7 +9,7 @@ import type { Config } from '../../db/config';
  * only when configured, i.e. when the service is reached over TLS.
  */
 export function securityHeaders(http: Config['http']): RequestHandler {
-  return helmet({
+  const policy = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
@@ -17,6 +17,33 @@ export function securityHeaders(http: Config['http']): RequestHandler {
     xFrameOptions: { action: 'deny' },
     strictTransportSecurity: http.hstsMaxAgeSeconds > 0 ? { maxAge: http.hstsMaxAgeSeconds, includeSubDomains: true } : false,
   });
+  const { set, removed } = headersOf(policy);
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * What a helmet policy does to a response, worked out once: every directive here is a constant
+ * (no per-request nonce), so eleven middlewares per request (a tenth of the fixed cost of a
+ * request in the profile) reduce to setting the same headers.
+ */
+function headersOf(policy: RequestHandler): { set: [string, string][]; removed: string[] } {
+  const set: [string, string][] = [];
+  const removed: string[] = [];
+  let done = false;
+  const recorder = {
+    setHeader: (name: string, value: string) => { set.push([name, value]); },
+    removeHeader: (name: string) => { removed.push(name); },
+  };
+  void policy({} as never, recorder as never, (err?: unknown) => {
+    if (err) throw err;
+    done = true;
+  });
+  if (!done) throw new Error('the security header policy did not finish at once: it cannot be worked out in advance');
+  return { set, removed };
 }
 
 /**

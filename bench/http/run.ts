@@ -2,7 +2,7 @@
  * The fixed cost of a request: bare Express 5 echoing the body against the api's hot routes,
  * measured in one run on the same machine within about a minute.
  *
- *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--baseline DIR] [--profile-api DIR]
+ *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--baseline DIR [--rounds N]] [--profile-api DIR]
  *
  * Scenarios, each a closed loop of `--connections` keep-alive connections (autocannon) for
  * `--seconds` after `--warmup` seconds not counted:
@@ -20,6 +20,8 @@
  * --baseline DIR: a second api run from another checkout of the code (e.g. `git archive main | tar -x -C DIR`, with
  * DIR/node_modules linked to ours), on the same database; each api scenario runs against it right before ours,
  * so a before/after comparison shares the machine's conditions.
+ * --rounds N: with --baseline, each pair is measured in N alternating slices of SECONDS / N (p50 and p99 are then the
+ * median of the slices'), so a neighbour's load falls on the baseline and ours alike.
  * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
 import os from 'node:os';
@@ -44,6 +46,7 @@ const CONNECTIONS = Number(option('connections', '10'));
 const PROFILE_DIR = option('profile-api', '');
 const ONLY = option('only', '');
 const BASELINE = option('baseline', '');
+const ROUNDS = Math.max(1, Number(option('rounds', '1')));
 const OPERATIONS = 50;
 
 const say = (line: string) => process.stderr.write(`[bench:http] ${line}\n`);
@@ -59,22 +62,45 @@ function cannon(scenario: Scenario, seconds: number): Promise<autocannon.Result>
   });
 }
 
-async function measure(scenario: Scenario): Promise<Result> {
-  if (WARMUP > 0) await cannon(scenario, WARMUP);
+interface Tally { answered: number; wrong: number; cpuMs: Record<string, number>; p50s: number[]; p99s: number[] }
+
+async function slice(scenario: Scenario, seconds: number, tally: Tally): Promise<void> {
   const before = readCpu(scenario.cpu);
-  const result = await cannon(scenario, SECONDS);
+  const result = await cannon(scenario, seconds);
   const cpu = cpuBetween(before, readCpu(scenario.cpu));
-  const answered = result['2xx'];
-  const wrong = result.non2xx + result.errors + result.timeouts;
-  if (answered === 0) throw new Error(`${scenario.name}: no 2xx answer (${wrong} others)`);
+  tally.answered += result['2xx'];
+  tally.wrong += result.non2xx + result.errors + result.timeouts;
+  for (const [name, ms] of Object.entries(cpu)) tally.cpuMs[name] = (tally.cpuMs[name] ?? 0) + ms;
+  tally.p50s.push(result.latency.p50);
+  tally.p99s.push(result.latency.p99);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function resultOf(scenario: Scenario, tally: Tally): Result {
+  if (tally.answered === 0) throw new Error(`${scenario.name}: no 2xx answer (${tally.wrong} others)`);
   return {
     name: scenario.name,
-    rps: answered / SECONDS,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: wrong,
-    cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms / answered])),
+    rps: tally.answered / SECONDS,
+    p50: median(tally.p50s),
+    p99: median(tally.p99s),
+    errors: tally.wrong,
+    cpuMsPerRequest: Object.fromEntries(Object.entries(tally.cpuMs).map(([name, ms]) => [name, ms / tally.answered])),
   };
+}
+
+/**
+ * The scenarios of a group (one alone, or a baseline and ours) measured in turns: with --rounds N
+ * each runs N slices of SECONDS / N, alternating, so a neighbour's burst of load falls on both alike.
+ */
+async function measure(group: Scenario[]): Promise<Result[]> {
+  if (WARMUP > 0) for (const scenario of group) await cannon(scenario, WARMUP);
+  const rounds = group.length > 1 ? ROUNDS : 1;
+  const tallies: Tally[] = group.map(() => ({ answered: 0, wrong: 0, cpuMs: {}, p50s: [], p99s: [] }));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [at, scenario] of group.entries()) await slice(scenario, SECONDS / rounds, tallies[at]);
+  }
+  return group.map((scenario, at) => resultOf(scenario, tallies[at]));
 }
 
 async function main(): Promise<void> {
@@ -112,17 +138,19 @@ async function main(): Promise<void> {
     ];
     const chosen = all.filter((scenario, i) => i === 0 || scenario.name.includes(ONLY));
     const baselineCpu = baseline ? { api: byPid(baseline.process.pid!), postgres: components.postgres } : null;
-    const scenarios = !baseline || !baselineCpu ? chosen : chosen.flatMap((scenario, i) => (i === 0 ? [scenario] : [
+    const groups: Scenario[][] = !baseline || !baselineCpu ? chosen.map((scenario) => [scenario]) : chosen.map((scenario, i) => (i === 0 ? [scenario] : [
       { ...scenario, name: `${scenario.name} (baseline)`, url: scenario.url.replace(stack.apiUrl, baseline.match[1]), cpu: baselineCpu },
       scenario,
     ]));
     const startLoad = load();
-    say(`load average before: ${startLoad}; ${scenarios.length} scenarios of ${WARMUP} + ${SECONDS} s, ${CONNECTIONS} connections`);
+    say(`load average before: ${startLoad}; ${groups.flat().length} scenarios of ${WARMUP} + ${SECONDS} s${ROUNDS > 1 && baseline ? ` (in ${ROUNDS} alternating slices)` : ''}, ${CONNECTIONS} connections`);
     const started = Date.now();
     const results: Result[] = [];
-    for (const scenario of scenarios) {
-      results.push(await measure(scenario));
-      say(`${scenario.name}: ${results.at(-1)!.rps.toFixed(0)}/s`);
+    for (const group of groups) {
+      for (const result of await measure(group)) {
+        results.push(result);
+        say(`${result.name}: ${result.rps.toFixed(0)}/s`);
+      }
     }
     const endLoad = load();
     const base = results[0].rps;

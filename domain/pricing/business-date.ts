@@ -21,10 +21,31 @@ export function businessDate(now: Date): string {
 }
 
 /**
+ * Every date of a request is checked by the validator and read again by pricing: working it out
+ * each time was 3 % of the api's CPU for a 10-receivable simulation. The answer depends on the
+ * text alone, so it is remembered for texts of a date's length (nothing longer is a date).
+ * Requests name few distinct dates (due dates, today); a full memo starts over rather than grow.
+ */
+const dayNumbers = new Map<string, number>();
+const MEMO_SIZE = 10_000;
+
+/**
  * Day number of a calendar date, or NaN when it is not a real date (2026-02-30) or has year 0000,
- * which Postgres does not have. `setUTCFullYear`, because `Date.UTC` reads years 0–99 as 1900–1999.
+ * which Postgres does not have.
  */
 export function dayNumber(date: string): number {
+  if (date.length !== 10) return parseDayNumber(date);
+  let known = dayNumbers.get(date);
+  if (known === undefined) {
+    known = parseDayNumber(date);
+    if (dayNumbers.size >= MEMO_SIZE) dayNumbers.clear();
+    dayNumbers.set(date, known);
+  }
+  return known;
+}
+
+/** `setUTCFullYear`, because `Date.UTC` reads years 0–99 as 1900–1999. */
+function parseDayNumber(date: string): number {
   const match = ISO_DATE.exec(date);
   if (!match) return NaN;
   const [year, month, day] = match.slice(1).map(Number);

@@ -24,11 +24,13 @@ export type CanonicalMoney = keyof typeof MONEY_NAMES;
  */
 export function renderMoney(values: Partial<Record<CanonicalMoney, Money | string>>): Record<string, string> {
   const body: Record<string, string> = {};
-  for (const [canonical, value] of Object.entries(values) as [CanonicalMoney, Money | string | undefined][]) {
+  // A loop over the keys, not Object.entries: a read of 50 operations renders 550 of these.
+  for (const canonical in values) {
+    const value = values[canonical as CanonicalMoney];
     if (value === undefined) continue;
     const text = typeof value === 'string' ? value : value.toString();
     body[canonical] = text;
-    for (const name of MONEY_NAMES[canonical]) body[name] = text;
+    for (const name of MONEY_NAMES[canonical as CanonicalMoney]) body[name] = text;
   }
   return body;
 }

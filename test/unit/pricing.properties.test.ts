@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import Decimal from 'decimal.js';
 import { RuleViolation } from '../../domain/errors';
 import { Dec, Money } from '../../domain/money';
-import { addDays, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
+import { addDays, cet, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
+import { exactCet } from '../../domain/pricing/cet';
 
 const TODAY = '2026-11-21';
 const POLICY: PricingPolicy = {
@@ -102,5 +103,35 @@ describe('pricing properties', () => {
       const raw = [{ external_id: 'x', payer_name: 'P', payer_document: '11222333000181', due_date: TODAY, net_future_value: nfv, requested_net_future_value_percent: 100 }];
       expect(normalisePricingRequest({ receivables: raw }, { route: 'simulate' }).receivables[0].requestedNetFutureValue.toString()).to.equal(nfv);
     }));
+  });
+});
+
+describe('CET from doubles', () => {
+  const same = (requestedCents: number, liquidCents: number, days: Decimal) => {
+    const requested = Money.fromCents(requestedCents);
+    const liquid = Money.fromCents(liquidCents);
+    const fast = cet(requested, liquid, days);
+    const exact = exactCet(requested, liquid, Decimal.max(days, 1));
+    expect(fast.monthlyPct.toFixed(), `${requested}/${liquid} over ${days}`).to.equal(exact.monthlyPct.toFixed());
+    expect(fast.annualPct.toFixed(), `${requested}/${liquid} over ${days}`).to.equal(exact.annualPct.toFixed());
+  };
+
+  it('gives the 4 places of the 30-digit definition for any amounts and weighted days', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 100_000_000_000 }),
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 0, max: 4_000_000 }).map((n) => new Decimal(n).div(997)),
+      (liquidCents, markupPerMille, days) => same(liquidCents + Math.floor((liquidCents * markupPerMille) / 1000), liquidCents, days),
+    ), { numRuns: 3_000 });
+  });
+
+  it('gives them where the monthly cost sits on a rounding half, the case doubles cannot settle alone', () => {
+    // Over 30 weighted days the factor is R/L itself: R = L·(1 + p/100) puts the monthly cost exactly on p, a half at the 5th place.
+    for (const pct of ['1.00005', '2.50005', '0.00015', '12.99995', '4.12345']) {
+      const liquidCents = 100_000_000;
+      same(new Decimal(pct).times(liquidCents).div(100).plus(liquidCents).toNumber(), liquidCents, new Decimal(30));
+    }
+    same(100, 100, new Decimal(12));
+    same(100, 0, new Decimal(12));
   });
 });
