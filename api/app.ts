@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
-    operationRoutes({ db, temporal: deps.temporal, config, now }),
+    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),

@@ -12,8 +12,9 @@ const RECONNECT_MS = 250;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
- * users (revocation, scopes), policies, assignors' and payers' fee defaults, products. The
- * triggers of migration 20261123200000 NOTIFY every change; `invalidate` drops what it names, a
+ * users (revocation, scopes), policies, assignors' and payers' fee defaults, products; and the
+ * operation reads integrators poll far more often than an operation changes. The triggers of
+ * migrations 20261123200000 and 20261124001000 NOTIFY every change; `invalidate` drops what it names, a
  * (re)connect of the listener drops everything, and entries expire after `ttlMs` whatever happens.
  * While the listener is down nothing is cached. docs/decisions.md "Caches".
  */
@@ -26,6 +27,8 @@ export class ReferenceCache {
   private readonly assignorFees: ScopedCache<FeeDefaults | null>;
   private readonly payerFees: ScopedCache<FeeDefaults | null>;
   private readonly products: ScopedCache<{ items: Product[]; total: number }>;
+  /** Rendered reads, scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
+  private readonly operations: ScopedCache<unknown>;
   private readonly byTable: Record<string, (scope: string) => void>;
 
   constructor(private readonly db: Knex, ttlMs: number) {
@@ -37,6 +40,7 @@ export class ReferenceCache {
     this.assignorFees = new ScopedCache(this.state);
     this.payerFees = new ScopedCache(this.state);
     this.products = new ScopedCache(this.state);
+    this.operations = new ScopedCache(this.state);
     const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
@@ -46,6 +50,8 @@ export class ReferenceCache {
       products: scoped(this.products),
       assignors: scoped(this.assignorFees),
       payers: scoped(this.payerFees),
+      operations: scoped(this.operations),
+      titles: scoped(this.operations),
     };
   }
 
@@ -74,7 +80,7 @@ export class ReferenceCache {
   private reset(live: boolean): void {
     this.state.epoch += 1;
     this.state.live = live;
-    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products]) cache.clear();
+    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations]) cache.clear();
   }
 
   credentialById(id: string): Promise<CredentialRow | undefined> {
@@ -121,5 +127,10 @@ export class ReferenceCache {
   /** One page of the originator's offered products. */
   productPage(originatorId: string, limit: number, offset: number): Promise<{ items: Product[]; total: number }> {
     return this.products.get(originatorId, `${limit}:${offset}`, () => new ProductsRepository(this.db, originatorId).list(limit, offset));
+  }
+
+  /** The operation as `render` reads it for the originator; a refusal (not found) is not kept. */
+  operationRead<T>(originatorId: string, operationId: string, render: () => Promise<T>): Promise<T> {
+    return this.operations.get(operationId, originatorId, render) as Promise<T>;
   }
 }

@@ -4,6 +4,7 @@ import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
+import type { ReferenceCache } from '../cache/reference-cache';
 import { startEntry } from '../../db/workflow-outbox';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
@@ -42,7 +43,7 @@ export function creationHandler(deps: OperationRouteDeps, create: Create, view: 
   });
 }
 
-export function operationRoutes(deps: OperationRouteDeps): Router {
+export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCache }): Router {
   const router = Router();
 
   router.post('/v1/operations/direct', creationHandler(deps, createDirectOperation, 'direct_creation'));
@@ -59,7 +60,11 @@ export function operationRoutes(deps: OperationRouteDeps): Router {
     });
   }));
 
-  router.get('/v1/operations/:id', handle(async (req, uow) => ok(await renderOperation(uow.db, tenantOf(req), String(req.params.id), 'read'))));
+  router.get('/v1/operations/:id', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const id = String(req.params.id);
+    return ok(await deps.cache.operationRead(originatorId, id, () => renderOperation(uow.db, originatorId, id, 'read')));
+  }));
 
   return router;
 }

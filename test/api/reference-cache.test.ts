@@ -7,6 +7,7 @@ import { cnpj } from '../support/documents';
 import { Dec, Money } from '../../domain/money';
 import { ProductsRepository } from '../../db/repositories/products';
 import { buildPricingIntegrator, receivable } from './simulate.support';
+import { buildOperationsIntegrator, createDirect } from '../support/operations';
 
 /**
  * Polls `probe` until it holds and answers when the first probe that held was sent, in ms from
@@ -120,5 +121,49 @@ describe('per-process reference caches', () => {
     // ...and an announced one is.
     await testDb()('policies').where({ id: policy!.id }).update({ default_monthly_rate_pct: '3' });
     expect(await within(100, async () => (await discountOf(second, token, body))[0] === '300.00')).to.be.below(100);
+  });
+
+  describe('the operation read integrators poll', () => {
+    const readOn = async (client: ApiClient, token: string, id: string) => {
+      const res = await client.get(`/v1/operations/${id}`, { token });
+      expect(res.status, res.text).to.equal(200);
+      return res.body;
+    };
+    const created = async () => {
+      const integrator = await buildOperationsIntegrator(first);
+      const res = await createDirect(first, integrator.token);
+      expect(res.status, res.text).to.equal(201);
+      return { ...integrator, id: res.body.id as string, titleId: res.body.titles[0].id as string };
+    };
+
+    it('shows a change of the operation or of one of its titles on another api process within 100 ms', async () => {
+      const { token, id, titleId } = await created();
+      for (let i = 0; i < 3; i += 1) await readOn(second, token, id);
+      await testDb()('operations').where({ id }).update({ lifecycle_status: 'CANCELLED' });
+      expect(await within(100, async () => (await readOn(second, token, id)).lifecycle_status === 'CANCELLED')).to.be.below(100);
+      await testDb()('titles').where({ id: titleId }).update({ outstanding_balance: '1.00' });
+      expect(await within(100, async () => (await readOn(second, token, id)).titles[0].outstanding_balance === '1.00')).to.be.below(100);
+    });
+
+    it('answers another originator 404 for an operation cached for its owner', async () => {
+      const { token, id } = await created();
+      await readOn(second, token, id);
+      const stranger = await buildIntegrator(first);
+      const res = await second.get(`/v1/operations/${id}`, { token: stranger.token });
+      expect(res.status).to.equal(404);
+      expect(res.body.detail).to.equal('operation_not_found');
+    });
+
+    it('answers from memory: a change the triggers do not announce is only seen once the lifetime runs out', async () => {
+      const shortLived = new ApiClient((await anotherApi({ REFERENCE_CACHE_TTL_SECONDS: '1' })).url);
+      const { token, id } = await created();
+      expect((await readOn(shortLived, token, id)).lifecycle_status).to.not.equal('CANCELLED');
+      await testDb().transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        await trx('operations').where({ id }).update({ lifecycle_status: 'CANCELLED' });
+      });
+      expect((await readOn(shortLived, token, id)).lifecycle_status).to.not.equal('CANCELLED');
+      await within(2_000, async () => (await readOn(shortLived, token, id)).lifecycle_status === 'CANCELLED');
+    });
   });
 });
