@@ -107,6 +107,7 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   const status = async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status;
   await until('CONTRACT_SENT', async () => ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
   j.stage = 'contract_sent';
+  j.sentAt = Date.now();
   const signers = await until('signers', async () => {
     const r = await driver.call('GET', `/v1/operations/${j.id}/contract/signers`);
     return r.status === 200 ? r.body.signers : null;
@@ -115,6 +116,7 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
     if (signer.sign_url) await until('signed', () => signThroughPage(signer.sign_url), deadline, pollMs);
   }
   j.stage = 'signed';
+  j.signedAt = Date.now();
   await until('PAID', async () => ['PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
   j.paidAt = Date.now();
   j.stage = 'paid';
