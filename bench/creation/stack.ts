@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { createDb, migrate } from '../../db/connection';
@@ -42,8 +43,12 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
     ...benchSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0',
     RATE_LIMIT_IP_RPM: HIGH, RATE_LIMIT_TOKEN_RPM: HIGH, RATE_LIMIT_AUTH_TOKEN_RPM: HIGH, RATE_LIMIT_LOGIN_RPM: HIGH,
   };
+  // The sandbox keeps its state in a file of this run: without one it would share (and grow) the dev
+  // sandbox's `.data/sandbox-state.json`, which it rewrites whole on every change.
+  const sandboxState = path.join(ROOT, '.data', `bench-sandbox-state-${process.pid}.json`);
+  const forgetSandboxState = () => rmSync(sandboxState, { force: true });
   try {
-    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0', ...options.sandboxEnv }, /e-sign (http\S+), PIX (http\S+)\)/);
+    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0', SANDBOX_STATE_FILE: sandboxState, ...options.sandboxEnv }, /e-sign (http\S+), PIX (http\S+)\)/);
     children.push(sandbox);
     pids.sandbox = sandbox.process.pid!;
     const providers = { ESIGN_URL: sandbox.match[1], PIX_URL: sandbox.match[2] };
@@ -67,12 +72,14 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
         await db.destroy();
         await infraModule.dropDatabase(infra.serverUrl, database).catch(() => undefined);
         await infra.stop();
+        forgetSandboxState();
       },
     };
   } catch (err) {
     for (const child of children) await child.kill();
     await db.destroy();
     await infra.stop();
+    forgetSandboxState();
     throw err;
   }
 }
