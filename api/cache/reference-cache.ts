@@ -9,6 +9,7 @@ import { CacheState, ScopedCache } from './scoped-cache';
 
 export const REFERENCE_CHANNEL = 'reference_changed';
 const RECONNECT_MS = 250;
+const OPERATION_READS_KEPT = 2_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
@@ -40,7 +41,8 @@ export class ReferenceCache {
     this.assignorFees = new ScopedCache(this.state);
     this.payerFees = new ScopedCache(this.state);
     this.products = new ScopedCache(this.state);
-    this.operations = new ScopedCache(this.state);
+    // A rendered read carries every title (kilobytes, not bytes): fewer of them, and still far more than the operations being polled at once.
+    this.operations = new ScopedCache(this.state, OPERATION_READS_KEPT);
     const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.

@@ -13,8 +13,6 @@ export class CacheState {
   constructor(readonly ttlMs: number, readonly now: () => number = Date.now) {}
 }
 
-/** Above this many entries a cache starts over: bounded memory whatever the traffic. */
-const MAX_ENTRIES = 50_000;
 
 /**
  * Values grouped by scope (an originator, a credential, a user), so that an invalidation drops one
@@ -24,7 +22,8 @@ export class ScopedCache<V> {
   private readonly scopes = new Map<string, Map<string, Entry<V>>>();
   private size = 0;
 
-  constructor(private readonly state: CacheState) {}
+  /** Above `maxEntries` entries the cache starts over: bounded memory whatever the traffic. */
+  constructor(private readonly state: CacheState, private readonly maxEntries = 50_000) {}
 
   peek(scope: string, key: string): { value: V } | undefined {
     const entry = this.scopes.get(scope)?.get(key);
@@ -34,7 +33,7 @@ export class ScopedCache<V> {
   /** Stores what a load begun at `epoch` read, unless an invalidation came in between. */
   store(scope: string, key: string, value: V, epoch: number): void {
     if (!this.state.live || epoch !== this.state.epoch) return;
-    if (this.size >= MAX_ENTRIES) this.clear();
+    if (this.size >= this.maxEntries) this.clear();
     let entries = this.scopes.get(scope);
     if (!entries) this.scopes.set(scope, (entries = new Map()));
     if (!entries.has(key)) this.size += 1;
