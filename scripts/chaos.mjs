@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { generate } from 'selfsigned';
 import { Client, Connection } from '@temporalio/client';
-import { startCluster } from './lib/cluster.mjs';
+import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
 
@@ -50,7 +50,7 @@ const cluster = await startCluster({
     WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOKS_EXTRA_CA_PEM: ca.cert,
     // Short enough that a receiver down for a minute is caught up within the drain.
     WEBHOOK_RETRY_SCHEDULE_MS: '0,2000,5000,10000,20000,30000,30000,30000',
-    RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000',
+    ...UNEXHAUSTED_RATE_LIMITS,
   },
 });
 const api = cluster.apiUrl;

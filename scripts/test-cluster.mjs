@@ -7,7 +7,7 @@
 // (TEST_API_URL; test/support/stack.ts then starts no api, worker or sandbox of its own).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { startCluster } from './lib/cluster.mjs';
+import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ROOT } from './lib/infra.mjs';
 import { runMocha, testDatabaseName } from './lib/mocha.mjs';
 import { ephemeralSecrets } from './lib/secrets.mjs';
@@ -18,8 +18,7 @@ const dataDir = path.join(ROOT, '.data', `cluster-test-${process.pid}`);
 // What the suite's own api would get from test/support/stack.ts: budgets the suite cannot exhaust,
 // quick password hashing, the dev environment, and secrets the tests share with the processes.
 const testEnv = {
-  ...ephemeralSecrets(), SERVICE_ENV: 'dev', PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
-  RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+  ...ephemeralSecrets(), ...UNEXHAUSTED_RATE_LIMITS, SERVICE_ENV: 'dev', PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
   OPENAPI_VALIDATE_RESPONSES: 'true',
 };
 const cluster = await startCluster({

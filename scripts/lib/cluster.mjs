@@ -18,6 +18,14 @@ import { keptSecrets } from './secrets.mjs';
 const NODE_TSX = [process.execPath, '--import', 'tsx'];
 
 /**
+ * Rate-limit budgets no load run or test run can exhaust: the admission still runs (through
+ * Postgres, faults included), but what is measured is the lifecycle, never a 429 window refilling.
+ */
+export const UNEXHAUSTED_RATE_LIMITS = {
+  RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+};
+
+/**
  * `fixedPorts`: the documented ports (api 8000, sandbox 8100, Temporal 7233, Web 8233, Postgres
  * 5434), else free ones; `fresh`: a new data folder (fault runs, tests), else the one under
  * .data/cluster/ reused; `apps: false` stops after Temporal (a test run brings its own api and
