@@ -9,13 +9,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 interface Budget {
   leftMs: number;
+  readonly startedAt: number;
 }
 
 const budgets = new AsyncLocalStorage<Budget>();
 
 /** Runs `work` (and everything it starts) with `ms` of Postgres wait time to share. */
 export function withDatabaseBudget<T>(ms: number, work: () => T): T {
-  return budgets.run({ leftMs: ms }, work);
+  return budgets.run({ leftMs: ms, startedAt: performance.now() }, work);
+}
+
+/** How long ago the current request entered its budget; undefined outside a request. */
+export function requestAgeMs(): number | undefined {
+  const budget = budgets.getStore();
+  return budget && performance.now() - budget.startedAt;
 }
 
 export const BUDGET_SPENT = 'database wait budget of the request spent';

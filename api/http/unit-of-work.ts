@@ -1,9 +1,15 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'winston';
+import { requestAgeMs } from '../../db/request-budget';
 import type { Executor, Reply, UnitOfWork, Work } from './context';
 
-/** A slow dependency may delay a reply by this much at most; what it had to do is left to the outbox. */
-const AFTER_COMMIT_BUDGET_MS = 3_000;
+/**
+ * Every request is answered within 2 s whatever Postgres or Temporal do. After-commit work (a
+ * workflow start) gets what is left of 1.8 s since the request began, and what it could not do
+ * in that time is the outbox relay's: a Temporal server stalled on a frozen Postgres must not
+ * hold a reply whose own database waits already spent most of the 2 s.
+ */
+const REPLY_DEADLINE_MS = 1_800;
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -14,8 +20,10 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** Runs after-commit tasks; their failures are logged, never turned into the reply (the outbox covers them). */
 export async function runAfterCommit(tasks: (() => Promise<void>)[], logger: Logger): Promise<void> {
   for (const task of tasks) {
+    const leftMs = Math.floor(REPLY_DEADLINE_MS - (requestAgeMs() ?? 0));
     try {
-      await within(task(), AFTER_COMMIT_BUDGET_MS);
+      if (leftMs <= 0) throw new Error('no time left before the reply deadline');
+      await within(task(), leftMs);
     } catch (err) {
       logger.warn('after-commit task failed', { err: (err as Error).message });
     }
