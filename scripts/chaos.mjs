@@ -225,9 +225,27 @@ try {
     where coalesce(e.amount, 0) <> coalesce(c.open_exposure, 0)`);
   check('exposure counters differing from sums of titles', 0, exposure.wrong);
 
+  /** The events of the operation workflow a request touched, from 15 s before it to 5 s after its answer, timed from its start. */
+  async function workflowEventsAround(r) {
+    if (!r.id) return null;
+    const { rows: [owner] } = await db.query('select operation_id as id from titles where id = $1 union all select id from operations where id = $1', [r.id]);
+    if (!owner) return null;
+    const { events } = await temporal.workflow.getHandle(`operation-${owner.id}`).fetchHistory();
+    const at = (e) => Number(e.eventTime.seconds) * 1_000 + Math.round(e.eventTime.nanos / 1e6);
+    return events.filter((e) => at(e) >= r.started - 15_000 && at(e) <= r.started + r.ms + 5_000).map((e) => {
+      const kind = Object.keys(e).find((k) => k.endsWith('EventAttributes') && e[k]);
+      const attrs = e[kind];
+      const detail = [attrs.identity, attrs.timeoutType && `timeout ${attrs.timeoutType}`, attrs.taskQueue?.name, attrs.markerName, attrs.cause && `cause ${attrs.cause}`].filter(Boolean).join(' ');
+      return `${at(e) - r.started} ms ${kind.replace('EventAttributes', '')} ${detail}`;
+    });
+  }
   const postgresOut = (r) => inWindow(windows.pgDown, r.started, 10_000) || inWindow(windows.pgFrozen, r.started, 10_000);
   const unexpected5xx = requests.filter((r) => r.status >= 500 && !(r.status === 503 && r.code === 'database_unavailable' && postgresOut(r)));
-  for (const r of unexpected5xx.slice(0, 10)) say(`unexpected ${r.status} ${r.code} ${r.method} ${r.url}`);
+  for (const r of unexpected5xx.slice(0, 10)) {
+    say(`unexpected ${r.status} ${r.code} ${r.method} ${r.url} after ${r.ms} ms, ${Math.round((r.started - t0) / 1000)} s into the load`);
+    r.workflowAround = await workflowEventsAround(r);
+    for (const event of r.workflowAround ?? []) say(`  ${event}`);
+  }
   check('5xx besides 503 database_unavailable while Postgres was out', 0, unexpected5xx.length);
   check('503 database_unavailable while Postgres was out', '>0', requests.filter((r) => r.status === 503 && postgresOut(r)).length, requests.some((r) => r.status === 503 && postgresOut(r)));
   const duringOutage = requests.filter((r) => inWindow(windows.pgDown, r.started, 0) || inWindow(windows.pgFrozen, r.started, 0));

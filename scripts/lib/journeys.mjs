@@ -19,7 +19,7 @@ export class ApiDriver {
   // request without an answer means the api gave none, not that this client gave up first.
   async call(method, url, { body, headers = {}, timeoutMs = 15_000, auth = true } = {}) {
     const started = Date.now();
-    const record = { method, url: url.replace(/[0-9a-f-]{36}/g, ':id'), started, status: 0, ms: 0, code: null };
+    const record = { method, url: url.replace(/[0-9a-f-]{36}/g, ':id'), id: url.match(/[0-9a-f-]{36}/)?.[0] ?? null, started, status: 0, ms: 0, code: null };
     this.requests.push(record);
     try {
       const res = await fetch(`${this.apiUrl}${url}`, {

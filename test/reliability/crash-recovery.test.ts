@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { anotherApi, sharedApi, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
+import { anotherApi, sharedApi, sharedSandbox, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
+import { TcpProxy } from '../support/tcp-proxy';
+import { simulatePayerPayment } from '../api/titles.support';
 import { eventually } from '../support/webhooks';
 import { connectTestClient } from '../support/temporal';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
@@ -41,6 +43,48 @@ describe('crash recovery', function () {
     expect(found[0].workflowId).to.equal(`operation-${res.body.id}`);
     const outbox = await testDb()('workflow_outbox').where({ workflow_id: `operation-${res.body.id}` }).first();
     expect(outbox.started_at, 'the relay marks the entry started').to.not.equal(null);
+  });
+
+  it('when the worker running a workflow task dies, a payer payment waiting on it is answered 201 within the update deadline', async () => {
+    const sandbox = await sharedSandbox();
+    const taskQueue = `reliability-${randomUUID()}`;
+    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+    const client = new ApiClient(api.url);
+    const database = new URL(process.env.DATABASE_URL!);
+    const proxy = await TcpProxy.start({ host: database.hostname, port: Number(database.port) });
+    const stuckDatabase = new URL(database);
+    stuckDatabase.port = String(proxy.port);
+    const workerEnv = {
+      ESIGN_URL: sandbox.esignUrl, PIX_URL: sandbox.pixUrl, TEMPORAL_TASK_QUEUE: taskQueue, DATABASE_URL: process.env.DATABASE_URL!,
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, PUBLIC_URL: api.url, LOG_LEVEL: 'error', SERVICE_ENV: 'dev',
+    };
+    const ready = /worker polling task queue/;
+    const dying = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: stuckDatabase.toString() }, ready);
+    let survivor;
+    try {
+      const { token } = await buildOperationsIntegrator(client);
+      const created = await createDirect(client, token);
+      await untilStatus(client, token, created.body.id, 'CONTRACT_SENT', 60_000);
+      await signAll(client, token, created.body.id);
+      await untilStatus(client, token, created.body.id, 'PAID', 60_000);
+      // The first worker has the workflow cached, so the payment's task goes to it; its local
+      // activity then hangs on the frozen database until the worker is killed.
+      survivor = await startChild('worker/main.ts', workerEnv, ready);
+      proxy.freeze();
+      const started = Date.now();
+      const paying = simulatePayerPayment(client, token, created.body.titles[0].id, { paid_amount_brl: '100.00', external_id: `boleto-${randomUUID()}` });
+      await new Promise((r) => setTimeout(r, 1_500));
+      await dying.kill();
+      const res = await paying;
+      expect(res.status, res.text).to.equal(201);
+      expect(Date.now() - started, 'the task is offered again once its 4 s timeout passes').to.be.below(8_000);
+      expect(res.body).to.include({ paid_amount_brl: '100.00', title_status: 'PARTIALLY_PAID' });
+    } finally {
+      proxy.restore();
+      await dying.kill();
+      await survivor?.kill('SIGTERM');
+      await proxy.close();
+    }
   });
 
   describe('when the worker dies during disbursement', () => {
