@@ -16,12 +16,17 @@ export function connectTemporal(config: Config['temporal'], payloadKeys: Config[
   return { client, connection, namespace: config.namespace, taskQueue: config.taskQueue };
 }
 
-/** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is down, restarting, or did not answer in time. */
-const UNREACHABLE_GRPC_CODES = new Set([14, 4]);
+/**
+ * gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is down, restarting, or did not answer in
+ * time. FAILED_PRECONDITION: the server refuses updates to a workflow whose task has failed or
+ * timed out twice running (WorkflowNotReady), which passes as soon as a worker completes one; a
+ * fault run saw it as 500s after Postgres, and so Temporal, came back from a freeze.
+ */
+const UNREACHABLE_GRPC_CODES = new Set([14, 4, 9]);
 
 /**
- * Temporal could not be reached or did not answer within the call's deadline (a restart, a
- * partition, no worker picking the update up): retryable, so a 503, not a 500.
+ * Temporal could not be reached, did not answer within the call's deadline (a restart, a
+ * partition, no worker picking the update up) or cannot take an update yet: retryable, so a 503, not a 500.
  */
 export function isTemporalUnavailable(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;

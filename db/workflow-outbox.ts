@@ -29,10 +29,6 @@ function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void>
   return startOnce(client, row.workflowType, {
     workflowId: row.workflowId,
     taskQueue,
-    // A workflow task taken by a worker that then dies is offered again only after this timeout
-    // (10 s by default): a payer payment or approval waiting on it met the api's 10 s update
-    // deadline in a fault run. Our tasks take milliseconds (a slow local activity extends its task).
-    workflowTaskTimeout: '4s',
     args: row.args,
     typedSearchAttributes: [
       { key: ORIGINATOR_ID, value: sa.originatorId },

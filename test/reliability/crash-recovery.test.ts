@@ -68,16 +68,15 @@ describe('crash recovery', function () {
       await signAll(client, token, created.body.id);
       await untilStatus(client, token, created.body.id, 'PAID', 60_000);
       // The first worker has the workflow cached, so the payment's task goes to it; its local
-      // activity then hangs on the frozen database until the worker is killed.
+      // activity then hangs on the frozen database until the worker is killed. The task is offered
+      // to the other worker once its 10 s timeout passes, within the api's update deadline.
       survivor = await startChild('worker/main.ts', workerEnv, ready);
       proxy.freeze();
-      const started = Date.now();
       const paying = simulatePayerPayment(client, token, created.body.titles[0].id, { paid_amount_brl: '100.00', external_id: `boleto-${randomUUID()}` });
       await new Promise((r) => setTimeout(r, 1_500));
       await dying.kill();
       const res = await paying;
       expect(res.status, res.text).to.equal(201);
-      expect(Date.now() - started, 'the task is offered again once its 4 s timeout passes').to.be.below(8_000);
       expect(res.body).to.include({ paid_amount_brl: '100.00', title_status: 'PARTIALLY_PAID' });
     } finally {
       proxy.restore();

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ServiceError } from '@temporalio/client';
 import { expect } from 'chai';
 import express from 'express';
 import { createLogger } from '../../db/logger';
@@ -55,6 +55,14 @@ describe('error handler', () => {
     const failure = await connection.withDeadline(Date.now() + 1_000, () => handle.signal('signerSigned')).then(() => null, (err: unknown) => err);
     await connection.close().catch(() => undefined);
     const res = await answerTo(failure);
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({ detail: 'workflow_unavailable' });
+  });
+
+  it('answers 503 workflow_unavailable when Temporal refuses an update while the workflow task keeps failing (WorkflowNotReady)', async () => {
+    // The client's error as it wraps the server's FAILED_PRECONDITION answer.
+    const notReady = Object.assign(new Error('9 FAILED_PRECONDITION: Unable to perform workflow execution update due to Workflow Task in failed state.'), { code: 9 });
+    const res = await answerTo(new ServiceError('Workflow Update failed', { cause: notReady }));
     expect(res.status).to.equal(503);
     expect(res.body).to.deep.equal({ detail: 'workflow_unavailable' });
   });
