@@ -160,19 +160,35 @@ try {
   const stuck = journeys.filter((j) => j.stage !== 'titles_paid');
   check('journeys from creation to every title paid', journeys.length, journeys.length - stuck.length);
 
-  const readModel = new Map((await db.query('select id, lifecycle_status as status from operations where id = any($1)', [created.map((j) => j.id)])).rows.map((r) => [r.id, r.status]));
-  let disagree = 0;
+  const readStatuses = async (ids) => new Map((await db.query('select id, lifecycle_status as status from operations where id = any($1)', [ids])).rows.map((r) => [r.id, r.status]));
+  let readModel = await readStatuses(created.map((j) => j.id));
   let badWorkflows = 0;
-  for (const j of created) {
-    const description = await temporal.workflow.getHandle(`operation-${j.id}`).describe();
-    const lifecycle = description.searchAttributes?.LifecycleStatus?.[0];
-    if (['FAILED', 'TIMED_OUT', 'TERMINATED'].includes(description.status.name)) badWorkflows += 1;
-    if (lifecycle !== readModel.get(j.id)) {
-      disagree += 1;
-      say(`disagreement: operation ${j.id} read model ${readModel.get(j.id)}, workflow ${lifecycle} (${description.status.name})`);
+  const describe = (id) => temporal.workflow.getHandle(`operation-${id}`).describe();
+  const disagreeing = async (ids) => {
+    const found = [];
+    for (const id of ids) {
+      const description = await describe(id);
+      if (description.searchAttributes?.LifecycleStatus?.[0] !== readModel.get(id)) found.push(id);
     }
+    return found;
+  };
+  for (const j of created) {
+    if (['FAILED', 'TIMED_OUT', 'TERMINATED'].includes((await describe(j.id)).status.name)) badWorkflows += 1;
   }
-  check('operations whose read model and workflow disagree', 0, disagree);
+  // The read model is written by a local activity and the search attribute by the task that
+  // completes after it, so the two may differ for as long as a workflow task takes to run again
+  // (a worker just killed): only a disagreement that outlasts 30 s is one.
+  let disagree = await disagreeing(created.map((j) => j.id));
+  for (const settleBy = Date.now() + 30_000; disagree.length > 0 && Date.now() < settleBy;) {
+    await sleep(2_000);
+    readModel = await readStatuses(created.map((j) => j.id));
+    disagree = await disagreeing(disagree);
+  }
+  for (const id of disagree) {
+    const description = await describe(id);
+    say(`disagreement: operation ${id} read model ${readModel.get(id)}, workflow ${description.searchAttributes?.LifecycleStatus?.[0]} (${description.status.name})`);
+  }
+  check('operations whose read model and workflow disagree (for 30 s)', 0, disagree.length);
   check('operation workflows Failed, timed out or terminated', 0, badWorkflows);
   let failedAnywhere = 0;
   for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" OR ExecutionStatus = "TimedOut"' })) {
@@ -251,7 +267,7 @@ try {
   const duringOutage = requests.filter((r) => inWindow(windows.pgDown, r.started, 0) || inWindow(windows.pgFrozen, r.started, 0));
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
   check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
-  for (const r of duringOutage.filter((o) => o.ms > 2_000)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
+  for (const r of duringOutage.filter((o) => o.ms > 1_500)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
   for (const [name, list] of Object.entries(windows)) {
     for (const [, back] of list) {
       const first = requests.find((r) => r.started >= back && r.status === 200);
@@ -275,7 +291,7 @@ try {
   for (const [stage, count] of Object.entries(stages)) say(`${count} journeys stopped at ${stage}`);
   // Everything the audit judged, for a closer look after the cluster is gone.
   const report = path.join(ROOT, '.data', 'chaos-report.json');
-  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 2_000) }, null, 1));
+  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 1_500) }, null, 1));
   say(`details in ${path.relative(ROOT, report)}`);
 
   await db.end();
