@@ -267,7 +267,7 @@ try {
   const duringOutage = requests.filter((r) => inWindow(windows.pgDown, r.started, 0) || inWindow(windows.pgFrozen, r.started, 0));
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
   check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
-  for (const r of duringOutage.filter((o) => o.ms > 1_500)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
+  for (const r of duringOutage.filter((o) => o.ms > 1_800)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
   for (const [name, list] of Object.entries(windows)) {
     for (const [, back] of list) {
       const first = requests.find((r) => r.started >= back && r.status === 200);
@@ -291,7 +291,7 @@ try {
   for (const [stage, count] of Object.entries(stages)) say(`${count} journeys stopped at ${stage}`);
   // Everything the audit judged, for a closer look after the cluster is gone.
   const report = path.join(ROOT, '.data', 'chaos-report.json');
-  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 1_500) }, null, 1));
+  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 1_800) }, null, 1));
   say(`details in ${path.relative(ROOT, report)}`);
 
   await db.end();
