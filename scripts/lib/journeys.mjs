@@ -105,7 +105,16 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   j.id = created.id;
   j.stage = 'created';
   const status = async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status;
-  await until('CONTRACT_SENT', async () => ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
+  await until('CONTRACT_SENT', async () => {
+    const now = await status();
+    // The provider failed every try of the automatic dispatch (it was down): the operation waits
+    // for a re-dispatch, which an integrator sends as the contract says.
+    if (now === 'CONTRACT_ERROR') {
+      j.redispatched = (j.redispatched ?? 0) + 1;
+      await driver.call('POST', `/v1/operations/${j.id}/contract/send-for-signature`, { body: {} });
+    }
+    return ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID', 'SETTLED'].includes(now);
+  }, deadline, pollMs);
   j.stage = 'contract_sent';
   j.sentAt = Date.now();
   const signers = await until('signers', async () => {
