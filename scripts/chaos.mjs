@@ -256,7 +256,8 @@ try {
       return `${at(e) - r.started} ms ${kind.replace('EventAttributes', '')} ${detail}`;
     });
   }
-  const postgresOut = (r) => inWindow(windows.pgDown, r.started, 10_000) || inWindow(windows.pgFrozen, r.started, 10_000);
+  // A request caught by the outage: in flight when it began, or sent before it ended (or 10 s after).
+  const postgresOut = (r) => [...windows.pgDown, ...windows.pgFrozen].some(([from, to]) => r.started + r.ms >= from && r.started <= to + 10_000);
   // Temporal keeps its state in the same Postgres, so while it is out (and for the 10 s it may take
   // to recover) an update may answer 503 workflow_unavailable as well as database_unavailable.
   const OUTAGE_CODES = ['database_unavailable', 'workflow_unavailable'];

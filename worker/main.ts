@@ -49,7 +49,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
     activities: createActivities({ db, config, logger, resolveHost: options.resolveHost ?? systemResolver }),
     // A task for a workflow cached on a worker that died waits this long before any worker may take
     // it (10 s by default): an approval or payer payment arriving then must still fit the api's
-    // 15 s update deadline. Workflows here are short to replay, so falling back early costs little.
+    // 20 s update deadline. Workflows here are short to replay, so falling back early costs little.
     stickyQueueScheduleToStartTimeout: '3s',
   });
   const run = worker.run();

@@ -15,9 +15,9 @@ export class ApiDriver {
     this.token = null;
   }
 
-  // The default timeout is above the api's longest own deadline (15 s for a workflow update), so a
+  // The default timeout is above the api's longest own deadline (20 s for a workflow update), so a
   // request without an answer means the api gave none, not that this client gave up first.
-  async call(method, url, { body, headers = {}, timeoutMs = 20_000, auth = true } = {}) {
+  async call(method, url, { body, headers = {}, timeoutMs = 25_000, auth = true } = {}) {
     const started = Date.now();
     const record = { method, url: url.replace(/[0-9a-f-]{36}/g, ':id'), id: url.match(/[0-9a-f-]{36}/)?.[0] ?? null, started, status: 0, ms: 0, code: null };
     this.requests.push(record);
