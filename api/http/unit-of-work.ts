@@ -5,11 +5,11 @@ import type { Executor, Reply, UnitOfWork, Work } from './context';
 
 /**
  * Every request is answered within 2 s whatever Postgres or Temporal do. After-commit work (a
- * workflow start) gets what is left of 1.8 s since the request began, and what it could not do
+ * workflow start) gets what is left of 1.5 s since the request began, and what it could not do
  * in that time is the outbox relay's: a Temporal server stalled on a frozen Postgres must not
  * hold a reply whose own database waits already spent most of the 2 s.
  */
-const REPLY_DEADLINE_MS = 1_800;
+const REPLY_DEADLINE_MS = 1_500;
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
