@@ -4,7 +4,7 @@
  * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
-import { PASSWORD_LOG2N } from '../api/auth/passwords';
+import { PASSWORD_LOG2N } from './crypto/passwords';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 

@@ -5,8 +5,8 @@ import { IdentityRepository, CredentialRow } from '../../db/repositories/identit
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { Config } from '../../db/config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
-import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret } from './passwords';
-import type { Principal } from './principal';
+import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret } from '../../db/crypto/passwords';
+import type { Principal } from '../../domain/principal';
 import type { TokenClaims, TokenService } from './tokens';
 import type { ReferenceCache } from '../cache/reference-cache';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../domain/principal';
 import type { RouteSpec } from '../openapi/route-table';
 
 export interface Reply {

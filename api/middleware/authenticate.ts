@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Forbidden, NotAuthenticated } from '../../domain/errors';
 import type { AuthService } from '../auth/auth-service';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../domain/principal';
 import type { SecurityRequirement } from '../openapi/route-table';
 
 const SCHEME_TOKEN_TYPE: Record<string, Principal['tokenType']> = {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { RuleViolation } from '../../domain/errors';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../domain/principal';
 import { requestHash } from './idempotency-body';
 import { ExecutorDeps, idempotentExecutor } from './idempotency-executor';
 

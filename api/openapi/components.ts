@@ -1,4 +1,4 @@
-import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../auth/principal';
+import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
 import { ref } from './helpers';
 import { checkedByHandler } from './handler-checked';

@@ -3,7 +3,7 @@ import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { titleOwner } from '../../db/repositories/title-payments';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../domain/principal';
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { hashSecret } from '../../api/auth/passwords';
-import { CLIENT_SCOPES } from '../../api/auth/principal';
+import { hashSecret } from '../../db/crypto/passwords';
+import { CLIENT_SCOPES } from '../../domain/principal';
 import { Dec, Money } from '../../domain/money';
 import { composeNfeKey } from '../../domain/nfe-key';
 import { addDays, businessDate } from '../../domain/pricing';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { hashPassword, hashSecret } from '../../api/auth/passwords';
-import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../api/auth/principal';
+import { hashPassword, hashSecret } from '../crypto/passwords';
+import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { Dec, Money } from '../../domain/money';
 import { PoliciesRepository } from '../repositories/policies';
 import { ProductsRepository } from '../repositories/products';

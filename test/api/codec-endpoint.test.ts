@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { anotherApi, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator, buildUser, loginAs } from '../support/factories';
-import { BACKOFFICE_SCOPES } from '../../api/auth/principal';
+import { BACKOFFICE_SCOPES } from '../../domain/principal';
 import { EncryptionCodec } from '../../db/crypto/payload-codec';
 import { CipherRing } from '../../db/crypto/cipher-ring';
 

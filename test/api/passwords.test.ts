@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { anotherApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser } from '../support/factories';
-import { hashPassword, verifySecret } from '../../api/auth/passwords';
+import { hashPassword, verifySecret } from '../../db/crypto/passwords';
 
 /** Issue #13: user passwords under OWASP's scrypt parameters, older hashes upgraded on login. */
 describe('password hashing', function () {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { hashPassword, hashSecret } from '../../api/auth/passwords';
-import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../api/auth/principal';
+import { hashPassword, hashSecret } from '../../db/crypto/passwords';
+import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { testConfig, testDb } from './stack';
 import type { ApiClient } from './http';
 
