@@ -35,7 +35,9 @@ type Raw = Record<string, unknown>;
 
 function readFees(raw: Raw, loc: (string | number)[], errors: InputErrors): ReceivableFees {
   refuseRatesBeside(raw, loc, 'liquid_value_brl', errors);
-  return { ...readRateFields(raw, loc, errors), liquidValueBrl: optionalMoney(raw, loc, 'liquid_value_brl', errors) };
+  // Named, not spread: V8 copies a spread object property by property, a few µs per receivable.
+  const { monthlyRatePct, discountPct, fixedDiscountBrl } = readRateFields(raw, loc, errors);
+  return { monthlyRatePct, discountPct, fixedDiscountBrl, liquidValueBrl: optionalMoney(raw, loc, 'liquid_value_brl', errors) };
 }
 
 /** Checks the identity fields and returns the payer document as stored (empty when invalid). */

@@ -38,24 +38,30 @@ export function renderPricedReceivable(p: PricedReceivable): Record<string, unkn
   };
 }
 
-/** The operation's figures, every value under both names; `other_debt_discounts` only when priced with them. */
-export function renderPricedOperation(op: PricedOperation): Record<string, unknown> {
-  return {
-    ...renderMoney({
-      opr_gross_future_value: op.grossFutureValue,
-      opr_net_future_value: op.netFutureValue,
-      opr_present_value_discount: op.presentValueDiscount,
-      opr_net_present_liquid_value: op.netPresentLiquidValue,
-    }),
-    opr_requested_net_future_value: op.requestedNetFutureValue.toString(),
-    ...(op.otherDebtDiscounts ? { opr_net_liquid_value: op.netLiquidValue.toString(), other_debt_discounts: op.otherDebtDiscounts.toString() } : {}),
-    floating_days: op.floatingDays,
-    average_days_in_advance: op.averageDaysInAdvance,
-    weighted_avg_days: rate(op.weightedAvgDays),
-    cet_monthly_pct: rate(op.cetMonthlyPct),
-    cet_annual_pct: rate(op.cetAnnualPct),
-    fee_hierarchy: FEE_HIERARCHY,
-    assignor_defaults_used: op.assignorDefaultsUsed,
-    payer_defaults_used: op.payerDefaultsUsed,
-  };
+/**
+ * The operation's figures, every value under both names, added to `head` (after what it holds);
+ * `other_debt_discounts` only when priced with them. Built by assignment, not as a literal with
+ * the money spread in: V8 copies a spread property by property, a tenth of a simulation's CPU.
+ */
+export function renderPricedOperation(op: PricedOperation, head: Record<string, unknown> = {}): Record<string, unknown> {
+  const body = renderMoney({
+    opr_gross_future_value: op.grossFutureValue,
+    opr_net_future_value: op.netFutureValue,
+    opr_present_value_discount: op.presentValueDiscount,
+    opr_net_present_liquid_value: op.netPresentLiquidValue,
+  }, head);
+  body.opr_requested_net_future_value = op.requestedNetFutureValue.toString();
+  if (op.otherDebtDiscounts) {
+    body.opr_net_liquid_value = op.netLiquidValue.toString();
+    body.other_debt_discounts = op.otherDebtDiscounts.toString();
+  }
+  body.floating_days = op.floatingDays;
+  body.average_days_in_advance = op.averageDaysInAdvance;
+  body.weighted_avg_days = rate(op.weightedAvgDays);
+  body.cet_monthly_pct = rate(op.cetMonthlyPct);
+  body.cet_annual_pct = rate(op.cetAnnualPct);
+  body.fee_hierarchy = FEE_HIERARCHY;
+  body.assignor_defaults_used = op.assignorDefaultsUsed;
+  body.payer_defaults_used = op.payerDefaultsUsed;
+  return body;
 }
