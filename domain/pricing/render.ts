@@ -11,31 +11,32 @@ const rate = (value: Dec) => value.toNumber();
  */
 export function renderPricedReceivable(p: PricedReceivable): Record<string, unknown> {
   const r = p.input;
-  return {
+  // Built by assignment, as the operation's figures below.
+  const body = renderMoney({
+    gross_future_value: r.grossFutureValue,
+    net_future_value: r.netFutureValue,
+    requested_net_future_value: r.requestedNetFutureValue,
+    present_value_discount: p.discount,
+    net_present_liquid_value: p.liquid,
+  }, {
     external_id: r.externalId,
     identifier: r.identifier,
     backing_type: r.backingType,
     payer_name: r.payerName,
     payer_document: r.payerDocument,
     due_date: r.dueDate,
-    ...renderMoney({
-      gross_future_value: r.grossFutureValue,
-      net_future_value: r.netFutureValue,
-      requested_net_future_value: r.requestedNetFutureValue,
-      present_value_discount: p.discount,
-      net_present_liquid_value: p.liquid,
-    }),
-    gross_future_value_deductions: r.grossFutureValueDeductions?.toString() ?? null,
-    requested_net_future_value_percent: r.requestedPercent ? rate(r.requestedPercent) : null,
-    days_to_due: p.daysToDue,
-    floating_days: p.floatingDays,
-    days_advanced: p.daysAdvanced,
-    qty_days_advanced: p.daysAdvanced,
-    monthly_rate_pct: rate(p.monthlyRatePct),
-    discount_pct: rate(p.discountPct),
-    fixed_discount_brl: p.fixedDiscountBrl.toString(),
-    fee_source: p.feeSource,
-  };
+  } as Record<string, unknown>);
+  body.gross_future_value_deductions = r.grossFutureValueDeductions?.toString() ?? null;
+  body.requested_net_future_value_percent = r.requestedPercent ? rate(r.requestedPercent) : null;
+  body.days_to_due = p.daysToDue;
+  body.floating_days = p.floatingDays;
+  body.days_advanced = p.daysAdvanced;
+  body.qty_days_advanced = p.daysAdvanced;
+  body.monthly_rate_pct = rate(p.monthlyRatePct);
+  body.discount_pct = rate(p.discountPct);
+  body.fixed_discount_brl = p.fixedDiscountBrl.toString();
+  body.fee_source = p.feeSource;
+  return body;
 }
 
 /**

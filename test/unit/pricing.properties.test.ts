@@ -5,6 +5,7 @@ import { RuleViolation } from '../../domain/errors';
 import { Dec, Money } from '../../domain/money';
 import { addDays, cet, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
 import { exactCet } from '../../domain/pricing/cet';
+import { averageDays } from '../../domain/pricing/price-operation';
 
 const TODAY = '2026-11-21';
 const POLICY: PricingPolicy = {
@@ -21,6 +22,8 @@ const receivableArb = fc.record({
   share: fc.integer({ min: 1, max: 100 }),
   byPercent: fc.boolean(),
   days: fc.integer({ min: -30, max: 400 }),
+  /** Sent with a gross value of NFV + these deductions; without, gross is the NFV. */
+  deductionsCents: fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined }),
   own: fc.option(fc.record({ monthly_rate_pct: rate(80_000), discount_pct: rate(50_000), fixed_discount_brl: cents(5_000) }), { nil: undefined }),
 });
 type ReceivableCase = typeof receivableArb extends fc.Arbitrary<infer T> ? T : never;
@@ -30,6 +33,9 @@ function toRaw(r: ReceivableCase, index: number): Record<string, unknown> {
   return {
     external_id: `R${index}`, payer_name: 'P', payer_document: '11222333000181', due_date: addDays(TODAY, r.days),
     net_future_value: Money.fromCents(r.nfvCents).toString(),
+    ...(r.deductionsCents === undefined ? {} : {
+      gross_future_value: Money.fromCents(r.nfvCents + r.deductionsCents).toString(), gross_future_value_deductions: Money.fromCents(r.deductionsCents).toString(),
+    }),
     ...(r.byPercent && requestedCents > 0
       ? { requested_net_future_value_percent: r.share }
       : { requested_advance_value: Money.fromCents(Math.max(1, requestedCents)).toString() }),
@@ -96,6 +102,18 @@ describe('pricing properties', () => {
         expect(op.receivables.every((p) => p.feeSource === 'operation')).to.equal(true);
       },
     ));
+  });
+
+  it('the average days in advance is the decimal mean rounded half up', () => {
+    const decimalMean = (total: number, count: number) => new Dec(total).div(count).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 2_000 }), (days) => {
+      const total = days.reduce((a, b) => a + b, 0);
+      expect(averageDays(total, days.length), `${total}/${days.length}`).to.equal(decimalMean(total, days.length));
+    }), { numRuns: 3_000 });
+    // Means exactly on a half, and next to one.
+    for (const [total, count] of [[1, 2], [3, 2], [5, 10], [15, 10], [2_501, 2], [999_999, 2], [1_000_001, 2_000], [1_000_999, 2_000], [1_001_000, 2_000], [0, 7]]) {
+      expect(averageDays(total, count), `${total}/${count}`).to.equal(decimalMean(total, count));
+    }
   });
 
   it('percent 100 anticipates exactly the NFV', () => {
