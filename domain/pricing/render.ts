@@ -1,42 +1,56 @@
 import type { Dec } from '../money';
-import { renderMoney } from '../vocabulary';
+import { CanonicalMoney, MONEY_NAMES, renderMoney } from '../vocabulary';
 import { FEE_HIERARCHY } from './fees';
 import type { PricedOperation, PricedReceivable } from './price-operation';
 
 const rate = (value: Dec) => value.toNumber();
 
+/** The names of `C` and of their deprecated twins (MONEY_NAMES), each a money string. */
+type MoneyFields<C extends CanonicalMoney> = { [K in C | (typeof MONEY_NAMES)[C][number]]: string };
+
 /**
  * One priced receivable as responses show it, every value under both names. Simulation returns
  * it as is; a title of direct creation adds its own fields (`id`, `status`, `is_partial`).
+ * One literal, the deprecated names written out: V8 then allocates the object once, where adding
+ * the names one by one (renderMoney) grew and copied its property store several times, 2 KB of
+ * garbage per receivable. The type refuses the literal if MONEY_NAMES gains a name it lacks.
  */
 export function renderPricedReceivable(p: PricedReceivable): Record<string, unknown> {
   const r = p.input;
-  // Built by assignment, as the operation's figures below.
-  const body = renderMoney({
-    gross_future_value: r.grossFutureValue,
-    net_future_value: r.netFutureValue,
-    requested_net_future_value: r.requestedNetFutureValue,
-    present_value_discount: p.discount,
-    net_present_liquid_value: p.liquid,
-  }, {
+  const gross = r.grossFutureValue.toString();
+  const net = r.netFutureValue.toString();
+  const requested = r.requestedNetFutureValue.toString();
+  const discount = p.discount.toString();
+  const liquid = p.liquid.toString();
+  return {
     external_id: r.externalId,
     identifier: r.identifier,
     backing_type: r.backingType,
     payer_name: r.payerName,
     payer_document: r.payerDocument,
     due_date: r.dueDate,
-  } as Record<string, unknown>);
-  body.gross_future_value_deductions = r.grossFutureValueDeductions?.toString() ?? null;
-  body.requested_net_future_value_percent = r.requestedPercent ? rate(r.requestedPercent) : null;
-  body.days_to_due = p.daysToDue;
-  body.floating_days = p.floatingDays;
-  body.days_advanced = p.daysAdvanced;
-  body.qty_days_advanced = p.daysAdvanced;
-  body.monthly_rate_pct = rate(p.monthlyRatePct);
-  body.discount_pct = rate(p.discountPct);
-  body.fixed_discount_brl = p.fixedDiscountBrl.toString();
-  body.fee_source = p.feeSource;
-  return body;
+    gross_future_value: gross,
+    gross_face_value: gross,
+    net_future_value: net,
+    net_face_value: net,
+    requested_net_future_value: requested,
+    requested_advance_value: requested,
+    present_value_discount: discount,
+    discounted_value: discount,
+    discount_brl: discount,
+    net_present_liquid_value: liquid,
+    liquid_value: liquid,
+    gross_future_value_deductions: r.grossFutureValueDeductions?.toString() ?? null,
+    requested_net_future_value_percent: r.requestedPercent ? rate(r.requestedPercent) : null,
+    days_to_due: p.daysToDue,
+    floating_days: p.floatingDays,
+    days_advanced: p.daysAdvanced,
+    qty_days_advanced: p.daysAdvanced,
+    monthly_rate_pct: rate(p.monthlyRatePct),
+    discount_pct: rate(p.discountPct),
+    fixed_discount_brl: p.fixedDiscountBrl.toString(),
+    fee_source: p.feeSource,
+  } satisfies MoneyFields<'gross_future_value' | 'net_future_value' | 'requested_net_future_value' | 'present_value_discount' | 'net_present_liquid_value'> & Record<string, unknown>;
 }
 
 /**
