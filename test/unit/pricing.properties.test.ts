@@ -6,6 +6,7 @@ import { Dec, Money } from '../../domain/money';
 import { addDays, cet, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
 import { exactCet } from '../../domain/pricing/cet';
 import { averageDays } from '../../domain/pricing/price-operation';
+import { moneyOfThreeThousandths } from '../../domain/pricing/discount';
 
 const TODAY = '2026-11-21';
 const POLICY: PricingPolicy = {
@@ -102,6 +103,18 @@ describe('pricing properties', () => {
         expect(op.receivables.every((p) => p.feeSource === 'operation')).to.equal(true);
       },
     ));
+  });
+
+  it('a discount numerator over 3000 in money is the 40-digit division rounded half up to cents', () => {
+    const decimalDivision = (numerator: Dec) => Money.of(numerator.div(3000)).toString();
+    // Numerators as discountByRates builds them: up to 18-digit amounts times rates of 4 places times days, and halves of a cent.
+    const numerator = fc.oneof(
+      fc.tuple(fc.bigInt({ min: -(10n ** 24n), max: 10n ** 24n }), fc.integer({ min: 0, max: 6 })).map(([digits, places]) => new Dec(digits.toString()).div(10 ** places)),
+      fc.bigInt({ min: 0n, max: 10n ** 20n }).map((thirtieths) => new Dec((thirtieths * 30n + 15n).toString())),
+    );
+    fc.assert(fc.property(numerator, (n) => {
+      expect(moneyOfThreeThousandths(n).toString(), n.toFixed()).to.equal(decimalDivision(n));
+    }), { numRuns: 5_000 });
   });
 
   it('the average days in advance is the decimal mean rounded half up', () => {
