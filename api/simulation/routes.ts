@@ -41,15 +41,10 @@ async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, b
     businessDate: businessDate(now),
     otherDebtDiscounts: assignorDocument ? await openDebtByDocument(db, originatorId, assignorDocument) : undefined,
   });
-  return {
-    id: SIMULATION_ID,
-    status: 'SIMULATED',
-    business_date: priced.businessDate,
-    policy_id: policy.id,
-    ...renderPricedOperation(priced),
-    receivables: priced.receivables.map(renderPricedReceivable),
-    warnings: priced.cetFindings,
-  };
+  const reply = renderPricedOperation(priced, { id: SIMULATION_ID, status: 'SIMULATED', business_date: priced.businessDate, policy_id: policy.id });
+  reply.receivables = priced.receivables.map(renderPricedReceivable);
+  reply.warnings = priced.cetFindings;
+  return reply;
 }
 
 export function simulationRoutes(now: () => Date, cache: ReferenceCache): Router {

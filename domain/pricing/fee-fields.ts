@@ -30,13 +30,16 @@ export function readRateFields(raw: Raw, loc: Loc, errors: InputErrors): RateFie
   };
 }
 
+const RATE_FIELDS = ['monthly_rate_pct', 'discount_pct', 'fixed_discount_brl'];
+
 /**
  * A net value fixed in money (`liquid_value_brl`, `total_liquid_value_brl`) next to rate fields
  * is refused at the net field's `loc`, naming the rate fields sent.
  */
 export function refuseRatesBeside(raw: Raw, loc: Loc, netField: string, errors: InputErrors): void {
-  const clashing = ['monthly_rate_pct', 'discount_pct', 'fixed_discount_brl'].filter((name) => given(raw, name));
-  if (given(raw, netField) && clashing.length > 0) {
+  if (!given(raw, netField)) return;
+  const clashing = RATE_FIELDS.filter((name) => given(raw, name));
+  if (clashing.length > 0) {
     errors.add([...loc, netField], `${netField} is mutually exclusive with ${clashing.join(', ')}`, 'value_error', raw[netField]);
   }
 }

@@ -32,7 +32,8 @@ export function readOperationFees(raw: unknown, route: PricingRoute, errors: Inp
     errors.add([...loc, 'floating_days'], 'Input should be an integer greater than or equal to 0', 'int_type', floating);
   }
   if (route === 'direct') refuseRatesBeside(fees, loc, 'total_liquid_value_brl', errors);
-  return { ...readRateFields(fees, loc, errors), floatingDays, totalLiquidValueBrl: optionalMoney(fees, loc, 'total_liquid_value_brl', errors) };
+  const { monthlyRatePct, discountPct, fixedDiscountBrl } = readRateFields(fees, loc, errors);
+  return { monthlyRatePct, discountPct, fixedDiscountBrl, floatingDays, totalLiquidValueBrl: optionalMoney(fees, loc, 'total_liquid_value_brl', errors) };
 }
 
 /** The net target prices every receivable, so receivables with their own pricing are refused next to it (both routes). */

@@ -112,9 +112,22 @@ export function priceOperation(input: PricingInput): PricedOperation {
   return summarise(input, priced, resolved);
 }
 
+/**
+ * A mean of whole days rounded half up, in doubles: the quotient of two integers is correctly
+ * rounded, so it is exactly k + 0.5 when the mean is, and at least 1/(2·count) away from it
+ * otherwise, far more than a double's error (days are never negative). A property test compares
+ * it with the decimal computation.
+ */
+export function averageDays(totalDays: number, count: number): number {
+  return Math.round(totalDays / count);
+}
+
 function summarise(input: PricingInput, priced: PricedReceivable[], resolved: ResolvedFees[]): PricedOperation {
   const requested = Money.sum(priced.map((p) => p.input.requestedNetFutureValue));
-  const liquid = Money.sum(priced.map((p) => p.liquid));
+  const discount = Money.sum(priced.map((p) => p.discount));
+  // Each liquid is its requested value less its discount, exactly, so their sum is the difference of the sums.
+  const liquid = requested.minus(discount);
+  const net = Money.sum(priced.map((p) => p.input.netFutureValue));
   const dayWeight = priced.reduce((sum, p) => sum.plus(p.input.requestedNetFutureValue.amount.times(p.daysAdvanced)), new Dec(0));
   const weightedDays = dayWeight.div(requested.amount);
   const cost = cet(requested, liquid, weightedDays);
@@ -127,15 +140,16 @@ function summarise(input: PricingInput, priced: PricedReceivable[], resolved: Re
   return {
     businessDate: input.businessDate,
     receivables: priced,
-    grossFutureValue: Money.sum(priced.map((p) => p.input.grossFutureValue)),
-    netFutureValue: Money.sum(priced.map((p) => p.input.netFutureValue)),
+    // A receivable sent without gross carries its NFV as gross (the same value): then the sums are too.
+    grossFutureValue: priced.every((p) => p.input.grossFutureValue === p.input.netFutureValue) ? net : Money.sum(priced.map((p) => p.input.grossFutureValue)),
+    netFutureValue: net,
     requestedNetFutureValue: requested,
-    presentValueDiscount: Money.sum(priced.map((p) => p.discount)),
+    presentValueDiscount: discount,
     netLiquidValue: liquid,
     otherDebtDiscounts: otherDebt,
     netPresentLiquidValue: otherDebt ? liquid.minus(otherDebt) : liquid,
     floatingDays: input.fees?.floatingDays ?? input.assignorDefaults?.floatingDays ?? input.policy.fees.floatingDays,
-    averageDaysInAdvance: new Dec(priced.reduce((sum, p) => sum + p.daysAdvanced, 0)).div(priced.length).toDecimalPlaces(0).toNumber(),
+    averageDaysInAdvance: averageDays(priced.reduce((sum, p) => sum + p.daysAdvanced, 0), priced.length),
     weightedAvgDays: weightedDays.toDecimalPlaces(2),
     cetMonthlyPct: cost.monthlyPct,
     cetAnnualPct: cost.annualPct,

@@ -35,7 +35,9 @@ type Raw = Record<string, unknown>;
 
 function readFees(raw: Raw, loc: (string | number)[], errors: InputErrors): ReceivableFees {
   refuseRatesBeside(raw, loc, 'liquid_value_brl', errors);
-  return { ...readRateFields(raw, loc, errors), liquidValueBrl: optionalMoney(raw, loc, 'liquid_value_brl', errors) };
+  // Named, not spread: V8 copies a spread object property by property, a few µs per receivable.
+  const { monthlyRatePct, discountPct, fixedDiscountBrl } = readRateFields(raw, loc, errors);
+  return { monthlyRatePct, discountPct, fixedDiscountBrl, liquidValueBrl: optionalMoney(raw, loc, 'liquid_value_brl', errors) };
 }
 
 /** Checks the identity fields and returns the payer document as stored (empty when invalid). */
@@ -62,9 +64,10 @@ export function normaliseReceivables(raw: unknown, { route }: { route: PricingRo
   if (!Array.isArray(raw) || raw.length === 0) throw ValidationFailed.field(['body', 'receivables'], 'List should have at least 1 item', 'too_short', raw);
   const items = raw as Raw[];
   const seen = new Map<string, number>();
-  const documents = items.map((item, index) => readIdentity(item, ['body', 'receivables', index], errors, seen, index));
-  const fees = items.map((item, index) => readFees(item, ['body', 'receivables', index], errors));
-  const values = normaliseValues(items.map((item, index) => ({ raw: item, loc: ['body', 'receivables', index], label: String(item.external_id) })), route, errors);
+  const locs = items.map((_, index) => ['body', 'receivables', index]);
+  const documents = items.map((item, index) => readIdentity(item, locs[index], errors, seen, index));
+  const fees = items.map((item, index) => readFees(item, locs[index], errors));
+  const values = normaliseValues(items.map((item, index) => ({ raw: item, loc: locs[index], label: String(item.external_id) })), route, errors);
   items.forEach((item, index) => {
     const liquid = fees[index].liquidValueBrl;
     const requested = values[index].requestedNetFutureValue!;

@@ -19,6 +19,9 @@ export interface ReadValue {
   sentAs: string | null;
 }
 
+/** Each value's names, canonical first: the order they are read in. */
+const NAMES = Object.fromEntries(Object.entries(MONEY_NAMES).map(([canonical, deprecated]) => [canonical, [canonical, ...deprecated]])) as Record<CanonicalMoney, string[]>;
+
 const present = (raw: Record<string, unknown>, name: string) => raw[name] !== undefined && raw[name] !== null;
 
 /**
@@ -34,7 +37,7 @@ export function readMoneyValue(
   conflicts: ConflictField[],
 ): ReadValue {
   let first: { name: string; value: Money | undefined } | undefined;
-  for (const name of [canonical, ...MONEY_NAMES[canonical]]) {
+  for (const name of NAMES[canonical]) {
     if (!present(raw, name)) continue;
     const value = errors.money(raw[name], loc, undefined, name);
     if (!first) first = { name, value };

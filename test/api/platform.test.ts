@@ -114,6 +114,21 @@ describe('platform rules', () => {
       ['authenticate', 'products', 'simulate', 'create', 'approval', 'contract', 'disbursement', 'follow']);
   });
 
+  it('sends a JSON reply with its type and exact byte length, and answers HEAD with the same headers and no body', async () => {
+    const { url } = await sharedApi();
+    const get = await fetch(`${url}/v1/flow`);
+    const text = await get.text();
+    expect(get.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(Number(get.headers.get('content-length'))).to.equal(Buffer.byteLength(text)).and.to.be.greaterThan(100);
+    expect(JSON.parse(text).version).to.equal('1.6.0');
+    const head = await fetch(`${url}/v1/flow`, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(head.headers.get('content-length')).to.equal(get.headers.get('content-length'));
+    expect(await head.text()).to.equal('');
+    expectPlatformHeaders(head.headers);
+  });
+
   it('requires authentication for /v1/health/deep and reports database and Temporal', async () => {
     expect((await client.get('/v1/health/deep')).status).to.equal(401);
     const { token } = await buildIntegrator(client);

@@ -5,6 +5,8 @@ import { RuleViolation } from '../../domain/errors';
 import { Dec, Money } from '../../domain/money';
 import { addDays, cet, normalisePricingRequest, PricedOperation, priceOperation, PricingPolicy } from '../../domain/pricing';
 import { exactCet } from '../../domain/pricing/cet';
+import { averageDays } from '../../domain/pricing/price-operation';
+import { moneyOfThreeThousandths } from '../../domain/pricing/discount';
 
 const TODAY = '2026-11-21';
 const POLICY: PricingPolicy = {
@@ -21,6 +23,8 @@ const receivableArb = fc.record({
   share: fc.integer({ min: 1, max: 100 }),
   byPercent: fc.boolean(),
   days: fc.integer({ min: -30, max: 400 }),
+  /** Sent with a gross value of NFV + these deductions; without, gross is the NFV. */
+  deductionsCents: fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined }),
   own: fc.option(fc.record({ monthly_rate_pct: rate(80_000), discount_pct: rate(50_000), fixed_discount_brl: cents(5_000) }), { nil: undefined }),
 });
 type ReceivableCase = typeof receivableArb extends fc.Arbitrary<infer T> ? T : never;
@@ -30,6 +34,9 @@ function toRaw(r: ReceivableCase, index: number): Record<string, unknown> {
   return {
     external_id: `R${index}`, payer_name: 'P', payer_document: '11222333000181', due_date: addDays(TODAY, r.days),
     net_future_value: Money.fromCents(r.nfvCents).toString(),
+    ...(r.deductionsCents === undefined ? {} : {
+      gross_future_value: Money.fromCents(r.nfvCents + r.deductionsCents).toString(), gross_future_value_deductions: Money.fromCents(r.deductionsCents).toString(),
+    }),
     ...(r.byPercent && requestedCents > 0
       ? { requested_net_future_value_percent: r.share }
       : { requested_advance_value: Money.fromCents(Math.max(1, requestedCents)).toString() }),
@@ -96,6 +103,30 @@ describe('pricing properties', () => {
         expect(op.receivables.every((p) => p.feeSource === 'operation')).to.equal(true);
       },
     ));
+  });
+
+  it('a discount numerator over 3000 in money is the 40-digit division rounded half up to cents', () => {
+    const decimalDivision = (numerator: Dec) => Money.of(numerator.div(3000)).toString();
+    // Numerators as discountByRates builds them: up to 18-digit amounts times rates of 4 places times days, and halves of a cent.
+    const numerator = fc.oneof(
+      fc.tuple(fc.bigInt({ min: -(10n ** 24n), max: 10n ** 24n }), fc.integer({ min: 0, max: 6 })).map(([digits, places]) => new Dec(digits.toString()).div(10 ** places)),
+      fc.bigInt({ min: 0n, max: 10n ** 20n }).map((thirtieths) => new Dec((thirtieths * 30n + 15n).toString())),
+    );
+    fc.assert(fc.property(numerator, (n) => {
+      expect(moneyOfThreeThousandths(n).toString(), n.toFixed()).to.equal(decimalDivision(n));
+    }), { numRuns: 5_000 });
+  });
+
+  it('the average days in advance is the decimal mean rounded half up', () => {
+    const decimalMean = (total: number, count: number) => new Dec(total).div(count).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 2_000 }), (days) => {
+      const total = days.reduce((a, b) => a + b, 0);
+      expect(averageDays(total, days.length), `${total}/${days.length}`).to.equal(decimalMean(total, days.length));
+    }), { numRuns: 3_000 });
+    // Means exactly on a half, and next to one.
+    for (const [total, count] of [[1, 2], [3, 2], [5, 10], [15, 10], [2_501, 2], [999_999, 2], [1_000_001, 2_000], [1_000_999, 2_000], [1_001_000, 2_000], [0, 7]]) {
+      expect(averageDays(total, count), `${total}/${count}`).to.equal(decimalMean(total, count));
+    }
   });
 
   it('percent 100 anticipates exactly the NFV', () => {
