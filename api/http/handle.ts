@@ -13,6 +13,10 @@ export function sendReply(res: Response, reply: Reply): void {
     res.end();
     return;
   }
+  if (res.locals.replyThroughValidator) {
+    res.json(reply.body);
+    return;
+  }
   const text = JSON.stringify(reply.body);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));

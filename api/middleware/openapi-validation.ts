@@ -196,8 +196,17 @@ export function openapiValidation(apiSpec: Record<string, unknown>, validateResp
   // The instance whose metadata middleware the handlers build at their first request.
   const instance = (OpenApiValidator.middleware as { _oav?: { metadataMiddleware?: MetadataFactory } })._oav;
   if (lookup === 'direct' && typeof instance?.metadataMiddleware === 'function') instance.metadataMiddleware = directMetadata(instance.metadataMiddleware.bind(instance), compile);
-  return handlers;
+  return validateResponses ? [...handlers, repliesThroughValidator] : handlers;
 }
+
+/**
+ * The validator checks a response only as it passes through `res.json`, which our replies skip
+ * for speed (`sendReply`); with response validation on, they take that path.
+ */
+const repliesThroughValidator: RequestHandler = (_req, res, next) => {
+  res.locals.replyThroughValidator = true;
+  next();
+};
 
 /** Turns the validator's errors into the contract's `validation_error` envelope (422, never 400/415). */
 export const mapValidatorErrors: ErrorRequestHandler = (err, req, _res, next) => {
