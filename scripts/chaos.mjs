@@ -61,7 +61,6 @@ try {
   const driver = new ApiDriver(api);
   const { requests } = driver;
   const call = (...args) => driver.call(...args);
-  const inWindow = (list, t, graceMs) => list.some(([from, to]) => t >= from && t <= (to ?? Infinity) + graceMs);
   await driver.login();
   const subscription = await call('POST', '/v1/webhooks', { body: { url: `https://127.0.0.1:${receiverPort}/hooks`, events: ['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid', 'title.paid'] } });
   if (subscription.status !== 201) throw new Error(`webhook registration answered ${subscription.status}: ${JSON.stringify(subscription.body)}`);
@@ -162,32 +161,29 @@ try {
   check('contracts re-dispatched after CONTRACT_ERROR (the provider was down)', '-', journeys.filter((j) => j.redispatched).length, true);
 
   const readStatuses = async (ids) => new Map((await db.query('select id, lifecycle_status as status from operations where id = any($1)', [ids])).rows.map((r) => [r.id, r.status]));
-  let readModel = await readStatuses(created.map((j) => j.id));
-  let badWorkflows = 0;
-  const describe = (id) => temporal.workflow.getHandle(`operation-${id}`).describe();
-  const disagreeing = async (ids) => {
-    const found = [];
+  const readModel = await readStatuses(created.map((j) => j.id));
+  const lifecycleOf = (description) => description.searchAttributes?.LifecycleStatus?.[0];
+  const compare = async (ids) => {
+    const compared = [];
     for (const id of ids) {
-      const description = await describe(id);
-      if (description.searchAttributes?.LifecycleStatus?.[0] !== readModel.get(id)) found.push(id);
+      const description = await temporal.workflow.getHandle(`operation-${id}`).describe();
+      compared.push({ id, description, agrees: lifecycleOf(description) === readModel.get(id) });
     }
-    return found;
+    return compared;
   };
-  for (const j of created) {
-    if (['FAILED', 'TIMED_OUT', 'TERMINATED'].includes((await describe(j.id)).status.name)) badWorkflows += 1;
-  }
+  const everyWorkflow = await compare(created.map((j) => j.id));
+  const badWorkflows = everyWorkflow.filter(({ description }) => ['FAILED', 'TIMED_OUT', 'TERMINATED'].includes(description.status.name)).length;
   // The read model is written by a local activity and the search attribute by the task that
   // completes after it, so the two may differ for as long as a workflow task takes to run again
   // (a worker just killed): only a disagreement that outlasts 30 s is one.
-  let disagree = await disagreeing(created.map((j) => j.id));
+  let disagree = everyWorkflow.filter((c) => !c.agrees);
   for (const settleBy = Date.now() + 30_000; disagree.length > 0 && Date.now() < settleBy;) {
     await sleep(2_000);
-    readModel = await readStatuses(created.map((j) => j.id));
-    disagree = await disagreeing(disagree);
+    for (const [id, status] of await readStatuses(disagree.map((c) => c.id))) readModel.set(id, status);
+    disagree = (await compare(disagree.map((c) => c.id))).filter((c) => !c.agrees);
   }
-  for (const id of disagree) {
-    const description = await describe(id);
-    say(`disagreement: operation ${id} read model ${readModel.get(id)}, workflow ${description.searchAttributes?.LifecycleStatus?.[0]} (${description.status.name})`);
+  for (const { id, description } of disagree) {
+    say(`disagreement: operation ${id} read model ${readModel.get(id)}, workflow ${lifecycleOf(description)} (${description.status.name})`);
   }
   check('operations whose read model and workflow disagree (for 30 s)', 0, disagree.length);
   check('operation workflows Failed, timed out or terminated', 0, badWorkflows);
@@ -256,8 +252,9 @@ try {
       return `${at(e) - r.started} ms ${kind.replace('EventAttributes', '')} ${detail}`;
     });
   }
-  // A request caught by the outage: in flight when it began, or sent before it ended (or 10 s after).
-  const postgresOut = (r) => [...windows.pgDown, ...windows.pgFrozen].some(([from, to]) => r.started + r.ms >= from && r.started <= to + 10_000);
+  const outages = [...windows.pgDown, ...windows.pgFrozen];
+  // A request caught by an outage: in flight when it began, or sent before it ended (or 10 s after).
+  const postgresOut = (r) => outages.some(([from, to]) => r.started + r.ms >= from && r.started <= to + 10_000);
   // Temporal keeps its state in the same Postgres, so while it is out (and for the 10 s it may take
   // to recover) an update may answer 503 workflow_unavailable as well as database_unavailable.
   const OUTAGE_CODES = ['database_unavailable', 'workflow_unavailable'];
@@ -269,7 +266,7 @@ try {
   }
   check('5xx besides 503s while Postgres was out or recovering (10 s)', 0, unexpected5xx.length);
   check('503 database_unavailable while Postgres was out', '>0', requests.filter((r) => r.status === 503 && postgresOut(r)).length, requests.some((r) => r.status === 503 && postgresOut(r)));
-  const duringOutage = requests.filter((r) => inWindow(windows.pgDown, r.started, 0) || inWindow(windows.pgFrozen, r.started, 0));
+  const duringOutage = requests.filter((r) => outages.some(([from, to]) => r.started >= from && r.started <= to));
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
   check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
   for (const r of duringOutage.filter((o) => o.ms > 1_800)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
