@@ -29,12 +29,12 @@ const cluster = await startCluster({
 });
 let code = 1;
 try {
-  code = await runMocha({
+  ({ code } = await runMocha({
     args: args.filter((arg) => arg !== '--apps'),
     serverUrl: cluster.serverUrl,
     temporalAddress: cluster.temporal.address,
     ...(apps ? { env: { ...testEnv, TEST_API_URL: cluster.apiUrl, TEST_SANDBOX_URL: cluster.sandboxUrl }, freshDatabase: false } : {}),
-  });
+  }));
 } finally {
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,8 @@ import { startInfra } from './lib/infra.mjs';
 import { runMocha } from './lib/mocha.mjs';
 
 const infra = await startInfra({ purpose: 'test' });
-const code = await runMocha({ args: process.argv.slice(2), serverUrl: infra.serverUrl, temporalAddress: infra.temporalAddress, temporalWebUrl: infra.temporalWebUrl });
+const { code, tally } = await runMocha({ args: process.argv.slice(2), serverUrl: infra.serverUrl, temporalAddress: infra.temporalAddress, temporalWebUrl: infra.temporalWebUrl });
 await infra.stop();
+// The tally is the log's last line, after everything the shutdown printed: CI's log reader reads it.
+if (tally) process.stdout.write(`\n${tally}\n`);
 process.exit(code);

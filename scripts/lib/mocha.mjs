@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say } from './infra.mjs';
 import { ephemeralSecrets } from './secrets.mjs';
@@ -12,12 +14,15 @@ export function testDatabaseName() {
  * Runs mocha on `args` (files named there run alone; otherwise the whole suite) in a fresh
  * database on `serverUrl` (`freshDatabase: false`: the one already made for processes under test),
  * against the Temporal server at `temporalAddress`. `env` adds to the tests' environment (its
- * secrets win over fresh ones). Resolves to the exit code.
+ * secrets win over fresh ones). Resolves to the exit code and the tally line ("N passed, N failed,
+ * N skipped"; null when mocha ended before its summary).
  */
 export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUrl = null, env = {}, freshDatabase = true }) {
   const database = testDatabaseName();
   const databaseUrl = await createDatabase(serverUrl, database, { recreate: freshDatabase });
   say(`test database ${database}; Temporal at ${temporalAddress}${temporalWebUrl ? `, Web ${temporalWebUrl}` : ''}`);
+  const tallyFile = path.join(os.tmpdir(), `mocha-tally-${process.pid}.json`);
+  rmSync(tallyFile, { force: true });
   const mochaArgs = [...args];
   if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.test.ts');
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
@@ -25,7 +30,7 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
     stdio: 'inherit',
     // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
     env: {
-      ...process.env, ...ephemeralSecrets(), ...env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
+      ...process.env, ...ephemeralSecrets(), ...env, MOCHA_TALLY_FILE: tallyFile, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
       PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
       ...(temporalWebUrl ? { TEMPORAL_WEB_URL: temporalWebUrl } : {}),
     },
@@ -35,5 +40,16 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   process.on('SIGTERM', stopChild);
   const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
   await dropDatabase(serverUrl, database).catch(() => undefined);
-  return code;
+  return { code, tally: readTally(tallyFile) };
+}
+
+function readTally(file) {
+  try {
+    const { passes, failures, pending } = JSON.parse(readFileSync(file, 'utf8'));
+    return `${passes} passed, ${failures} failed, ${pending} skipped`;
+  } catch {
+    return null;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
