@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OperationState } from '../../workflows/operation';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { ApiClient } from '../support/http';
+import { createDirect, directBody, startOperationsTest } from '../support/operations';
+import { signersOf, untilStatus } from '../support/lifecycle';
+import { closeTemporal, temporal } from '../support/temporal';
+import { signingForm } from '../sandbox/support';
+import { payerPayment, simulatePayerPayment } from './titles.support';
+
+/** How long after the last signer presses "sign" the integrator's cancel is sent. */
+const OFFSETS_MS = [0, 0, 10, 20, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 750, 1_000, 1_500];
+const ANSWER_BOUND_MS = 2_000;
+
+/**
+ * The race of issue #23, as an integrator runs it: an embedded-signature operation whose last
+ * signer signs while the integrator cancels. Whichever move the workflow applies first wins, and
+ * the other request is answered at once: 200 CANCELLED, or 409 and the operation goes on to PAID.
+ */
+describe('a cancel racing the last signature', function () {
+  this.timeout(300_000);
+  let client: ApiClient;
+  let token: string;
+  before(async () => {
+    ({ client, token } = await startOperationsTest());
+  });
+  after(closeTemporal);
+
+  const workflowResult = async (operationId: string): Promise<OperationState> => {
+    const handle = (await temporal()).workflow.getHandle(operationWorkflowId(operationId));
+    return Promise.race([
+      handle.result() as Promise<OperationState>,
+      sleep(30_000).then(() => { throw new Error(`workflow of ${operationId} still running after 30 s`); }),
+    ]);
+  };
+
+  /** Pays every title in full, so the operation's workflow has nothing left to track. */
+  const closeTitles = async (operation: { titles: { id: string; requested_net_future_value: string }[] }) => {
+    for (const title of operation.titles) {
+      const paid = await simulatePayerPayment(client, token, title.id, payerPayment({ paid_amount_brl: title.requested_net_future_value }));
+      expect(paid.status, paid.text).to.equal(201);
+    }
+  };
+
+  for (const [race, offset] of OFFSETS_MS.entries()) {
+    it(`race ${race + 1}: cancel sent ${offset} ms after the signature: 200 CANCELLED or 409 then PAID, within 2 s, and the workflow completes`, async () => {
+      const created = await createDirect(client, token, directBody({ embedded_signature: true, email: `race+${randomUUID()}@example.com` }));
+      expect(created.status, created.text).to.equal(201);
+      const id = created.body.id;
+      await untilStatus(client, token, id, 'CONTRACT_SENT');
+      const { signers } = await signersOf(client, token, id);
+      const sign = await signingForm(signers[signers.length - 1].sign_url);
+
+      const signed = sign();
+      await sleep(offset);
+      const sent = Date.now();
+      const cancel = await client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token });
+      const answeredIn = Date.now() - sent;
+      expect((await signed).status).to.equal(200);
+
+      expect(answeredIn, `${cancel.status} ${cancel.text}`).to.be.below(ANSWER_BOUND_MS);
+      if (cancel.status === 200) {
+        expect(cancel.body.lifecycle_status).to.equal('CANCELLED');
+        expect(await workflowResult(id)).to.include({ status: 'CANCELLED' });
+        return;
+      }
+      expect(cancel.status, cancel.text).to.equal(409);
+      expect(cancel.body).to.deep.equal({ detail: 'operation_cannot_be_cancelled' });
+      const paid = await untilStatus(client, token, id, 'PAID');
+      await closeTitles(paid);
+      expect(await workflowResult(id)).to.include({ status: 'SETTLED' });
+      await untilStatus(client, token, id, 'SETTLED');
+    });
+  }
+});
