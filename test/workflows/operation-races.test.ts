@@ -78,4 +78,22 @@ describe('operation workflow: a request racing a move', function () {
     expect(await (await workflowOf(id)).result() as OperationState).to.include({ status: 'SETTLED' });
     await recordHistory('cancel-refused-at-signed', id);
   });
+
+  it('while the automatic dispatch retries through an e-sign outage, a re-dispatch is refused at once and a cancel stops the retries: CANCELLED within 2 s', async () => {
+    esign.cut();
+    const created = await createDirect(client, token, directBody({ email: `outage+${randomUUID()}@example.com` }));
+    const id = created.body.id;
+    await untilPending(id, 'dispatchContract', 2);
+
+    const { result: redispatch, ms: redispatchMs } = await timed(() => client.post(`/v1/operations/${id}/contract/send-for-signature`, {}, { token }));
+    expect(redispatch.body, redispatch.text).to.deep.equal({ detail: 'contract_already_exists' });
+    expect(redispatchMs).to.be.below(2_000);
+
+    const { result: cancel, ms } = await timed(() => client.post(`/v1/operations/${id}/cancel`, { reason: 'provider down' }, { token }));
+    expect(cancel.status, cancel.text).to.equal(200);
+    expect(cancel.body.lifecycle_status).to.equal('CANCELLED');
+    expect(ms).to.be.below(2_000);
+    expect(await (await workflowOf(id)).result() as OperationState).to.include({ status: 'CANCELLED' });
+    await recordHistory('cancel-during-dispatch', id);
+  });
 });

@@ -29,7 +29,7 @@ export class ContractPhase {
       // refuses it): it waits for that dispatch, then the state decides again.
       while (this.dispatching) await condition(() => !this.dispatching);
       this.refuseUnlessSignable();
-      await this.dispatch(embedded ?? this.run.input.embeddedSignature);
+      await this.dispatch(embedded ?? this.run.input.embeddedSignature, this.run.contract.redispatchContract);
       if (this.run.status === 'CONTRACT_SENT') return this.run.state;
       if (this.run.cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
       return refuse(this.run.state.lastError!, `Contract dispatch failed: ${this.run.state.lastError}`);
@@ -55,13 +55,13 @@ export class ContractPhase {
   }
 
   /** One dispatch attempt: CONTRACT_SENT, or CONTRACT_ERROR with the partial document voided. */
-  private async dispatch(embedded: boolean): Promise<void> {
+  private async dispatch(embedded: boolean, activity = this.run.contract.dispatchContract): Promise<void> {
     const { run } = this;
     this.dispatching = true;
     run.state.contractAttempts += 1;
     this.dispatchScope = new CancellationScope();
     try {
-      await this.dispatchScope.run(() => run.contract.dispatchContract({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts }));
+      await this.dispatchScope.run(() => activity({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts }));
       await run.moveTo('CONTRACT_SENT');
       run.state.lastError = null;
       this.justDispatched = true;
