@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationState } from '../../workflows/operation';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { ApiClient } from '../support/http';
-import { createDirect, directBody, startOperationsTest } from '../support/operations';
+import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
+import { receivable } from './simulate.support';
 import { signersOf, untilStatus } from '../support/lifecycle';
 import { closeTemporal, temporal } from '../support/temporal';
 import { signingForm } from '../sandbox/support';
@@ -15,16 +16,18 @@ const OFFSETS_MS = [0, 0, 10, 20, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 3
 const ANSWER_BOUND_MS = 2_000;
 
 /**
- * The race of issue #23, as an integrator runs it: an embedded-signature operation whose last
- * signer signs while the integrator cancels. Whichever move the workflow applies first wins, and
- * the other request is answered at once: 200 CANCELLED, or 409 and the operation goes on to PAID.
+ * Races as integrators and staff run them, first the one of issue #23: an embedded-signature
+ * operation whose last signer signs while the integrator cancels. Whichever move the workflow
+ * applies first wins, and the other request is answered at once: 200 CANCELLED, or 409 and the
+ * operation goes on to PAID. Then two requests sent together, of which exactly one applies.
  */
-describe('a cancel racing the last signature', function () {
+describe('requests racing the workflow and each other', function () {
   this.timeout(300_000);
   let client: ApiClient;
   let token: string;
+  let backoffice: string;
   before(async () => {
-    ({ client, token } = await startOperationsTest());
+    ({ client, token, backoffice } = await startOperationsTestWithBackoffice());
   });
   after(closeTemporal);
 
@@ -74,4 +77,48 @@ describe('a cancel racing the last signature', function () {
       await untilStatus(client, token, id, 'SETTLED');
     });
   }
+
+  /** Two requests sent together: each answered within 2 s, exactly one of them applied. */
+  const together = async (a: () => Promise<{ status: number; body: any; text: string }>, b: () => Promise<{ status: number; body: any; text: string }>) => {
+    const started = Date.now();
+    const answers = await Promise.all([a(), b()]);
+    expect(Date.now() - started, answers.map((r) => `${r.status} ${r.text}`).join(' | ')).to.be.below(ANSWER_BOUND_MS);
+    expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join(' | ')).to.deep.equal([200, 409]);
+    return answers;
+  };
+
+  it('a deny and a cancel sent together: one applies (DENIED or CANCELLED), the other is refused with its 409', async () => {
+    const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '90000.00', requested_net_future_value: '90000.00' })] }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'WAITING_APPROVAL');
+    const [deny, cancel] = await together(
+      () => client.post(`/v1/backoffice/operations/${id}/deny`, { reason: 'race' }, { token: backoffice }),
+      () => client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token }),
+    );
+    const [winner, refusal] = deny.status === 200 ? ['DENIED', cancel.body] : ['CANCELLED', deny.body];
+    expect(refusal).to.deep.equal({ detail: deny.status === 200 ? 'operation_cannot_be_cancelled' : 'operation_cannot_be_denied' });
+    expect(await workflowResult(id)).to.include({ status: winner });
+    await untilStatus(client, token, id, winner);
+  });
+
+  it('a retry of a refused PIX and a cancel sent together: one applies (PAID or CANCELLED), the other is refused with its 409', async () => {
+    const created = await createDirect(client, token, directBody({ email: `pix-reject-once+${randomUUID()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    const { signers } = await signersOf(client, token, id);
+    await (await signingForm(signers[0].sign_url))();
+    await untilStatus(client, token, id, 'DISBURSEMENT_FAILED');
+    const [retry, cancel] = await together(
+      () => client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: backoffice }),
+      () => client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token }),
+    );
+    if (retry.status === 200) {
+      expect(cancel.body).to.deep.equal({ detail: 'operation_cannot_be_cancelled' });
+      await untilStatus(client, token, id, 'PAID');
+      return;
+    }
+    expect(retry.body).to.deep.equal({ detail: 'operation_cannot_retry_disbursement' });
+    expect(cancel.body.lifecycle_status).to.equal('CANCELLED');
+    expect(await workflowResult(id)).to.include({ status: 'CANCELLED' });
+  });
 });
