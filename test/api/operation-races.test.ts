@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationState } from '../../workflows/operation';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { ApiClient } from '../support/http';
-import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
+import { createDirect, directBody, operationsStack } from '../support/operations';
 import { receivable } from './simulate.support';
 import { signersOf, untilStatus } from '../support/lifecycle';
-import { closeTemporal, temporal } from '../support/temporal';
+import { temporal } from '../support/temporal';
 import { signingForm } from '../sandbox/support';
 import { payerPayment, simulatePayerPayment } from './titles.support';
 
@@ -23,13 +22,7 @@ const ANSWER_BOUND_MS = 2_000;
  */
 describe('requests racing the workflow and each other', function () {
   this.timeout(300_000);
-  let client: ApiClient;
-  let token: string;
-  let backoffice: string;
-  before(async () => {
-    ({ client, token, backoffice } = await startOperationsTestWithBackoffice());
-  });
-  after(closeTemporal);
+  const stack = operationsStack();
 
   const workflowResult = async (operationId: string): Promise<OperationState> => {
     const handle = (await temporal()).workflow.getHandle(operationWorkflowId(operationId));
@@ -42,24 +35,24 @@ describe('requests racing the workflow and each other', function () {
   /** Pays every title in full, so the operation's workflow has nothing left to track. */
   const closeTitles = async (operation: { titles: { id: string; requested_net_future_value: string }[] }) => {
     for (const title of operation.titles) {
-      const paid = await simulatePayerPayment(client, token, title.id, payerPayment({ paid_amount_brl: title.requested_net_future_value }));
+      const paid = await simulatePayerPayment(stack.client, stack.token, title.id, payerPayment({ paid_amount_brl: title.requested_net_future_value }));
       expect(paid.status, paid.text).to.equal(201);
     }
   };
 
   for (const [race, offset] of OFFSETS_MS.entries()) {
     it(`race ${race + 1}: cancel sent ${offset} ms after the signature: 200 CANCELLED or 409 then PAID, within 2 s, and the workflow completes`, async () => {
-      const created = await createDirect(client, token, directBody({ embedded_signature: true, email: `race+${randomUUID()}@example.com` }));
+      const created = await createDirect(stack.client, stack.token, directBody({ embedded_signature: true, email: `race+${randomUUID()}@example.com` }));
       expect(created.status, created.text).to.equal(201);
       const id = created.body.id;
-      await untilStatus(client, token, id, 'CONTRACT_SENT');
-      const { signers } = await signersOf(client, token, id);
+      await untilStatus(stack.client, stack.token, id, 'CONTRACT_SENT');
+      const { signers } = await signersOf(stack.client, stack.token, id);
       const sign = await signingForm(signers[signers.length - 1].sign_url);
 
       const signed = sign();
       await sleep(offset);
       const sent = Date.now();
-      const cancel = await client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token });
+      const cancel = await stack.client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token: stack.token });
       const answeredIn = Date.now() - sent;
       expect((await signed).status).to.equal(200);
 
@@ -71,10 +64,10 @@ describe('requests racing the workflow and each other', function () {
       }
       expect(cancel.status, cancel.text).to.equal(409);
       expect(cancel.body).to.deep.equal({ detail: 'operation_cannot_be_cancelled' });
-      const paid = await untilStatus(client, token, id, 'PAID');
+      const paid = await untilStatus(stack.client, stack.token, id, 'PAID');
       await closeTitles(paid);
       expect(await workflowResult(id)).to.include({ status: 'SETTLED' });
-      await untilStatus(client, token, id, 'SETTLED');
+      await untilStatus(stack.client, stack.token, id, 'SETTLED');
     });
   }
 
@@ -88,33 +81,33 @@ describe('requests racing the workflow and each other', function () {
   };
 
   it('a deny and a cancel sent together: one applies (DENIED or CANCELLED), the other is refused with its 409', async () => {
-    const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '90000.00', requested_net_future_value: '90000.00' })] }));
+    const created = await createDirect(stack.client, stack.token, directBody({ receivables: [receivable({ net_future_value: '90000.00', requested_net_future_value: '90000.00' })] }));
     const id = created.body.id;
-    await untilStatus(client, token, id, 'WAITING_APPROVAL');
+    await untilStatus(stack.client, stack.token, id, 'WAITING_APPROVAL');
     const [deny, cancel] = await together(
-      () => client.post(`/v1/backoffice/operations/${id}/deny`, { reason: 'race' }, { token: backoffice }),
-      () => client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token }),
+      () => stack.client.post(`/v1/backoffice/operations/${id}/deny`, { reason: 'race' }, { token: stack.backoffice }),
+      () => stack.client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token: stack.token }),
     );
     const [winner, refusal] = deny.status === 200 ? ['DENIED', cancel.body] : ['CANCELLED', deny.body];
     expect(refusal).to.deep.equal({ detail: deny.status === 200 ? 'operation_cannot_be_cancelled' : 'operation_cannot_be_denied' });
     expect(await workflowResult(id)).to.include({ status: winner });
-    await untilStatus(client, token, id, winner);
+    await untilStatus(stack.client, stack.token, id, winner);
   });
 
   it('a retry of a refused PIX and a cancel sent together: one applies (PAID or CANCELLED), the other is refused with its 409', async () => {
-    const created = await createDirect(client, token, directBody({ email: `pix-reject-once+${randomUUID()}@example.com` }));
+    const created = await createDirect(stack.client, stack.token, directBody({ email: `pix-reject-once+${randomUUID()}@example.com` }));
     const id = created.body.id;
-    await untilStatus(client, token, id, 'CONTRACT_SENT');
-    const { signers } = await signersOf(client, token, id);
+    await untilStatus(stack.client, stack.token, id, 'CONTRACT_SENT');
+    const { signers } = await signersOf(stack.client, stack.token, id);
     await (await signingForm(signers[0].sign_url))();
-    await untilStatus(client, token, id, 'DISBURSEMENT_FAILED');
+    await untilStatus(stack.client, stack.token, id, 'DISBURSEMENT_FAILED');
     const [retry, cancel] = await together(
-      () => client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: backoffice }),
-      () => client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token }),
+      () => stack.client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: stack.backoffice }),
+      () => stack.client.post(`/v1/operations/${id}/cancel`, { reason: 'race' }, { token: stack.token }),
     );
     if (retry.status === 200) {
       expect(cancel.body).to.deep.equal({ detail: 'operation_cannot_be_cancelled' });
-      await untilStatus(client, token, id, 'PAID');
+      await untilStatus(stack.client, stack.token, id, 'PAID');
       return;
     }
     expect(retry.body).to.deep.equal({ detail: 'operation_cannot_retry_disbursement' });
