@@ -26,13 +26,11 @@ describe('the operation state table', () => {
   });
 
   it('settles a pending request at every move: answered by the move it asked for, refused by one that makes it unreachable, else still pending', () => {
-    expect(settleRequest('cancel', 'CANCELLED')).to.equal('answered');
-    expect(settleRequest('cancel', 'SIGNED')).to.equal('refused');
-    expect(settleRequest('cancel', 'DENIED')).to.equal('refused');
-    expect(settleRequest('cancel', 'CONTRACT_SENT')).to.equal('pending');
-    expect(settleRequest('cancel', 'CONTRACT_ERROR')).to.equal('pending');
-    expect(settleRequest('retryDisbursement', 'DISBURSING')).to.equal('answered');
-    expect(settleRequest('retryDisbursement', 'CANCELLED')).to.equal('refused');
+    const cases = [
+      ['cancel', 'CANCELLED', 'answered'], ['cancel', 'SIGNED', 'refused'], ['cancel', 'DENIED', 'refused'], ['cancel', 'CONTRACT_SENT', 'pending'],
+      ['cancel', 'CONTRACT_ERROR', 'pending'], ['retryDisbursement', 'DISBURSING', 'answered'], ['retryDisbursement', 'CANCELLED', 'refused'],
+    ] as const;
+    for (const [request, status, outcome] of cases) expect(settleRequest(request, status), `${request} at ${status}`).to.equal(outcome);
     // Every move the table allows from where a request may be asked ends it or keeps it: none leaves it waiting on a state it can no longer reach.
     for (const [request, { from, to }] of Object.entries(PENDING_REQUESTS) as [keyof typeof PENDING_REQUESTS, (typeof PENDING_REQUESTS)[keyof typeof PENDING_REQUESTS]][]) {
       for (const status of from) {
