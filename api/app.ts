@@ -18,7 +18,7 @@ import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
 import { errorHandler } from './middleware/error-handler';
-import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
+import { perIdentityRateLimit, perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
 import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
@@ -115,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
     ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
     ...jsonBody(config.http.bodyLimit),
     inputGuard(),
+    perIdentityRateLimit(limits, deps.auth),
     authenticate(deps.auth),
     perTokenRateLimit(limits),
     requireScopes(),

@@ -5,6 +5,7 @@
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
 import { PASSWORD_LOG2N } from './crypto/passwords';
+import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -12,7 +13,7 @@ export interface Config {
   serviceEnv: ServiceEnv;
   apiVersion: string;
   /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
-  http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
+  http: { host: string; port: number; trustProxy: TrustProxy; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
   databaseUrl: string;
   /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
   db: { poolMax: number; failFastMs: number };
@@ -28,7 +29,11 @@ export interface Config {
   /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
   passwords: { scryptLog2N: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
-  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
+  rateLimit: {
+    enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
+    /** Login attempts per e-mail per hour, from any address (issue #30). */
+    loginAccountPerHour: number;
+  };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
@@ -112,6 +117,15 @@ function secret(env: Env, name: string): string {
   return value;
 }
 
+function trustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(optional(env, 'TRUST_PROXY'));
+  } catch (err) {
+    if (err instanceof TrustProxyError) throw new ConfigError(`TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
+}
+
 function serviceEnv(env: Env): ServiceEnv {
   // No default: a deployment that forgets it must not start as dev (issue #13).
   const value = str(env, 'SERVICE_ENV');
@@ -128,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: {
       host: str(env, 'HOST', '127.0.0.1'),
       port,
-      trustProxy: bool(env, 'TRUST_PROXY', false),
+      trustProxy: trustProxy(env),
       bodyLimit: str(env, 'BODY_LIMIT', '1mb'),
       publicUrl: str(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`),
       hstsMaxAgeSeconds: int(env, 'HSTS_MAX_AGE_SECONDS', 0),
@@ -163,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
       loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
       callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
+      loginAccountPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR', 20, 1),
     },
     idempotency: {
       // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.

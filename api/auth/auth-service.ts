@@ -41,11 +41,21 @@ export class AuthService {
     return prefixEnv === row.env && acceptsCredential(this.config.serviceEnv, row.env);
   }
 
+  private static secretKey(clientId: string, secret: string, hash: string): string {
+    return createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
+  }
+
+  /** Whether this secret was verified for this client here already, so checking it again costs no slow hash. */
+  async remembersSecret(clientId: string, secret: string): Promise<boolean> {
+    const row = await this.cache.credentialByClientId(clientId);
+    return row !== undefined && this.verifiedSecrets.has(AuthService.secretKey(clientId, secret, row.secretHash));
+  }
+
   /** Verifies a client secret; a verified (id, secret, hash) triple is remembered to spare the slow hash. */
   private async checkCredential(clientId: string, secret: string): Promise<CredentialRow> {
     const row = await this.cache.credentialByClientId(clientId);
     const hash = row?.secretHash ?? DECOY_HASH;
-    const cacheKey = createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
+    const cacheKey = AuthService.secretKey(clientId, secret, hash);
     const ok = this.verifiedSecrets.has(cacheKey) || (await verifySecret(secret, hash));
     if (!ok || !this.usable(row)) throw new NotAuthenticated('invalid_client_credentials');
     if (this.verifiedSecrets.size > 10_000) this.verifiedSecrets.clear();
