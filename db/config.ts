@@ -25,7 +25,8 @@ export interface Config {
   codec: { corsOrigins: string[] };
   /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
   callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
-  login: { maxFailures: number; lockMinutes: number };
+  /** hashConcurrency / hashQueue: password hashes running at once per api process, and logins allowed to wait for one. */
+  login: { maxFailures: number; lockMinutes: number; hashConcurrency: number; hashQueue: number };
   /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
   passwords: { scryptLog2N: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
@@ -168,7 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
       pixSecret: secret(env, 'PIX_CALLBACK_SECRET'),
       toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
     },
-    login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
+    login: {
+      maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
+      lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1),
+      hashConcurrency: int(env, 'LOGIN_HASH_CONCURRENCY', 2, 1),
+      hashQueue: int(env, 'LOGIN_HASH_QUEUE', 32, 0),
+    },
     passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
     rateLimit: {
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),

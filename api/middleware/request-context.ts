@@ -8,8 +8,10 @@ import { defaultExecutor } from '../http/unit-of-work';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// POSTs that write nothing: a transaction would only add its BEGIN and COMMIT round trips.
-const READS_ONLY = new Set(['simulate']);
+// POSTs run without a request transaction: simulate writes nothing (a transaction would only add
+// its BEGIN and COMMIT round trips); login and token exchange run a slow hash, which must hold no
+// pool connection, and login writes its verdict in a short transaction of its own.
+const NO_REQUEST_TRANSACTION = new Set(['simulate', 'login', 'createToken']);
 
 /**
  * uuid's v7 asks the system for 16 random bytes per id: 3 % of the api's CPU on a simulation in the
@@ -49,7 +51,7 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
       startedAt: performance.now(),
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
-      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !READS_ONLY.has(req.ctx.route?.operationId ?? ''), logger)(work),
+      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !NO_REQUEST_TRANSACTION.has(req.ctx.route?.operationId ?? ''), logger)(work),
     };
     for (const name in platform) res.setHeader(name, platform[name]);
     res.setHeader('X-Request-Id', requestId);
