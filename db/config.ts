@@ -5,6 +5,7 @@
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
 import { PASSWORD_LOG2N } from './crypto/passwords';
+import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
@@ -209,13 +210,11 @@ export function loadConfig(env: Env = process.env): Config {
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
     logLevel: str(env, 'LOG_LEVEL', 'info'),
   };
-  if (config.serviceEnv === 'prod') {
-    if (config.webhooks.allowPrivateHosts || config.webhooks.extraCaPem) {
-      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused when SERVICE_ENV=prod');
-    }
-    if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
-    if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
-    if (config.passwords.scryptLog2N < PASSWORD_LOG2N) throw new ConfigError(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused when SERVICE_ENV=prod`);
+  try {
+    checkDeployment(config);
+  } catch (err) {
+    if (err instanceof UnsafeSetting) throw new ConfigError(err.message);
+    throw err;
   }
   return config;
 }

@@ -95,7 +95,8 @@ export async function startCluster({
       // Kept with the cluster's data, so its histories and webhook secrets still open after a restart.
       ...keptSecrets(path.join(dataDir, 'secrets.json'), env),
       NODE_ENV: 'production',
-      SERVICE_ENV: env.SERVICE_ENV ?? 'sandbox',
+      // Demo data with published passwords and a webhook receiver on this machine: only dev allows both.
+      SERVICE_ENV: env.SERVICE_ENV ?? 'dev',
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_WEB_URL: webUi?.url ?? '',
