@@ -7,6 +7,7 @@ import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
 import { DependencyProbe } from './platform/dependency-probe';
+import { HealthMonitor } from './platform/health-monitor';
 import { AppDeps, createApp } from './app';
 import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
@@ -30,7 +31,10 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const auth = new AuthService(db, tokens, config, cache);
   const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
-  const app = createApp({ config, db, temporal, keys, auth, cache, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
+  const probe = new DependencyProbe(db, temporal);
+  const health = new HealthMonitor(probe);
+  await health.start();
+  const app = createApp({ config, db, temporal, keys, auth, cache, probe, health, logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
     // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
@@ -48,6 +52,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
     url: `http://${config.http.host}:${port}`,
     async close() {
       clearInterval(purge);
+      health.stop();
       await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -35,6 +35,8 @@ export interface Config {
     enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
     /** Login attempts per e-mail per hour, from any address (issue #30). */
     loginAccountPerHour: number;
+    /** `/v1/health` per address per minute, counted by each api process. */
+    healthRpm: number;
   };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
       callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
       loginAccountPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR', 20, 1),
+      healthRpm: int(env, 'RATE_LIMIT_HEALTH_RPM', 120, 1),
     },
     idempotency: {
       // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.

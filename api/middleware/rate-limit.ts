@@ -5,7 +5,7 @@ import { RateLimited } from '../../domain/errors';
 import { rateLimitAddress } from '../../domain/client-address';
 import { admit, MINUTE } from '../../db/repositories/rate-limit';
 import type { Config } from '../../db/config';
-import type { RateLimitClass, RouteSpec } from '../openapi/route-table';
+import type { RouteSpec } from '../openapi/route-table';
 import type { AuthService } from '../auth/auth-service';
 import { requestedClientId } from '../auth/token-request';
 
@@ -21,8 +21,11 @@ interface Budget { scope: Scope; bucket: string; limit: number; windowSeconds: n
 
 const HOUR = 3_600;
 
-/** The contract exempts health, the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider callbacks have their own class. */
-const limited = (route: RouteSpec) => route.rateLimit !== 'exempt';
+/**
+ * The contract exempts the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider
+ * callbacks have their own class; health is counted in memory (below), not here.
+ */
+const limited = (route: RouteSpec) => route.rateLimit !== 'exempt' && route.rateLimit !== 'health';
 
 const limitHeaders = (limit: number, remaining: number) => ({ 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining) });
 
@@ -66,13 +69,42 @@ const origin = (req: Request) => rateLimitAddress(req.ip, req.socket.remoteAddre
 /** Identities are named in the bucket by digest: an e-mail is personal data, and a client id is whatever the caller sent. */
 const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
+/**
+ * Health's per-address budget, kept in this process's memory: health answers from memory whatever
+ * Postgres does (a database outage must read as `degraded`, not as a limiter failure), so its limit
+ * must not need Postgres either. Each api process counts its own.
+ */
+function healthLimit(deps: RateLimitDeps): RequestHandler {
+  const windowMs = MINUTE * 1000;
+  const limit = deps.config.healthRpm;
+  const seen = new Map<string, number[]>();
+  return (req, res, next) => {
+    if (!deps.config.enabled) return next();
+    const now = deps.now().getTime();
+    const address = origin(req);
+    const recent = (seen.get(address) ?? []).filter((at) => at > now - windowMs);
+    if (recent.length >= limit) {
+      const budget: Budget = { scope: 'ip', bucket: address, limit, windowSeconds: MINUTE };
+      return next(refusal(budget, Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000))));
+    }
+    // A flood of fresh addresses must not grow the map without end: past its size it starts over.
+    if (seen.size >= 10_000) seen.clear();
+    recent.push(now);
+    seen.set(address, recent);
+    res.set(limitHeaders(limit, limit - recent.length));
+    next();
+  };
+}
+
 /** Before authentication, by origin address, with a budget per route class (login and token exchange are tighter). */
 export function perIpRateLimit(deps: RateLimitDeps): RequestHandler {
   const limits = { default: deps.config.perIpRpm, login: deps.config.loginRpm, auth_token: deps.config.tokenRpm, callback: deps.config.callbackRpm };
-  return limiter(deps, (req) => {
-    const routeClass = req.ctx.route!.rateLimit as Exclude<RateLimitClass, 'exempt'>;
+  const shared = limiter(deps, (req) => {
+    const routeClass = req.ctx.route!.rateLimit as keyof typeof limits;
     return [{ scope: 'ip', bucket: `ip:${routeClass}:${origin(req)}`, limit: limits[routeClass], windowSeconds: MINUTE }];
   });
+  const health = healthLimit(deps);
+  return (req, res, next) => (req.ctx.route!.rateLimit === 'health' ? health(req, res, next) : shared(req, res, next));
 }
 
 /**
