@@ -3,6 +3,8 @@ import { loadConfig, Config } from '../db/config';
 import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
+import { ensureActiveKey } from './auth/signing-key-store';
+import { CipherRing } from '../db/crypto/cipher-ring';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
@@ -24,11 +26,18 @@ export interface RunningApi {
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
-  const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
+  const cipher = new CipherRing(config.payloadKeys);
+  await ensureActiveKey(db, cipher, config.jwt.privateKeyPem, config.jwt.tokenTtlSeconds);
+  const keys = await KeyRing.load(db, cipher, { intervalMs: config.jwt.keyReloadIntervalMs });
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
-  const listener = cache.listen(config.databaseUrl, logger);
   const auth = new AuthService(db, tokens, config, cache);
+  // A rotated or retired key takes effect in this process as soon as Postgres says so.
+  keys.onChange(() => auth.forgetVerifiedTokens());
+  cache.watch('signing_keys', () => {
+    keys.refresh().catch((err) => logger.warn('reloading the signing keys failed', { err: (err as Error).message }));
+  });
+  const listener = cache.listen(config.databaseUrl, logger);
   const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
   const probe = new DependencyProbe(db, temporal);

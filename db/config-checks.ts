@@ -17,7 +17,6 @@ function looksLikeTestValue(secret: string): boolean {
 function refuseInProd(config: Config): void {
   const refuse = (message: string) => { throw new UnsafeSetting(`${message} when SERVICE_ENV=prod`); };
   if (config.webhooks.allowPrivateHosts || config.webhooks.extraCaPem) refuse('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused');
-  if (!config.jwt.privateKeyPem) refuse('JWT_PRIVATE_KEY is required');
   if (!config.rateLimit.enabled) refuse('RATE_LIMIT_ENABLED=false is refused');
   if (config.passwords.scryptLog2N < PASSWORD_LOG2N) refuse(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused`);
   // The codec cookie's Secure flag and every link we hand out follow PUBLIC_URL.

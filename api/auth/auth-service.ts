@@ -92,6 +92,11 @@ export class AuthService {
     return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes: row.scopes };
   }
 
+  /** The signing keys changed: a remembered token may have been signed by a key that verifies no more. */
+  forgetVerifiedTokens(): void {
+    this.verifiedTokens.clear();
+  }
+
   private async verify(token: string): Promise<TokenClaims> {
     const now = this.now().getTime();
     const known = this.verifiedTokens.get(token);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../db/config';
-import { minimalEnv } from '../support/config';
+import { minimalEnv, productionEnv } from '../support/config';
 
 /** Issue #13: production fails closed; what protects data has no default. */
 describe('configuration fails closed', () => {
@@ -32,12 +32,9 @@ describe('configuration fails closed', () => {
   });
 
   describe('production fails closed on what weakens it (issue #30)', () => {
-    const secret = (tag: string) => `${tag}-Zq8v3Kx0Lm2Np7Rt5Wy9Bc4Df6Gh1Jk`;
     // Everything prod asks for, set well: each case below spoils one setting.
-    const prod = (overrides: Record<string, string> = {}) => minimalEnv({
-      SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000',
-      ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), ...overrides,
-    });
+    const prod = (overrides: Record<string, string> = {}) => minimalEnv({ ...productionEnv({ CODEC_CORS_ORIGINS: '' }), ...overrides });
+    const secret = (tag: string) => productionEnv()[`${tag === 'e' ? 'ESIGN' : 'PIX'}_CALLBACK_SECRET`];
 
     it('starts with every setting sound', () => {
       expect(loadConfig(prod()).serviceEnv).to.equal('prod');
