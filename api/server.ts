@@ -61,7 +61,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
     url: `http://${config.http.host}:${port}`,
     async close() {
       clearInterval(purge);
-      health.stop();
+      await health.stop();
       await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -15,21 +15,25 @@ export class HealthMonitor {
   private state: HealthState = { database: 'down', temporal: 'down' };
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(private readonly probe: DependencyProbe, private readonly intervalMs = 1_000) {}
 
   /** The first round is awaited, so the api never answers from no state at all. */
   async start(): Promise<void> {
-    await this.round();
+    this.inFlight = this.round();
+    await this.inFlight;
   }
 
   current(): HealthState {
     return this.state;
   }
 
-  stop(): void {
+  /** Waits for a round in flight, so the connections it probes through may be closed after. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.inFlight;
   }
 
   private async round(): Promise<void> {
@@ -37,7 +41,7 @@ export class HealthMonitor {
     const [database, temporal] = await Promise.all([this.probe.database(), this.probe.temporalServer()]);
     this.state = { database: database.status, temporal: temporal.status };
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.round(), Math.max(0, this.intervalMs - (Date.now() - startedAt)));
+    this.timer = setTimeout(() => { this.inFlight = this.round(); }, Math.max(0, this.intervalMs - (Date.now() - startedAt)));
     this.timer.unref();
   }
 }

@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * User session (backoffice staff, portal users)
-         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.
+         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address (`scope` `account`, `window_seconds` 3600, with `Retry-After`).
          */
         post: operations["login"];
         delete?: never;
