@@ -6,6 +6,7 @@ import type { AuthService } from './auth/auth-service';
 import type { KeyRing } from './auth/keys';
 import type { ReferenceCache } from './cache/reference-cache';
 import type { DependencyProbe } from './platform/dependency-probe';
+import type { HealthMonitor } from './platform/health-monitor';
 import type { TemporalHandle } from './temporal-client';
 import { buildDocument } from './openapi/document';
 import { RouteTable } from './openapi/route-table';
@@ -18,7 +19,7 @@ import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
 import { errorHandler } from './middleware/error-handler';
-import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
+import { perIdentityRateLimit, perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
 import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
@@ -56,6 +57,7 @@ export interface AppDeps {
   auth: AuthService;
   cache: ReferenceCache;
   probe: DependencyProbe;
+  health: HealthMonitor;
   logger: Logger;
   startedAt?: number;
   /** The clock of rate-limit windows and idempotency expiry; tests move it. */
@@ -89,7 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const routers: Router[] = [
-    platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
+    platformRoutes({ config, probe: deps.probe, health: deps.health, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
     assignorRoutes(),
@@ -115,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
     ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
     ...jsonBody(config.http.bodyLimit),
     inputGuard(),
+    perIdentityRateLimit(limits, deps.auth),
     authenticate(deps.auth),
     perTokenRateLimit(limits),
     requireScopes(),

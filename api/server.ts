@@ -3,10 +3,13 @@ import { loadConfig, Config } from '../db/config';
 import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
+import { ensureActiveKey } from './auth/signing-key-store';
+import { CipherRing } from '../db/crypto/cipher-ring';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
 import { DependencyProbe } from './platform/dependency-probe';
+import { HealthMonitor } from './platform/health-monitor';
 import { AppDeps, createApp } from './app';
 import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
@@ -23,14 +26,24 @@ export interface RunningApi {
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
-  const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
+  const cipher = new CipherRing(config.payloadKeys);
+  await ensureActiveKey(db, cipher, config.jwt.privateKeyPem, config.jwt.tokenTtlSeconds);
+  const keys = await KeyRing.load(db, cipher, { intervalMs: config.jwt.keyReloadIntervalMs });
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
-  const listener = cache.listen(config.databaseUrl, logger);
   const auth = new AuthService(db, tokens, config, cache);
+  // A rotated or retired key takes effect in this process as soon as Postgres says so.
+  keys.onChange(() => auth.forgetVerifiedTokens());
+  cache.watch('signing_keys', () => {
+    keys.refresh().catch((err) => logger.warn('reloading the signing keys failed', { err: (err as Error).message }));
+  });
+  const listener = cache.listen(config.databaseUrl, logger);
   const temporal = connectTemporal(config.temporal, config.payloadKeys);
   const now = options.now ?? (() => new Date());
-  const app = createApp({ config, db, temporal, keys, auth, cache, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
+  const probe = new DependencyProbe(db, temporal);
+  const health = new HealthMonitor(probe);
+  await health.start();
+  const app = createApp({ config, db, temporal, keys, auth, cache, probe, health, logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
     // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
@@ -48,6 +61,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
     url: `http://${config.http.host}:${port}`,
     async close() {
       clearInterval(purge);
+      await health.stop();
       await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,8 @@
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
 import { PASSWORD_LOG2N } from './crypto/passwords';
+import { checkDeployment, UnsafeSetting } from './config-checks';
+import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -12,7 +14,7 @@ export interface Config {
   serviceEnv: ServiceEnv;
   apiVersion: string;
   /** HSTS is sent only when the service is reached over TLS (behind a proxy that terminates it): `hstsMaxAgeSeconds` > 0. */
-  http: { host: string; port: number; trustProxy: boolean; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
+  http: { host: string; port: number; trustProxy: TrustProxy; bodyLimit: string; publicUrl: string; hstsMaxAgeSeconds: number };
   databaseUrl: string;
   /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
   db: { poolMax: number; failFastMs: number };
@@ -24,11 +26,18 @@ export interface Config {
   codec: { corsOrigins: string[] };
   /** Provider callbacks: per-provider HMAC secrets and the accepted age of their timestamp. */
   callbacks: { esignSecret: string; pixSecret: string; toleranceSeconds: number };
-  login: { maxFailures: number; lockMinutes: number };
+  /** hashConcurrency / hashQueue: password hashes running at once per api process, and logins allowed to wait for one. */
+  login: { maxFailures: number; lockMinutes: number; hashConcurrency: number; hashQueue: number };
   /** scrypt cost of user passwords, as log2(N); 17 is OWASP's, and prod refuses less. */
   passwords: { scryptLog2N: number };
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
-  rateLimit: { enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number };
+  rateLimit: {
+    enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
+    /** Login attempts per e-mail per hour, from any address (issue #30). */
+    loginAccountPerHour: number;
+    /** `/v1/health` per address per minute, counted by each api process. */
+    healthRpm: number;
+  };
   idempotency: { waitMs: number; reservationCeilingSeconds: number; ttlHours: number };
   /** How often each api process deletes expired idempotency records and idle rate-limit windows. */
   purge: { intervalMs: number };
@@ -112,6 +121,15 @@ function secret(env: Env, name: string): string {
   return value;
 }
 
+function trustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(optional(env, 'TRUST_PROXY'));
+  } catch (err) {
+    if (err instanceof TrustProxyError) throw new ConfigError(`TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
+}
+
 function serviceEnv(env: Env): ServiceEnv {
   // No default: a deployment that forgets it must not start as dev (issue #13).
   const value = str(env, 'SERVICE_ENV');
@@ -128,7 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: {
       host: str(env, 'HOST', '127.0.0.1'),
       port,
-      trustProxy: bool(env, 'TRUST_PROXY', false),
+      trustProxy: trustProxy(env),
       bodyLimit: str(env, 'BODY_LIMIT', '1mb'),
       publicUrl: str(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`),
       hstsMaxAgeSeconds: int(env, 'HSTS_MAX_AGE_SECONDS', 0),
@@ -154,7 +172,12 @@ export function loadConfig(env: Env = process.env): Config {
       pixSecret: secret(env, 'PIX_CALLBACK_SECRET'),
       toleranceSeconds: int(env, 'CALLBACK_TOLERANCE_SECONDS', 300, 1),
     },
-    login: { maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1), lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1) },
+    login: {
+      maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
+      lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1),
+      hashConcurrency: int(env, 'LOGIN_HASH_CONCURRENCY', 2, 1),
+      hashQueue: int(env, 'LOGIN_HASH_QUEUE', 32, 0),
+    },
     passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
     rateLimit: {
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
@@ -163,6 +186,8 @@ export function loadConfig(env: Env = process.env): Config {
       loginRpm: int(env, 'RATE_LIMIT_LOGIN_RPM', 10, 1),
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
       callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
+      loginAccountPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR', 20, 1),
+      healthRpm: int(env, 'RATE_LIMIT_HEALTH_RPM', 120, 1),
     },
     idempotency: {
       // At least 1 ms: the wait is a Postgres lock_timeout, where 0 would mean waiting forever.
@@ -188,13 +213,11 @@ export function loadConfig(env: Env = process.env): Config {
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
     logLevel: str(env, 'LOG_LEVEL', 'info'),
   };
-  if (config.serviceEnv === 'prod') {
-    if (config.webhooks.allowPrivateHosts || config.webhooks.extraCaPem) {
-      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused when SERVICE_ENV=prod');
-    }
-    if (!config.jwt.privateKeyPem) throw new ConfigError('JWT_PRIVATE_KEY is required when SERVICE_ENV=prod');
-    if (!config.rateLimit.enabled) throw new ConfigError('RATE_LIMIT_ENABLED=false is refused when SERVICE_ENV=prod');
-    if (config.passwords.scryptLog2N < PASSWORD_LOG2N) throw new ConfigError(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused when SERVICE_ENV=prod`);
+  try {
+    checkDeployment(config);
+  } catch (err) {
+    if (err instanceof UnsafeSetting) throw new ConfigError(err.message);
+    throw err;
   }
   return config;
 }

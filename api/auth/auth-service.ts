@@ -9,6 +9,8 @@ import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret 
 import type { Principal } from '../../domain/principal';
 import type { TokenClaims, TokenService } from './tokens';
 import type { ReferenceCache } from '../cache/reference-cache';
+import { judgeLogin } from '../../domain/login-lockout';
+import { HashGate } from './hash-gate';
 
 export interface TokenResponse {
   access_token: string;
@@ -17,12 +19,15 @@ export interface TokenResponse {
   scopes: string[];
 }
 
+type LoginResponse = TokenResponse & { user: Record<string, unknown> };
+
 /**
  * Credentials and users: token exchange, login with lockout, and re-reading the identity behind
  * every request so that revocation and expiry take effect at once.
  */
 export class AuthService {
   private readonly verifiedSecrets = new Map<string, true>();
+  private readonly hashGate: HashGate;
   /** Tokens whose signature this process has checked, until they expire or `cache.state.ttlMs` passes: RS256 verification is a third of a request's CPU. */
   private readonly verifiedTokens = new Map<string, { claims: TokenClaims; until: number }>();
 
@@ -32,7 +37,9 @@ export class AuthService {
     private readonly config: Pick<Config, 'serviceEnv' | 'login' | 'passwords'>,
     private readonly cache: ReferenceCache,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.hashGate = new HashGate(config.login.hashConcurrency, config.login.hashQueue);
+  }
 
   private usable(row: CredentialRow | undefined): row is CredentialRow {
     if (!row || row.revokedAt) return false;
@@ -41,11 +48,21 @@ export class AuthService {
     return prefixEnv === row.env && acceptsCredential(this.config.serviceEnv, row.env);
   }
 
+  private static secretKey(clientId: string, secret: string, hash: string): string {
+    return createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
+  }
+
+  /** Whether this secret was verified for this client here already, so checking it again costs no slow hash. */
+  async remembersSecret(clientId: string, secret: string): Promise<boolean> {
+    const row = await this.cache.credentialByClientId(clientId);
+    return row !== undefined && this.verifiedSecrets.has(AuthService.secretKey(clientId, secret, row.secretHash));
+  }
+
   /** Verifies a client secret; a verified (id, secret, hash) triple is remembered to spare the slow hash. */
   private async checkCredential(clientId: string, secret: string): Promise<CredentialRow> {
     const row = await this.cache.credentialByClientId(clientId);
     const hash = row?.secretHash ?? DECOY_HASH;
-    const cacheKey = createHash('sha256').update(`${clientId}\0${secret}\0${hash}`).digest('hex');
+    const cacheKey = AuthService.secretKey(clientId, secret, hash);
     const ok = this.verifiedSecrets.has(cacheKey) || (await verifySecret(secret, hash));
     if (!ok || !this.usable(row)) throw new NotAuthenticated('invalid_client_credentials');
     if (this.verifiedSecrets.size > 10_000) this.verifiedSecrets.clear();
@@ -75,6 +92,11 @@ export class AuthService {
     return { tokenType: 'client', credentialId: row.id, clientId: row.clientId, originatorId: row.originatorId, env: row.env, scopes: row.scopes };
   }
 
+  /** The signing keys changed: a remembered token may have been signed by a key that verifies no more. */
+  forgetVerifiedTokens(): void {
+    this.verifiedTokens.clear();
+  }
+
   private async verify(token: string): Promise<TokenClaims> {
     const now = this.now().getTime();
     const known = this.verifiedTokens.get(token);
@@ -101,45 +123,61 @@ export class AuthService {
     throw new NotAuthenticated('invalid_token');
   }
 
-  async login(email: string, password: string): Promise<TokenResponse & { user: Record<string, unknown> }> {
+  async login(email: string, password: string): Promise<LoginResponse> {
     try {
-      return await this.db.transaction(async (trx) => {
-        const users = new IdentityRepository(trx);
-        const user = await users.lockUserByEmail(email);
-        const log2n = this.config.passwords.scryptLog2N;
-        const ok = await verifySecret(password, user?.passwordHash ?? decoyPasswordHash(log2n));
-        if (!user || user.disabledAt) throw new NotAuthenticated('invalid_credentials');
-        const now = this.now();
-        const lockInForce = user.lockedUntil !== null && user.lockedUntil.getTime() > now.getTime();
-        if (lockInForce) {
-          if (ok) throw new Locked('user_locked');
-          throw new NotAuthenticated('invalid_credentials');
-        }
-        if (!ok) {
-          // After a lock has run out the counter restarts: this failure is the first of a new series.
-          const failures = (user.lockedUntil ? 0 : user.failedAttempts) + 1;
-          const lockedUntil = failures >= this.config.login.maxFailures ? new Date(now.getTime() + this.config.login.lockMinutes * 60_000) : null;
-          await users.recordLoginFailure(user.id, failures, lockedUntil);
-          return { failed: true } as const;
-        }
-        await users.recordLoginSuccess(user.id);
-        // The parameters were raised since this password was hashed: the password in hand upgrades it.
-        if (needsRehash(user.passwordHash, log2n)) await users.replacePasswordHash(user.id, await hashPassword(password, log2n));
-        const access_token = this.tokens.issue({
-          sub: user.id, originator_id: user.originatorId, env: this.config.serviceEnv, scopes: user.scopes, token_type: 'user',
-        });
-        return {
-          access_token, token_type: 'bearer' as const, expires_in: this.tokens.expiresIn, scopes: user.scopes,
-          user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
-        };
-      }).then((result) => {
-        // The failure is committed before answering, so the counter survives the 401.
-        if ('failed' in result) throw new NotAuthenticated('invalid_credentials');
-        return result;
-      });
+      // A password changed between the check and the write (another login upgrading its hash) is checked once more.
+      return (await this.attemptLogin(email, password)) ?? (await this.attemptLogin(email, password)) ?? this.refuse();
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
       throw err;
     }
+  }
+
+  private refuse(): never {
+    throw new NotAuthenticated('invalid_credentials');
+  }
+
+  /**
+   * The slow hash runs first, outside any transaction and behind the gate, so a burst of logins
+   * holds neither pool connections nor row locks; only the verdict is written under the row lock.
+   * Null when the stored hash changed meanwhile.
+   */
+  private async attemptLogin(email: string, password: string): Promise<LoginResponse | null> {
+    const found = await new IdentityRepository(this.db).userByEmail(email);
+    const log2n = this.config.passwords.scryptLog2N;
+    const checkedHash = found?.passwordHash ?? decoyPasswordHash(log2n);
+    const { matches, upgrade } = await this.hashGate.run(async () => {
+      const ok = await verifySecret(password, checkedHash);
+      // The parameters were raised since this password was hashed: the password in hand upgrades it.
+      return { matches: ok, upgrade: ok && found && needsRehash(checkedHash, log2n) ? await hashPassword(password, log2n) : null };
+    });
+    if (!found || found.disabledAt) this.refuse();
+    const result = await this.db.transaction(async (trx) => {
+      const users = new IdentityRepository(trx);
+      const user = await users.lockUserById(found.id);
+      if (!user || user.disabledAt) return { refused: true } as const;
+      if (user.passwordHash !== checkedHash) return null;
+      const verdict = judgeLogin(user, matches, this.now(), this.config.login);
+      if (verdict.outcome === 'locked') return { locked: true } as const;
+      if (verdict.outcome === 'failure') {
+        await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil);
+        return { refused: true } as const;
+      }
+      await users.recordLoginSuccess(user.id);
+      if (upgrade) await users.replacePasswordHash(user.id, upgrade);
+      return { user };
+    });
+    // A failure is committed before answering, so the counter survives the 401.
+    if (result === null) return null;
+    if ('locked' in result) throw new Locked('user_locked');
+    if ('refused' in result) this.refuse();
+    const { user } = result;
+    const access_token = this.tokens.issue({
+      sub: user.id, originator_id: user.originatorId, env: this.config.serviceEnv, scopes: user.scopes, token_type: 'user',
+    });
+    return {
+      access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes: user.scopes,
+      user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
+    };
   }
 }

@@ -57,7 +57,9 @@ export const authPaths = {
   '/v1/auth/login': {
     post: {
       operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
-      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.',
+      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. '
+        + 'Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address '
+        + '(`scope` `account`, `window_seconds` 3600, with `Retry-After`).',
       'x-rate-limit': 'login',
       requestBody: jsonBody({
         type: 'object',

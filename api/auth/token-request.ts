@@ -49,3 +49,12 @@ export function readTokenRequest(body: TokenBody, authorization: string | undefi
   if (!body.client_id || !body.client_secret) throw new NotAuthenticated('missing_client_credentials');
   return { clientId: body.client_id, clientSecret: body.client_secret, scopes };
 }
+
+/** The client a token request names, for its per-client budget; null when it names none the exchange could read. */
+export function requestedClientId(body: TokenBody | undefined, authorization: string | undefined): string | null {
+  try {
+    return String(readTokenRequest(body ?? {}, authorization).clientId);
+  } catch {
+    return null;
+  }
+}

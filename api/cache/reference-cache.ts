@@ -31,6 +31,8 @@ export class ReferenceCache {
   /** Rendered reads, scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
   private readonly operations: ScopedCache<unknown>;
   private readonly byTable: Record<string, (scope: string) => void>;
+  /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
+  private readonly watchers = new Map<string, () => void>();
 
   constructor(private readonly db: Knex, ttlMs: number) {
     this.state = new CacheState(ttlMs);
@@ -62,7 +64,10 @@ export class ReferenceCache {
     return listen({
       databaseUrl, channel: REFERENCE_CHANNEL, applicationName: 'api-reference-cache', reconnectMs: RECONNECT_MS,
       onNotify: (payload) => this.invalidate(payload),
-      onConnect: () => this.reset(true),
+      onConnect: () => {
+        this.reset(true);
+        for (const reload of this.watchers.values()) reload();
+      },
       onLost: (err) => {
         this.reset(false);
         logger.warn('reference cache lost its LISTEN connection: reading through until it is back', { err: err?.message });
@@ -70,10 +75,18 @@ export class ReferenceCache {
     });
   }
 
+  /** `reload` runs on every notification about `table`, and after every reconnect (notifications may have been missed). */
+  watch(table: string, reload: () => void): void {
+    this.watchers.set(table, reload);
+  }
+
   /** A `table:scope` payload of the triggers. */
   invalidate(payload: string): void {
     const at = payload.indexOf(':');
-    const drop = this.byTable[payload.slice(0, at)];
+    const table = payload.slice(0, at);
+    const watcher = this.watchers.get(table);
+    if (watcher) return watcher();
+    const drop = this.byTable[table];
     this.state.epoch += 1;
     if (drop) drop(payload.slice(at + 1));
     else this.reset(this.state.live);

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Forbidden, NotAuthenticated } from '../../domain/errors';
 import type { AuthService } from '../auth/auth-service';
-import type { Principal } from '../../domain/principal';
+import { BACKOFFICE_SCOPES, Principal } from '../../domain/principal';
 import type { SecurityRequirement } from '../openapi/route-table';
 
 const SCHEME_TOKEN_TYPE: Record<string, Principal['tokenType']> = {
@@ -56,11 +56,32 @@ export function authenticate(auth: AuthService): RequestHandler {
   };
 }
 
-/** The route's scopes, from its OpenAPI security: any one alternative must be fully granted. */
+const STAFF_SCOPES = new Set<string>(BACKOFFICE_SCOPES);
+const staffOnly = new WeakMap<SecurityRequirement[], boolean>();
+
+/** A route whose every user alternative asks for a backoffice scope is a staff route (backoffice, codec, deep health). */
+function isStaffRoute(security: SecurityRequirement[]): boolean {
+  let staff = staffOnly.get(security);
+  if (staff === undefined) {
+    const userAlternatives = security.filter((requirement) => 'userSession' in requirement);
+    staff = userAlternatives.length > 0 && userAlternatives.every((requirement) => requirement.userSession.some((scope) => STAFF_SCOPES.has(scope)));
+    staffOnly.set(security, staff);
+  }
+  return staff;
+}
+
+/**
+ * The route's scopes, from its OpenAPI security: any one alternative must be fully granted. A
+ * staff route also wants a staff user: scopes given to an originator's portal user by mistake do
+ * not open it.
+ */
 export function requireScopes(): RequestHandler {
   return (req, _res, next) => {
     const principal = req.ctx.principal;
     if (!principal) return next();
+    if (principal.tokenType === 'user' && principal.userKind !== 'backoffice' && isStaffRoute(req.ctx.route!.security)) {
+      return next(new Forbidden({ code: 'staff_user_required', message: 'This route is for backoffice staff; sign in with a staff account' }));
+    }
     // The legacy headers name no scopes of their own: they authenticate the same credential, held to the token's scopes.
     const alternatives = req.ctx.route!.security
       .filter((requirement) => !('legacyClientId' in requirement))

@@ -1,15 +1,22 @@
-import express, { RequestHandler } from 'express';
+import express, { Request, RequestHandler } from 'express';
 import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
 import type { Config } from '../../db/config';
 
 export type CallbackProvider = 'esign' | 'pix';
 
-/** The callback routes and whose secret signs each. */
-export const CALLBACK_PATHS: Record<string, CallbackProvider> = {
-  '/v1/internal/esign/callback': 'esign',
-  '/v1/internal/pix/callback': 'pix',
+/**
+ * The callback operations and whose secret signs each. Keyed by the operation the route table
+ * resolved, not by the path's text: every spelling that reaches a callback handler (a trailing
+ * slash, say) is checked, and a spelling that resolves to no route never reaches one.
+ */
+const CALLBACK_OPERATIONS: Record<string, CallbackProvider> = {
+  esignCallback: 'esign',
+  pixCallback: 'pix',
 };
+
+const callbackProvider = (req: Request): CallbackProvider | undefined =>
+  req.method === 'POST' && req.ctx.route ? CALLBACK_OPERATIONS[req.ctx.route.operationId] : undefined;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -21,16 +28,17 @@ declare module 'express-serve-static-core' {
 /**
  * Provider callbacks prove their origin before anything is read or written: the raw body is
  * read here (the JSON parser then leaves it alone), its HMAC and timestamp checked against the
- * provider's secret, and only then parsed. Other routes pass straight through.
+ * provider's secret, and only then parsed. Other routes pass straight through. Runs after the
+ * route is resolved.
  */
 export function providerSignature(config: Config['callbacks'], bodyLimit: string, nowSeconds: () => number): RequestHandler[] {
   const secrets: Record<CallbackProvider, string> = { esign: config.esignSecret, pix: config.pixSecret };
   const raw = express.raw({ type: () => true, limit: bodyLimit });
-  const forCallbacks = (handler: RequestHandler): RequestHandler => (req, res, next) => (req.method === 'POST' && CALLBACK_PATHS[req.path] ? handler(req, res, next) : next());
+  const forCallbacks = (handler: RequestHandler): RequestHandler => (req, res, next) => (callbackProvider(req) ? handler(req, res, next) : next());
   return [
     forCallbacks(raw),
     forCallbacks((req, _res, next) => {
-      const provider = CALLBACK_PATHS[req.path];
+      const provider = callbackProvider(req)!;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const verdict = verifyProviderSignature({
         secret: secrets[provider], signature: req.get(SIGNATURE_HEADER), timestamp: req.get(TIMESTAMP_HEADER), body, nowSeconds: nowSeconds(), toleranceSeconds: config.toleranceSeconds,

@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { RateLimited } from '../../domain/errors';
-import { admit } from '../../db/repositories/rate-limit';
+import { rateLimitAddress } from '../../domain/client-address';
+import { admit, MINUTE } from '../../db/repositories/rate-limit';
 import type { Config } from '../../db/config';
-import type { RateLimitClass, RouteSpec } from '../openapi/route-table';
+import type { RouteSpec } from '../openapi/route-table';
+import type { AuthService } from '../auth/auth-service';
+import { requestedClientId } from '../auth/token-request';
 
 export interface RateLimitDeps {
   db: Knex;
@@ -11,36 +15,47 @@ export interface RateLimitDeps {
   now: () => Date;
 }
 
-type Scope = 'ip' | 'token';
-interface Budget { bucket: string; limit: number }
+/** `account`: a login e-mail or a client id, whatever address the attempts come from. */
+type Scope = 'ip' | 'token' | 'account';
+interface Budget { scope: Scope; bucket: string; limit: number; windowSeconds: number }
 
-/** The contract exempts health, the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider callbacks have their own class. */
-const limited = (route: RouteSpec) => route.rateLimit !== 'exempt';
+const HOUR = 3_600;
+
+/**
+ * The contract exempts the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider
+ * callbacks have their own class; health is counted in memory (below), not here.
+ */
+const limited = (route: RouteSpec) => route.rateLimit !== 'exempt' && route.rateLimit !== 'health';
 
 const limitHeaders = (limit: number, remaining: number) => ({ 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining) });
 
-function refusal(scope: Scope, limit: number, retryAfterSeconds: number): RateLimited {
+const SCOPE_NAMES: Record<Scope, string> = { ip: 'origin address', token: 'credential', account: 'account' };
+
+function refusal({ scope, limit, windowSeconds }: Budget, retryAfterSeconds: number): RateLimited {
+  const per = windowSeconds === MINUTE ? 'minute' : `${windowSeconds / 60} minutes`;
   return new RateLimited(
     {
       code: 'rate_limit_exceeded',
       scope,
       limit_rpm: limit,
+      ...(windowSeconds === MINUTE ? {} : { window_seconds: windowSeconds }),
       retry_after_seconds: retryAfterSeconds,
-      message: `Rate limit of ${limit} requests per minute exceeded for this ${scope === 'ip' ? 'origin address' : 'credential'}; retry in ${retryAfterSeconds} s`,
+      message: `Rate limit of ${limit} requests per ${per} exceeded for this ${SCOPE_NAMES[scope]}; retry in ${retryAfterSeconds} s`,
     },
     { ...limitHeaders(limit, 0), 'Retry-After': String(retryAfterSeconds) },
   );
 }
 
-/** One admission per request and scope; only the origin limit's values go out on success. */
-function limiter(deps: RateLimitDeps, scope: Scope, budgetOf: (req: Request) => Budget | null): RequestHandler {
+/** One admission per budget, in order, the first refusal answering; only the origin limit's values go out on success. */
+function limiter(deps: RateLimitDeps, budgetsOf: (req: Request) => Budget[] | Promise<Budget[]>): RequestHandler {
   return async (req, res, next) => {
-    const budget = deps.config.enabled && limited(req.ctx.route!) ? budgetOf(req) : null;
-    if (!budget) return next();
     try {
-      const admission = await admit(deps.db, budget.bucket, budget.limit, deps.now());
-      if (!admission.allowed) return next(refusal(scope, budget.limit, admission.retryAfterSeconds));
-      if (scope === 'ip') res.set(limitHeaders(budget.limit, admission.remaining));
+      const budgets = deps.config.enabled && limited(req.ctx.route!) ? await budgetsOf(req) : [];
+      for (const budget of budgets) {
+        const admission = await admit(deps.db, budget.bucket, budget.limit, deps.now(), budget.windowSeconds);
+        if (!admission.allowed) return next(refusal(budget, admission.retryAfterSeconds));
+        if (budget.scope === 'ip') res.set(limitHeaders(budget.limit, admission.remaining));
+      }
       next();
     } catch (err) {
       next(err);
@@ -48,21 +63,82 @@ function limiter(deps: RateLimitDeps, scope: Scope, budgetOf: (req: Request) => 
   };
 }
 
+/** The address a request is counted under: the client as the trusted proxies report it, an IPv6 one by its /64. */
+const origin = (req: Request) => rateLimitAddress(req.ip, req.socket.remoteAddress);
+
+/** Identities are named in the bucket by digest: an e-mail is personal data, and a client id is whatever the caller sent. */
+const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+
+/**
+ * Health's per-address budget, kept in this process's memory: health answers from memory whatever
+ * Postgres does (a database outage must read as `degraded`, not as a limiter failure), so its limit
+ * must not need Postgres either. Each api process counts its own.
+ */
+function healthLimit(deps: RateLimitDeps): RequestHandler {
+  const windowMs = MINUTE * 1000;
+  const limit = deps.config.healthRpm;
+  const seen = new Map<string, number[]>();
+  return (req, res, next) => {
+    if (!deps.config.enabled) return next();
+    const now = deps.now().getTime();
+    const address = origin(req);
+    const recent = (seen.get(address) ?? []).filter((at) => at > now - windowMs);
+    if (recent.length >= limit) {
+      const budget: Budget = { scope: 'ip', bucket: address, limit, windowSeconds: MINUTE };
+      return next(refusal(budget, Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000))));
+    }
+    // A flood of fresh addresses must not grow the map without end: past its size it starts over.
+    if (seen.size >= 10_000) seen.clear();
+    recent.push(now);
+    seen.set(address, recent);
+    res.set(limitHeaders(limit, limit - recent.length));
+    next();
+  };
+}
+
 /** Before authentication, by origin address, with a budget per route class (login and token exchange are tighter). */
 export function perIpRateLimit(deps: RateLimitDeps): RequestHandler {
   const limits = { default: deps.config.perIpRpm, login: deps.config.loginRpm, auth_token: deps.config.tokenRpm, callback: deps.config.callbackRpm };
-  return limiter(deps, 'ip', (req) => {
-    const routeClass = req.ctx.route!.rateLimit as Exclude<RateLimitClass, 'exempt'>;
-    return { bucket: `ip:${routeClass}:${req.ctx.clientIp}`, limit: limits[routeClass] };
+  const shared = limiter(deps, (req) => {
+    const routeClass = req.ctx.route!.rateLimit as keyof typeof limits;
+    return [{ scope: 'ip', bucket: `ip:${routeClass}:${origin(req)}`, limit: limits[routeClass], windowSeconds: MINUTE }];
+  });
+  const health = healthLimit(deps);
+  return (req, res, next) => (req.ctx.route!.rateLimit === 'health' ? health(req, res, next) : shared(req, res, next));
+}
+
+/**
+ * Before authentication, by the identity a secret is being tried against, whatever address the
+ * attempts come from: a login e-mail (an hourly attempt budget), a client id on token exchange,
+ * and a client id on the legacy headers, whose secret checks count against the token exchange's
+ * budgets (per address and per client) unless this process has already verified that secret.
+ */
+export function perIdentityRateLimit(deps: RateLimitDeps, auth: AuthService): RequestHandler {
+  const client = (clientId: string): Budget => ({ scope: 'account', bucket: `client:${digest(clientId)}`, limit: deps.config.tokenRpm, windowSeconds: MINUTE });
+  return limiter(deps, async (req) => {
+    const route = req.ctx.route!;
+    if (route.rateLimit === 'login') {
+      const email: unknown = req.body?.email;
+      if (typeof email !== 'string') return [];
+      return [{ scope: 'account', bucket: `login:${digest(email.toLowerCase())}`, limit: deps.config.loginAccountPerHour, windowSeconds: HOUR }];
+    }
+    if (route.rateLimit === 'auth_token') {
+      const clientId = requestedClientId(req.body, req.get('Authorization'));
+      return clientId === null ? [] : [client(clientId)];
+    }
+    const [clientId, secret] = [req.get('X-Client-Id'), req.get('X-Client-Secret')];
+    if (req.get('Authorization') !== undefined || !clientId || !secret || !route.security.some((r) => 'legacyClientId' in r)) return [];
+    if (await auth.remembersSecret(clientId, secret)) return [];
+    return [{ scope: 'ip', bucket: `ip:auth_token:${origin(req)}`, limit: deps.config.tokenRpm, windowSeconds: MINUTE }, client(clientId)];
   });
 }
 
 /** After authentication, so a refused credential consumes nothing: one budget per API credential (or user). */
 export function perTokenRateLimit(deps: RateLimitDeps): RequestHandler {
-  return limiter(deps, 'token', (req) => {
+  return limiter(deps, (req) => {
     const principal = req.ctx.principal;
-    if (!principal) return null;
+    if (!principal) return [];
     const bucket = principal.tokenType === 'client' ? `token:${principal.credentialId}` : `user:${principal.userId}`;
-    return { bucket, limit: deps.config.perTokenRpm };
+    return [{ scope: 'token', bucket, limit: deps.config.perTokenRpm, windowSeconds: MINUTE }];
   });
 }

@@ -9,11 +9,13 @@ import { defaultExecutor } from '../http/unit-of-work';
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
- * POSTs whose work is not one transaction: simulate writes nothing (a transaction would only add
- * its BEGIN and COMMIT round trips); payer payments wait on a workflow update and run their own
- * short transactions around it, so no connection is held while Temporal is slow.
+ * POSTs whose work is not one request transaction: simulate writes nothing (a transaction would only
+ * add its BEGIN and COMMIT round trips); payer payments wait on a workflow update and run their own
+ * short transactions around it, so no connection is held while Temporal is slow; login and token
+ * exchange run a slow hash, which must hold no pool connection, and login writes its verdict in a
+ * short transaction of its own.
  */
-const OWN_TRANSACTIONS = new Set(['simulate', 'recordPayerPayment', 'simulatePayerPayment']);
+const OWN_TRANSACTIONS = new Set(['simulate', 'recordPayerPayment', 'simulatePayerPayment', 'login', 'createToken']);
 
 /**
  * uuid's v7 asks the system for 16 random bytes per id: 3 % of the api's CPU on a simulation in the

@@ -59,7 +59,8 @@ export const components = (publicUrl: string) => ({
     userSession: {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
       description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users). Roles: ${
-        BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}.`,
+        BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}. `
+        + 'Routes asking for these roles also want a staff user: a portal user\'s token is 403 `staff_user_required` there, whatever its scopes.',
     },
     clientBasic: {
       type: 'http', scheme: 'basic',

@@ -1,4 +1,5 @@
-export type RateLimitClass = 'default' | 'exempt' | 'login' | 'auth_token' | 'callback';
+/** `health`: counted in each process's memory, never in Postgres, so health answers whatever Postgres does. */
+export type RateLimitClass = 'default' | 'exempt' | 'login' | 'auth_token' | 'callback' | 'health';
 export type SecurityRequirement = Record<string, string[]>;
 
 export interface RouteSpec {

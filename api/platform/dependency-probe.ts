@@ -30,8 +30,13 @@ export class DependencyProbe {
     return timed(() => this.db.raw('select 1'), this.timeoutMs);
   }
 
+  /**
+   * The call carries its own deadline, so the client's retries of an unreachable server end with it
+   * (a retry left pending would run on a connection closed meanwhile); the race is only a backstop.
+   */
   temporalServer(): Promise<ProbeResult> {
-    return timed(() => this.temporal.connection.workflowService.getSystemInfo({}), this.timeoutMs);
+    const { connection } = this.temporal;
+    return timed(() => connection.withDeadline(Date.now() + this.timeoutMs, () => connection.workflowService.getSystemInfo({})), this.timeoutMs + 500);
   }
 
   async workerPollers(): Promise<{ status: 'ok' | 'down'; task_queue: string; pollers: number }> {

@@ -1,4 +1,4 @@
-import { anyTokenSecurity, errors, json } from '../openapi/helpers';
+import { errors, json, userSecurity } from '../openapi/helpers';
 import { releasePath, releaseVersions } from '../openapi/releases';
 
 const health = {
@@ -36,20 +36,23 @@ export const platformPaths = {
   '/v1/health': {
     get: {
       operationId: 'health', tags: ['platform'], summary: 'Liveness with dependency summary', security: [],
-      description: 'Public and not rate limited, for load balancers: 200 when Postgres and Temporal answer, 503 with the same body (status degraded) when either does not.',
-      'x-rate-limit': 'exempt',
+      description: 'Public, for load balancers: 200 when Postgres and Temporal answer, 503 with the same body (status degraded) when either does not. '
+        + 'Answered from probes each api process runs in the background at most once a second, so a check never waits on a dependency '
+        + 'and a failure shows within about 2 s. Rate-limited per origin address (120 a minute by default), counted in each api process.',
+      'x-rate-limit': 'health',
       responses: {
         200: json('Service and its dependencies are up', health),
         503: json('Postgres or Temporal unreachable: same body with status degraded', health),
-        ...errors(422),
+        ...errors(422, 429),
       },
     },
   },
   '/v1/health/deep': {
     get: {
-      operationId: 'healthDeep', tags: ['platform'], summary: 'Database, Temporal and worker pollers', security: anyTokenSecurity(),
-      description: 'Any valid token. Also checks that a worker polls the task queue; 503 with the same body (status degraded) when a dependency is down.',
-      responses: { 200: json('Dependencies checked', deepHealth), 503: json('A dependency is down: same body, status degraded', deepHealth), ...errors(401, 429) },
+      operationId: 'healthDeep', tags: ['platform'], summary: 'Database, Temporal and worker pollers', security: userSecurity('backoffice:operate'),
+      description: 'For operators: a staff user token with `backoffice:operate`. Probes live; also checks that a worker polls the task queue; '
+        + '503 with the same body (status degraded) when a dependency is down.',
+      responses: { 200: json('Dependencies checked', deepHealth), 503: json('A dependency is down: same body, status degraded', deepHealth), ...errors(401, 403, 429) },
     },
   },
   '/v1/flow': {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Config } from '../../db/config';
 import type { DependencyProbe } from './dependency-probe';
+import type { HealthMonitor } from './health-monitor';
 import type { KeyRing } from '../auth/keys';
 import { handle, ok } from '../http/handle';
 import { INTEGRATION_FLOW } from './integration-flow';
@@ -9,22 +10,20 @@ import { readRelease, releasePath, releaseVersions } from '../openapi/releases';
 export interface PlatformDeps {
   config: Config;
   probe: DependencyProbe;
+  health: HealthMonitor;
   keys: KeyRing;
   document: Record<string, unknown>;
   startedAt: number;
 }
 
-export function platformRoutes({ config, probe, keys, document, startedAt }: PlatformDeps): Router {
+export function platformRoutes({ config, probe, health, keys, document, startedAt }: PlatformDeps): Router {
   const router = Router();
   const base = () => ({ env: config.serviceEnv, version: config.apiVersion, uptime_seconds: Math.floor((Date.now() - startedAt) / 1000) });
 
   router.get('/v1/health', handle(async () => {
-    const [database, temporal] = await Promise.all([probe.database(), probe.temporalServer()]);
-    const healthy = database.status === 'ok' && temporal.status === 'ok';
-    return {
-      status: healthy ? 200 : 503,
-      body: { status: healthy ? 'ok' : 'degraded', ...base(), checks: { database: database.status, temporal: temporal.status } },
-    };
+    const checks = health.current();
+    const healthy = checks.database === 'ok' && checks.temporal === 'ok';
+    return { status: healthy ? 200 : 503, body: { status: healthy ? 'ok' : 'degraded', ...base(), checks: { ...checks } } };
   }));
 
   router.get('/v1/health/deep', handle(async () => {

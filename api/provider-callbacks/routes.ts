@@ -1,5 +1,6 @@
 import { Request, Router } from 'express';
 import type { Knex } from 'knex';
+import { NotAuthenticated } from '../../domain/errors';
 import { readSignatureCallback } from '../../activities/esign-client';
 import { readSettlementCallback } from '../../activities/pix-client';
 import { operationOfDocument, operationOfPayment } from '../../db/repositories/provider-references';
@@ -13,10 +14,12 @@ import { recordCallbackSignature } from '../../db/repositories/callback-signatur
 
 /**
  * The first delivery of a verified signature (api/middleware/provider-signature.ts checked it);
- * a replay is accepted and does nothing.
+ * a replay is accepted and does nothing. A request that reached the handler without a verified
+ * signature (a pipeline that skipped the check) is refused, never served.
  */
 function firstDelivery(req: Request, uow: UnitOfWork): Promise<boolean> {
-  const { provider, signature } = req.providerCallback!;
+  if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
+  const { provider, signature } = req.providerCallback;
   return recordCallbackSignature(uow.db, provider, signature, new Date());
 }
 

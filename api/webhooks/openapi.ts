@@ -113,9 +113,21 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}/rotate-secret': {
     post: {
       operationId: 'rotateWebhookSecret', tags: ['webhooks'], security: write,
-      description: 'Receivers can verify with either secret during the overlap, then drop the old one.',
-      summary: 'New secret, shown once; the previous one keeps signing beside it for 24 hours',
+      description: 'Receivers can verify with either secret during the overlap, then drop the old one. '
+        + '`previous_secret_expires_in_seconds` sets the overlap (0 to 86400, default 86400); 0 stops the old secret at once, '
+        + 'for a secret that leaked: the next delivery carries one signature and `previous_secret_expires_at` is null. '
+        + 'Rotating again replaces the previous secret with the one just rotated out.',
+      summary: 'New secret, shown once; the previous one keeps signing beside it for 24 hours unless cut short',
       parameters: [webhookId, idempotencyKey(false)],
+      requestBody: jsonBody({
+        type: 'object',
+        properties: {
+          previous_secret_expires_in_seconds: {
+            type: 'integer', minimum: 0, maximum: 86_400, default: 86_400,
+            description: 'How long the rotated-out secret keeps signing beside the new one; 0 ends it now.',
+          },
+        },
+      }, false),
       responses: { 200: json('Rotated; `hmac_secret` is the new secret', ref('WebhookWithSecret')), ...errors(401, 403, 404, 409, 422, 429) },
     },
   },

@@ -3,7 +3,7 @@ import { created, handle, noContent, ok } from '../http/handle';
 import type { UnitOfWork } from '../http/context';
 import { page, tenantOf } from '../http/request-helpers';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './presenter';
-import { WebhookService, WebhookServiceDeps } from './webhook-service';
+import { DEFAULT_ROTATION_OVERLAP_SECONDS, WebhookService, WebhookServiceDeps } from './webhook-service';
 
 export function webhookRoutes(deps: WebhookServiceDeps): Router {
   const router = Router();
@@ -30,8 +30,10 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
     return ok({ items: items.map(presentDelivery), total, ...page(req) });
   }));
 
-  router.post('/v1/webhooks/:webhook_id/rotate-secret', handle(async (req, uow) =>
-    ok(presentWebhookWithSecret(await service(req, uow).rotateSecret(webhookId(req))))));
+  router.post('/v1/webhooks/:webhook_id/rotate-secret', handle(async (req, uow) => {
+    const overlapSeconds: number = req.body?.previous_secret_expires_in_seconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS;
+    return ok(presentWebhookWithSecret(await service(req, uow).rotateSecret(webhookId(req), overlapSeconds)));
+  }));
 
   router.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', handle(async (req, uow) => {
     const delivery = await service(req, uow).retry(webhookId(req), String(req.params.delivery_id));

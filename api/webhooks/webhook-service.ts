@@ -23,8 +23,8 @@ export interface WebhookServiceDeps {
   resolveHost: HostResolver;
 }
 
-/** How long a rotated-out secret keeps signing beside the new one. */
-const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** How long a rotated-out secret keeps signing beside the new one unless the rotation says less. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
 
 /** The webhook rules of one originator, inside the request's unit of work. */
 export class WebhookService {
@@ -62,13 +62,19 @@ export class WebhookService {
     return this.deliveries.list(id, page);
   }
 
-  /** The outgoing secret is re-sealed with the newest key as it becomes the previous one. */
-  async rotateSecret(id: string): Promise<RevealedSubscription> {
+  /**
+   * The outgoing secret is re-sealed with the newest key as it becomes the previous one, signing
+   * beside the new one for `overlapSeconds`; 0 (a leaked secret) drops it at once, so the next
+   * delivery carries one signature.
+   */
+  async rotateSecret(id: string, overlapSeconds: number): Promise<RevealedSubscription> {
     const current = await this.subscriptions.findForUpdate(id);
     if (!current) throw new NotFound('webhook_not_found');
     const secret = newWebhookSecret();
-    const sealed = { secret: this.ring.sealText(secret), previous: this.ring.sealText(this.ring.openText(current.sealedSecret)) };
-    const rotated = await this.subscriptions.rotateSecret(id, sealed, new Date(Date.now() + ROTATION_OVERLAP_MS));
+    const previous = overlapSeconds > 0
+      ? { sealed: this.ring.sealText(this.ring.openText(current.sealedSecret)), until: new Date(Date.now() + overlapSeconds * 1000) }
+      : null;
+    const rotated = await this.subscriptions.rotateSecret(id, this.ring.sealText(secret), previous);
     if (!rotated) throw new NotFound('webhook_not_found');
     return { subscription: rotated, secret };
   }

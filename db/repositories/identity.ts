@@ -54,10 +54,9 @@ export class IdentityRepository {
     return this.db('users').select(userColumns).whereRaw('lower(email) = lower(?)', [email]).first();
   }
 
-  /** The user by e-mail (any case), its row locked until the transaction ends: a login's counters change under it. */
-  async lockUserByEmail(email: string): Promise<UserRow | undefined> {
-    const row = await this.db('users').whereRaw('lower(email) = lower(?)', [email]).forUpdate().first('id');
-    return row ? this.userById(row.id) : undefined;
+  /** The user, its row locked until the transaction ends: a login's counters change under it. */
+  async lockUserById(id: string): Promise<UserRow | undefined> {
+    return this.db('users').select(userColumns).where({ id }).forUpdate().first();
   }
 
   async userById(id: string): Promise<UserRow | undefined> {

@@ -75,12 +75,13 @@ export class WebhookSubscriptionRepository extends TenantScopedRepository {
   }
 
   /**
-   * The current secret becomes the previous one, signing beside the new one until `overlapUntil`.
-   * Both arrive sealed with the newest key, so a rotation also re-seals the one it keeps.
+   * The new secret replaces the current one, which signs beside it until `previous.until`, or not
+   * at all when `previous` is null. Both arrive sealed with the newest key, so a rotation also
+   * re-seals the one it keeps.
    */
-  async rotateSecret(id: string, sealed: { secret: string; previous: string }, overlapUntil: Date): Promise<WebhookSubscription | null> {
+  async rotateSecret(id: string, sealedSecret: string, previous: { sealed: string; until: Date } | null): Promise<WebhookSubscription | null> {
     const [row] = await this.live().where({ id })
-      .update({ previous_secret: sealed.previous, previous_secret_expires_at: overlapUntil, secret: sealed.secret })
+      .update({ previous_secret: previous?.sealed ?? null, previous_secret_expires_at: previous?.until ?? null, secret: sealedSecret })
       .returning('*');
     return row ? toSubscription(row) : null;
   }

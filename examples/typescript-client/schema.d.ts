@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * User session (backoffice staff, portal users)
-         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures.
+         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address (`scope` `account`, `window_seconds` 3600, with `Retry-After`).
          */
         post: operations["login"];
         delete?: never;
@@ -502,7 +502,7 @@ export interface paths {
         };
         /**
          * Liveness with dependency summary
-         * @description Public and not rate limited, for load balancers: 200 when Postgres and Temporal answer, 503 with the same body (status degraded) when either does not.
+         * @description Public, for load balancers: 200 when Postgres and Temporal answer, 503 with the same body (status degraded) when either does not. Answered from probes each api process runs in the background at most once a second, so a check never waits on a dependency and a failure shows within about 2 s. Rate-limited per origin address (120 a minute by default), counted in each api process.
          */
         get: operations["health"];
         put?: never;
@@ -522,7 +522,7 @@ export interface paths {
         };
         /**
          * Database, Temporal and worker pollers
-         * @description Any valid token. Also checks that a worker polls the task queue; 503 with the same body (status degraded) when a dependency is down.
+         * @description For operators: a staff user token with `backoffice:operate`. Probes live; also checks that a worker polls the task queue; 503 with the same body (status degraded) when a dependency is down.
          */
         get: operations["healthDeep"];
         put?: never;
@@ -1035,8 +1035,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * New secret, shown once; the previous one keeps signing beside it for 24 hours
-         * @description Receivers can verify with either secret during the overlap, then drop the old one.
+         * New secret, shown once; the previous one keeps signing beside it for 24 hours unless cut short
+         * @description Receivers can verify with either secret during the overlap, then drop the old one. `previous_secret_expires_in_seconds` sets the overlap (0 to 86400, default 86400); 0 stops the old secret at once, for a secret that leaked: the next delivery carries one signature and `previous_secret_expires_at` is null. Rotating again replaces the previous secret with the one just rotated out.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -4111,6 +4111,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Postgres or Temporal unreachable: same body with status degraded */
             503: {
                 headers: {
@@ -4174,6 +4183,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6337,7 +6355,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the rotated-out secret keeps signing beside the new one; 0 ends it now.
+                     * @default 86400
+                     */
+                    previous_secret_expires_in_seconds?: number;
+                };
+            };
+        };
         responses: {
             /** @description Rotated; `hmac_secret` is the new secret */
             200: {

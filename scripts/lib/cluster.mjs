@@ -23,6 +23,7 @@ const NODE_TSX = [process.execPath, '--import', 'tsx'];
  */
 export const UNEXHAUSTED_RATE_LIMITS = {
   RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+  RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '1000000', RATE_LIMIT_HEALTH_RPM: '1000000',
 };
 
 /**
@@ -94,7 +95,8 @@ export async function startCluster({
       // Kept with the cluster's data, so its histories and webhook secrets still open after a restart.
       ...keptSecrets(path.join(dataDir, 'secrets.json'), env),
       NODE_ENV: 'production',
-      SERVICE_ENV: env.SERVICE_ENV ?? 'sandbox',
+      // Demo data with published passwords and a webhook receiver on this machine: only dev allows both.
+      SERVICE_ENV: env.SERVICE_ENV ?? 'dev',
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_WEB_URL: webUi?.url ?? '',

@@ -131,7 +131,7 @@ describe('platform rules', () => {
 
   it('requires authentication for /v1/health/deep and reports database and Temporal', async () => {
     expect((await client.get('/v1/health/deep')).status).to.equal(401);
-    const { token } = await buildIntegrator(client);
+    const token = await loginAs(client, await buildUser({ scopes: ['backoffice:operate'] }));
     const res = await client.get('/v1/health/deep', { token });
     expect(res.body.dependencies.database.status).to.equal('ok');
     expect(res.body.dependencies.temporal.status).to.equal('ok');
@@ -148,7 +148,7 @@ describe('platform rules', () => {
 
   it('sees the worker polling the operations task queue in /v1/health/deep', async () => {
     await sharedWorker();
-    const { token } = await buildIntegrator(client);
+    const token = await loginAs(client, await buildUser({ scopes: ['backoffice:operate'] }));
     const res = await client.get('/v1/health/deep', { token });
     expect(res.status).to.equal(200);
     expect(res.body.dependencies.worker).to.include({ status: 'ok', task_queue: 'operations' });

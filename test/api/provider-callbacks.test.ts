@@ -65,6 +65,31 @@ describe('provider callbacks are signed', function () {
     expect((await post(PIX, body, providerSignatureHeaders(secrets().pixSecret, body, now() - 290))).status).to.equal(202);
   });
 
+  it('an unsigned callback reaches no handler on any spelling of either path: 401 where the route resolves, 404 where none does, never 500', async () => {
+    const body = JSON.stringify({ document_id: 'doc_unknown', payment_id: 'pay_unknown', status: 'SETTLED' });
+    for (const [provider, path] of [['esign', ESIGN], ['pix', PIX]]) {
+      // The spellings the route table resolves to the callback operation must be verified there.
+      for (const spelling of [path, `${path}/`]) {
+        const res = await post(spelling, body, {});
+        expect(res.status, `${spelling}: ${res.text}`).to.equal(401);
+        expect(res.body.detail).to.equal('callback_signature_missing');
+      }
+      // Spellings no documented route matches are 404 before any body is read.
+      const other = [
+        path.replace('/internal/', '/internal//'), `/${path}`, `${path}//`, `${path}%2F`, path.replace(provider, `%${provider.charCodeAt(0).toString(16)}${provider.slice(1)}`),
+        path.toUpperCase(), path.replace('/callback', '/CALLBACK'),
+      ];
+      for (const spelling of other) {
+        const res = await post(spelling, body, {});
+        expect(res.status, `${spelling}: ${res.text}`).to.equal(404);
+        expect(res.body.detail).to.equal('not_found');
+      }
+    }
+    // A valid signature is honoured on the trailing-slash spelling too: the check follows the route.
+    const signed = await post(`${PIX}/`, body, providerSignatureHeaders(secrets().pixSecret, body, now()));
+    expect(signed.status, signed.text).to.equal(202);
+  });
+
   it('the callback routes have their own per-IP budget', async () => {
     const limited = new ApiClient((await anotherApi({ TRUST_PROXY: 'true', RATE_LIMIT_CALLBACK_RPM: '2' })).url);
     const body = JSON.stringify({ payment_id: 'pay_unknown' });

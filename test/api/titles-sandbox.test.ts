@@ -1,15 +1,14 @@
 import { expect } from 'chai';
-import { generateKeyPairSync } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { anotherApi } from '../support/stack';
+import { productionEnv } from '../support/config';
 import { ApiClient } from '../support/http';
 import { buildCredential, tokenFor } from '../support/factories';
 import { payerPayment, simulatePayerPayment } from './titles.support';
 
 describe('simulated payer payments in production', () => {
   it('do not exist there: 404 not_found, as for any undocumented route', async () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const prod = new ApiClient((await anotherApi({ SERVICE_ENV: 'prod', PASSWORD_SCRYPT_LOG2N: '17', JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() })).url);
+    const prod = new ApiClient((await anotherApi(productionEnv())).url);
     const token = await tokenFor(prod, await buildCredential({ env: 'prod' }));
     const res = await simulatePayerPayment(prod, token, uuidv7(), payerPayment());
     expect(res.status).to.equal(404);

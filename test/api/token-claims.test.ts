@@ -4,7 +4,9 @@ import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { anotherApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, tokenFor } from '../support/factories';
-import { KeyRing } from '../../api/auth/keys';
+import { fromPrivatePem, KeyRing, newSigningKeyPem } from '../../api/auth/keys';
+import { CipherRing } from '../../db/crypto/cipher-ring';
+import { SigningKeysRepository } from '../../db/repositories/signing-keys';
 
 /** Issue #13: tokens name their audience and environment, and unknown kids cannot force key reloads. */
 describe('token audience, environment and key reloads', () => {
@@ -49,14 +51,15 @@ describe('token audience, environment and key reloads', () => {
 
   it('reloads keys for an unknown kid at most once per interval', async () => {
     let clock = 1_000_000;
-    const ring = await KeyRing.load(testDb(), null, { intervalMs: 60_000, now: () => clock });
+    const cipher = new CipherRing(testConfig().payloadKeys);
+    const ring = await KeyRing.load(testDb(), cipher, { intervalMs: 60_000, now: () => clock });
     expect(await ring.find('made-up-kid')).to.equal(undefined);
-    // A key another process adds now (retired, so it never becomes anyone's signing key).
-    const { privateKey: added } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const other = await KeyRing.load(testDb(), added.export({ format: 'pem', type: 'pkcs8' }).toString(), { intervalMs: 0 });
-    await testDb()('signing_keys').insert({
-      kid: other.current.kid, private_pem: added.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      public_pem: other.current.publicKey.export({ format: 'pem', type: 'spki' }).toString(), retired_at: new Date(),
+    // A key another process adds now (verify-only, so it never becomes anyone's signing key).
+    const pem = newSigningKeyPem();
+    const other = { current: fromPrivatePem(pem) };
+    await new SigningKeysRepository(testDb()).insert({
+      kid: other.current.kid, privateSealed: cipher.sealText(pem), publicPem: other.current.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+      state: 'verify-only', verifyUntil: new Date(Date.now() + 3_600_000),
     });
     try {
       const within = await Promise.all(Array.from({ length: 20 }, () => ring.find(other.current.kid)));

@@ -190,6 +190,18 @@ describe('webhook delivery', () => {
     expect(got.headers['x-service-signature']).to.equal(createHmac('sha256', rotated.body.hmac_secret).update(got.rawBody).digest('hex'));
   });
 
+  it('signs with the new secret alone after a rotation that ends the old one at once (previous_secret_expires_in_seconds: 0)', async () => {
+    const target = await receiver();
+    const sub = await subscribe(target);
+    const rotated = await client.post(`/v1/webhooks/${sub.webhookId}/rotate-secret`, { previous_secret_expires_in_seconds: 0 }, { token: sub.token });
+    expect(rotated.status, rotated.text).to.equal(200);
+    const event = await record(sub.originatorId);
+    const [got] = await target.waitForRequests(1);
+    const signed = `${event.eventId}.${got.headers['webhook-timestamp']}.${got.rawBody.toString('utf8')}`;
+    const sign = (secret: string) => `v1,${createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(signed).digest('base64')}`;
+    expect(String(got.headers['webhook-signature']).split(' ')).to.deep.equal([sign(rotated.body.hmac_secret)]);
+  });
+
   it('re-sends a finished delivery on request, as the next attempt of the same event', async () => {
     const target = await receiver();
     const sub = await subscribe(target);

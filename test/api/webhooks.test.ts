@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES } from '../../domain/events';
-import { sharedApi } from '../support/stack';
+import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
 import { expectInvisibleToOtherTenant } from '../support/tenancy';
@@ -143,6 +143,25 @@ describe('webhook registration', () => {
       expect(res.body.id).to.equal(id);
       expect(res.body.hmac_secret).to.match(/^whsec_/).and.not.equal(secret);
       expect(Date.parse(res.body.previous_secret_expires_at) - Date.now()).to.be.closeTo(24 * 3_600_000, 60_000);
+    });
+
+    it('cuts the overlap short with previous_secret_expires_in_seconds: 0 ends the old secret at once, N keeps it N seconds', async () => {
+      const hour = await client.post(`/v1/webhooks/${id}/rotate-secret`, { previous_secret_expires_in_seconds: 3600 }, { token });
+      expect(hour.status, hour.text).to.equal(200);
+      expect(Date.parse(hour.body.previous_secret_expires_at) - Date.now()).to.be.closeTo(3_600_000, 60_000);
+      const now = await client.post(`/v1/webhooks/${id}/rotate-secret`, { previous_secret_expires_in_seconds: 0 }, { token });
+      expect(now.status, now.text).to.equal(200);
+      expect(now.body.previous_secret_expires_at).to.equal(null);
+      const stored = await testDb()('webhook_subscriptions').where({ id }).first('previous_secret', 'previous_secret_expires_at');
+      expect(stored).to.deep.equal({ previous_secret: null, previous_secret_expires_at: null });
+      for (const bad of [-1, 86_401, 1.5, '60', null]) {
+        const res = await client.post(`/v1/webhooks/${id}/rotate-secret`, { previous_secret_expires_in_seconds: bad }, { token });
+        expect(res.status, `${JSON.stringify(bad)}: ${res.text}`).to.equal(422);
+        expect(res.body.detail.errors[0].loc).to.deep.equal(['body', 'previous_secret_expires_in_seconds']);
+      }
+      const documented = (await client.get('/v1/openapi.json')).body.paths['/v1/webhooks/{webhook_id}/rotate-secret'].post.requestBody;
+      expect(documented.required).to.equal(false);
+      expect(documented.content['application/json'].schema.properties.previous_secret_expires_in_seconds).to.include({ minimum: 0, maximum: 86_400, default: 86_400 });
     });
 
     it('answers 404 for a delivery it does not have, and 422 for an id that is not a UUID', async () => {

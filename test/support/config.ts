@@ -11,3 +11,12 @@ export function minimalEnv(overrides: Record<string, string> = {}): Record<strin
     ...overrides,
   };
 }
+
+/** Settings production accepts (issue #30: it refuses http, HSTS 0, test-looking secrets...), for tests that start a prod api. */
+export function productionEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const secret = (tag: string) => `${tag}-Zq8v3Kx0Lm2Np7Rt5Wy9Bc4Df6Gh1Jk`;
+  return {
+    SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
+    ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17', ...overrides,
+  };
+}

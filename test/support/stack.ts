@@ -12,6 +12,7 @@ import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webh
 // budgets the whole suite cannot exhaust. Rate-limit tests set low ones (and their own X-Forwarded-For).
 Object.assign(process.env, {
   RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
+  RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '1000000', RATE_LIMIT_HEALTH_RPM: '1000000',
 });
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../db/config';
-import { minimalEnv } from '../support/config';
+import { minimalEnv, productionEnv } from '../support/config';
 
 /** Issue #13: production fails closed; what protects data has no default. */
 describe('configuration fails closed', () => {
@@ -29,5 +29,44 @@ describe('configuration fails closed', () => {
     expect(loadConfig(minimalEnv({ TEMPORAL_WEB_URL: 'http://127.0.0.1:8233/namespaces' })).codec.corsOrigins).to.deep.equal(['http://127.0.0.1:8233']);
     expect(loadConfig(minimalEnv({ CODEC_CORS_ORIGINS: 'https://temporal.example.com, https://ops.example.com/' })).codec.corsOrigins)
       .to.deep.equal(['https://temporal.example.com', 'https://ops.example.com']);
+  });
+
+  describe('production fails closed on what weakens it (issue #30)', () => {
+    // Everything prod asks for, set well: each case below spoils one setting.
+    const prod = (overrides: Record<string, string> = {}) => minimalEnv({ ...productionEnv({ CODEC_CORS_ORIGINS: '' }), ...overrides });
+    const secret = (tag: string) => productionEnv()[`${tag === 'e' ? 'ESIGN' : 'PIX'}_CALLBACK_SECRET`];
+
+    it('starts with every setting sound', () => {
+      expect(loadConfig(prod()).serviceEnv).to.equal('prod');
+    });
+
+    const refusals: [string, Record<string, string>, RegExp][] = [
+      ['an http PUBLIC_URL', { PUBLIC_URL: 'http://api.example.com' }, /PUBLIC_URL must be https/],
+      ['HSTS off', { HSTS_MAX_AGE_SECONDS: '0' }, /HSTS_MAX_AGE_SECONDS/],
+      ['HSTS unset', { HSTS_MAX_AGE_SECONDS: '' }, /HSTS_MAX_AGE_SECONDS/],
+      ['tokens living more than an hour', { TOKEN_TTL_SECONDS: '86400' }, /TOKEN_TTL_SECONDS above 3600/],
+      ['every proxy hop trusted', { TRUST_PROXY: 'true' }, /TRUST_PROXY=true/],
+      ['an http codec origin', { CODEC_CORS_ORIGINS: 'https://temporal.example.com,http://ops.example.com' }, /CODEC_CORS_ORIGINS.*https/],
+      ['an http Temporal Web as codec origin', { TEMPORAL_WEB_URL: 'http://temporal.example.com' }, /CODEC_CORS_ORIGINS.*https/],
+      ['a test-looking e-sign callback secret', { ESIGN_CALLBACK_SECRET: 'esign-callback-secret-for-tests' }, /ESIGN_CALLBACK_SECRET looks like a test value/],
+      ['a short PIX callback secret', { PIX_CALLBACK_SECRET: 'Zq8v3Kx0Lm2Np7Rt5Wy9' }, /PIX_CALLBACK_SECRET looks like a test value/],
+      ['a repetitive callback secret', { PIX_CALLBACK_SECRET: 'abababababababababababababababababab' }, /PIX_CALLBACK_SECRET looks like a test value/],
+      ['one secret for both providers', { PIX_CALLBACK_SECRET: secret('e') }, /must differ/],
+    ];
+    for (const [what, overrides, message] of refusals) {
+      it(`refuses ${what}`, () => {
+        expect(() => loadConfig(prod(overrides))).to.throw(message);
+        // The same setting is allowed outside prod (tests and dev run plain http, with test secrets).
+        expect(() => loadConfig(minimalEnv(overrides))).to.not.throw();
+      });
+    }
+
+    it('lets no deployment but dev reach private webhook hosts', () => {
+      for (const env of ['prod', 'sandbox']) {
+        expect(() => loadConfig(env === 'prod' ? prod({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' }) : minimalEnv({ SERVICE_ENV: env, WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })), env)
+          .to.throw(/WEBHOOKS_ALLOW_PRIVATE_HOSTS/);
+      }
+      expect(loadConfig(minimalEnv({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).webhooks.allowPrivateHosts).to.equal(true);
+    });
   });
 });

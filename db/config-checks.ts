@@ -1,0 +1,43 @@
+import type { Config } from './config';
+import { PASSWORD_LOG2N } from './crypto/passwords';
+
+/** What a deployment's settings must not be: checked once by `loadConfig`, which refuses to start otherwise. */
+export class UnsafeSetting extends Error {}
+
+/** Tokens outlive a revoked staff account or a leaked token by at most this much in prod. */
+export const PROD_MAX_TOKEN_TTL_SECONDS = 3_600;
+
+const TEST_WORDS = /test|example|change|secret|sample|dummy|demo|dev|sandbox|password|local/i;
+
+/** A provider secret someone typed for a test, not one drawn at random: short, wordy or repetitive. */
+function looksLikeTestValue(secret: string): boolean {
+  return secret.length < 32 || TEST_WORDS.test(secret) || new Set(secret).size < 12;
+}
+
+function refuseInProd(config: Config): void {
+  const refuse = (message: string) => { throw new UnsafeSetting(`${message} when SERVICE_ENV=prod`); };
+  if (config.webhooks.allowPrivateHosts || config.webhooks.extraCaPem) refuse('WEBHOOKS_ALLOW_PRIVATE_HOSTS and WEBHOOKS_EXTRA_CA_PEM are refused');
+  if (!config.rateLimit.enabled) refuse('RATE_LIMIT_ENABLED=false is refused');
+  if (config.passwords.scryptLog2N < PASSWORD_LOG2N) refuse(`PASSWORD_SCRYPT_LOG2N below ${PASSWORD_LOG2N} is refused`);
+  // The codec cookie's Secure flag and every link we hand out follow PUBLIC_URL.
+  if (!config.http.publicUrl.startsWith('https://')) refuse('PUBLIC_URL must be https');
+  if (config.http.hstsMaxAgeSeconds <= 0) refuse('HSTS_MAX_AGE_SECONDS must be above 0');
+  if (config.jwt.tokenTtlSeconds > PROD_MAX_TOKEN_TTL_SECONDS) refuse(`TOKEN_TTL_SECONDS above ${PROD_MAX_TOKEN_TTL_SECONDS} is refused`);
+  if (config.http.trustProxy === true) refuse('TRUST_PROXY=true (every hop trusted: the client picks its own address) is refused; give the hop count or the proxies\' subnets');
+  if (config.codec.corsOrigins.some((origin) => !origin.startsWith('https://'))) refuse('CODEC_CORS_ORIGINS (or TEMPORAL_WEB_URL) must be https origins');
+  for (const [name, secret] of [['ESIGN_CALLBACK_SECRET', config.callbacks.esignSecret], ['PIX_CALLBACK_SECRET', config.callbacks.pixSecret]]) {
+    if (looksLikeTestValue(secret)) refuse(`${name} looks like a test value (at least 32 random characters, no words)`);
+  }
+  if (config.callbacks.esignSecret === config.callbacks.pixSecret) refuse('ESIGN_CALLBACK_SECRET and PIX_CALLBACK_SECRET must differ');
+}
+
+/**
+ * Production fails closed on every setting that weakens it (issues #13 and #30); sandbox faces the
+ * internet like prod, so only dev may reach private webhook hosts.
+ */
+export function checkDeployment(config: Config): void {
+  if (config.serviceEnv === 'prod') refuseInProd(config);
+  if (config.serviceEnv !== 'dev' && config.webhooks.allowPrivateHosts) {
+    throw new UnsafeSetting(`WEBHOOKS_ALLOW_PRIVATE_HOSTS is refused when SERVICE_ENV=${config.serviceEnv}`);
+  }
+}
