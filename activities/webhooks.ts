@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../db/config';
 import type { Logger } from '../db/logger';
-import type { EventRecord } from '../domain/events';
+import { eventEnvelope } from '../domain/events';
 import type { HostResolver } from '../domain/url-guard';
 import { signatureHeaders } from '../domain/webhook-signature';
 import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/repositories/webhooks';
@@ -29,15 +29,6 @@ export interface AttemptInput {
 
 export type AttemptResult = 'delivered' | 'failed' | 'subscription_deleted';
 
-/** The contract's envelope, serialized once: these exact bytes are signed and sent. */
-function envelope(event: EventRecord): string {
-  return JSON.stringify({
-    event_type: event.eventType,
-    event_id: event.eventId,
-    occurred_at: new Date(event.occurredAt).toISOString(),
-    data: event.data,
-  });
-}
 
 /** The one place a webhook secret is opened: to sign the attempt about to be sent. */
 function signingSecrets(ring: CipherRing, subscription: WebhookSubscription, now: Date): string[] {
@@ -70,7 +61,8 @@ export function createWebhookActivities({ db, config, logger, resolveHost }: Web
       ]);
       if (!subscription) return 'subscription_deleted';
       if (!event) throw ApplicationFailure.nonRetryable(`event ${input.eventId} not found`, 'event_not_found');
-      const body = envelope(event);
+      // Serialized once: these exact bytes are signed and sent.
+      const body = JSON.stringify(eventEnvelope(event));
       const now = new Date();
       const headers = {
         'Content-Type': 'application/json',
@@ -92,6 +84,7 @@ export function createWebhookActivities({ db, config, logger, resolveHost }: Web
         nextRetryAt: retrying ? new Date(Date.now() + input.nextRetryInMs!) : null,
         error: outcome.error,
       });
+      if (delivered) await deliveries.received(subscription.id, event.eventId);
       if (!delivered) {
         logger.info('webhook attempt failed', {
           event_id: event.eventId, subscription_id: subscription.id, attempt_number: record.attemptNumber,

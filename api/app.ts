@@ -25,6 +25,7 @@ import { noStoreForSecrets, securityHeaders } from './middleware/security-header
 import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { eventRoutes } from './events/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { assignorRoutes } from './assignors/routes';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config }),
+    eventRoutes(now),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {

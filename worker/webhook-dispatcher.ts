@@ -40,7 +40,7 @@ export async function dispatchBatch(deps: DispatcherDeps): Promise<number> {
   return deps.db.transaction(async (trx) => {
     const { eventIds, pairs } = await claimUndispatched(trx, BATCH);
     await Promise.all(pairs.map((pair) => startDelivery(deps, pair)));
-    if (eventIds.length > 0) await markDispatched(trx, eventIds);
+    if (eventIds.length > 0) await markDispatched(trx, eventIds, pairs);
     return eventIds.length;
   });
 }

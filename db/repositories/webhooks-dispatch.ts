@@ -35,6 +35,11 @@ export async function claimUndispatched(trx: Knex.Transaction, limit: number): P
   };
 }
 
-export async function markDispatched(trx: Knex.Transaction, eventIds: string[]): Promise<void> {
+/** Marks the events dispatched, each pair waiting until its delivery succeeds. */
+export async function markDispatched(trx: Knex.Transaction, eventIds: string[], pairs: DeliveryPair[]): Promise<void> {
   await trx('events').whereIn('event_id', eventIds).update({ dispatched_at: trx.fn.now() });
+  if (pairs.length === 0) return;
+  await trx('webhook_pending_events')
+    .insert(pairs.map((pair) => ({ subscription_id: pair.subscriptionId, event_id: pair.eventId, originator_id: pair.originatorId })))
+    .onConflict(['subscription_id', 'event_id']).ignore();
 }

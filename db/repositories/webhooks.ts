@@ -70,8 +70,11 @@ export class WebhookSubscriptionRepository extends TenantScopedRepository {
     return row ? toSubscription(row) : null;
   }
 
+  /** A deleted subscription waits for nothing any more. */
   async delete(id: string): Promise<boolean> {
-    return (await this.live().where({ id }).update({ deleted_at: this.db.fn.now() })) > 0;
+    const deleted = (await this.live().where({ id }).update({ deleted_at: this.db.fn.now() })) > 0;
+    if (deleted) await this.scoped('webhook_pending_events').where({ subscription_id: id }).delete();
+    return deleted;
   }
 
   /**

@@ -45,7 +45,7 @@ describe('webhook delivery', () => {
   }
 
   async function record(originatorId: string, eventType: EventType = 'operation.approved', data: Record<string, unknown> = {}): Promise<EventRecord> {
-    const event: EventRecord = { eventId: uuidv7(), originatorId, eventType, occurredAt: new Date(), data: { originator_id: originatorId, ...data } };
+    const event: EventRecord = { eventId: uuidv7(), originatorId, eventType, occurredAt: new Date(), data: { originator_id: originatorId, operation_id: uuidv7(), ...data } };
     await recordEvent(testDb(), event);
     return event;
   }
@@ -77,7 +77,8 @@ describe('webhook delivery', () => {
     expect(got.headers['webhook-signature']).to.equal(`v1,${standard}`);
     expect(got.headers['content-type']).to.equal('application/json');
     expect(got.body).to.deep.equal({
-      event_type: 'operation.approved', event_id: event.eventId, occurred_at: event.occurredAt.toISOString(), data: event.data,
+      event_type: 'operation.approved', event_id: event.eventId, occurred_at: event.occurredAt.toISOString(),
+      object_id: event.data.operation_id, sequence: 1, data: event.data,
     });
 
     const [attempt] = await deliveries(sub.token, sub.webhookId, 1);
