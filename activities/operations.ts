@@ -68,7 +68,8 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
 function moveData(args: { to: LifecycleStatus; decidedBy?: string; errorCode?: string }, at: Date): Record<string, unknown> {
   if (args.to === 'PRE_APPROVED') return { lifecycle_status: 'PRE_APPROVED', approved_at: at.toISOString(), approved_by: args.decidedBy ?? null };
   if (args.to === 'SETTLED') return { settled_at: at.toISOString() };
-  if (REENTERED.includes(args.to)) return { error_code: args.errorCode ?? null };
+  if (args.to === 'CONTRACT_ERROR') return { error_code: args.errorCode ?? null };
+  if (args.to === 'DISBURSEMENT_FAILED') return { reason: args.errorCode ?? null };
   return {};
 }
 

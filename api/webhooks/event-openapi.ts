@@ -68,11 +68,13 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   },
   'operation.disbursement_failed': {
     summary: 'The PIX to the assignor was refused or could not be made; the money did not arrive (each failed attempt is one event)',
-    data: data([...operationIds, 'error_code'], { ...operation, error_code: nullableText }),
+    data: data([...operationIds, 'reason'], {
+      ...operation, reason: { type: ['string', 'null'], description: 'Our code (pix_unavailable, settlement_amount_mismatch...) or the PIX provider\'s refusal in its words' },
+    }),
   },
   'operation.contract_error': {
     summary: 'The contract dispatch failed at the e-signature provider; the operation waits for send-for-signature (each failure is one event)',
-    data: data([...operationIds, 'error_code'], { ...operation, error_code: nullableText }),
+    data: data([...operationIds, 'error_code'], { ...operation, error_code: { type: ['string', 'null'], examples: ['esign_create_failed'] } }),
   },
   'title.partially_paid': {
     summary: 'A payer paid part of a title (each payment is one event)',
