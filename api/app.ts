@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): Express {
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
-    webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
+    webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver, now }),
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),

@@ -2,6 +2,7 @@ import type { EventType } from '../../domain/events';
 import type { Schema } from '../openapi/helpers';
 import { jsonBody, ref } from '../openapi/helpers';
 import { eventOrderingProperties } from '../events/openapi';
+import { RETRY_SCHEDULE } from './openapi';
 
 /**
  * The `webhooks` section of the document (OpenAPI 3.1): what we POST to a subscriber for each
@@ -131,7 +132,8 @@ export const webhookEvents = Object.fromEntries(Object.entries(EVENTS).map(([typ
     operationId: `event_${type.replace('.', '_')}`,
     tags: ['webhooks'],
     summary,
-    description: 'Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.',
+    description: `Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: ${RETRY_SCHEDULE}. `
+      + 'The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.',
     security: [{ webhookSignature: [] }, { serviceSignature: [] }],
     parameters: deliveryHeaders,
     requestBody: jsonBody(envelope(type as EventType, payload)),
