@@ -67,7 +67,9 @@ export class EventLogRepository extends TenantScopedRepository {
     if (filter.createdGte) query.where('e.occurred_at', '>=', filter.createdGte);
     if (filter.createdLt) query.where('e.occurred_at', '<', filter.createdLt);
     if (filter.objectId) query.where('e.object_id', filter.objectId);
-    if (filter.deliverySuccess !== null) query[filter.deliverySuccess ? 'whereNotIn' : 'whereIn']('e.event_id', this.awaitedByAnEndpoint());
+    // Waiting events drive the query (they are few), each then read by its key.
+    if (filter.deliverySuccess === false) query.whereRaw('e.event_id = any(array(?))', [this.awaitedByAnEndpoint()]);
+    if (filter.deliverySuccess === true) query.whereNotIn('e.event_id', this.awaitedByAnEndpoint());
     return query;
   }
 
