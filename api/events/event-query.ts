@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { EventType } from '../../domain/events';
-import { ValidationFailed } from '../../domain/errors';
+import { RuleViolation } from '../../domain/errors';
 import type { EventCursor, EventFilter } from '../../db/repositories/event-log';
 
 type Query = Record<string, string | string[] | undefined> & { created?: { gte?: string; lt?: string } };
@@ -29,9 +29,7 @@ export function eventFilterOf(req: Request, keptSince: Date): EventFilter {
 /** One of `starting_after` / `ending_before`, never both. */
 export function eventCursorOf(req: Request): EventCursor | null {
   const { starting_after: after, ending_before: before } = req.query as Record<string, string | undefined>;
-  if (after && before) {
-    throw ValidationFailed.field(['query', 'ending_before'], 'Send starting_after or ending_before, not both');
-  }
+  if (after && before) throw new RuleViolation({ code: 'event_cursors_exclusive', message: 'Send starting_after or ending_before, not both' });
   if (after) return { after };
   return before ? { before } : null;
 }

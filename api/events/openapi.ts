@@ -51,7 +51,7 @@ export const eventPaths = {
       operationId: 'listEvents', tags: ['events'], summary: `The originator's events of the last ${EVENT_RETENTION_DAYS} days, newest first`, security: read,
       description: 'What the webhooks carried (or will carry), to pull: after an outage, list `delivery_success=false`, or page from the last event you processed. '
         + 'Cursor pagination: pass the `event_id` of the last item as `starting_after` for the next (older) page, or of the first as `ending_before` for the previous one; '
-        + 'pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window.',
+        + 'pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window, `event_cursors_exclusive` when both are sent.',
       parameters: [
         query('type', { type: 'array', items: { type: 'string', pattern: `^(?:${escaped})(?:,(?:${escaped}))*$` } },
           'Only these kinds: repeat the parameter or send a comma list.'),

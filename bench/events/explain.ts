@@ -12,11 +12,7 @@ import { purgeExpiredEvents } from '../../db/repositories/events';
 import { keptSince } from '../../domain/event-retention';
 import { startBenchInfra } from '../support/stack';
 import { seedEvents } from './seed';
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
+import { option } from '../support/options';
 
 const EVENTS = Number(option('events', '1000000'));
 const ORIGINATORS = Number(option('originators', '20'));

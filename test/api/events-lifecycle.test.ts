@@ -3,10 +3,10 @@ import { sharedApi, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
-import { signAll, untilStatus } from '../support/lifecycle';
+import { signAll, untilPaid, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { buildPayable, pay, payment } from './payables.support';
-import { operationWithTitles, payerPayment } from './titles.support';
+import { backofficePayerPayment, operationWithTitles, payerPayment } from './titles.support';
 import { eventsAbout } from './events.support';
 
 /**
@@ -20,13 +20,8 @@ describe('events of the lifecycle', function () {
   let token: string;
   let backoffice: string;
 
-  const toPaid = async (operationId: string) => {
-    await untilStatus(client, token, operationId, 'CONTRACT_SENT');
-    await signAll(client, token, operationId);
-    return untilStatus(client, token, operationId, 'PAID', 90_000);
-  };
-  const recordPayerPayment = (titleId: string, body: Record<string, unknown>) =>
-    client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, body, { token: backoffice });
+  const toPaid = (operationId: string) => untilPaid(client, token, operationId);
+  const recordPayerPayment = (titleId: string, body: Record<string, unknown>) => backofficePayerPayment(client, backoffice, titleId, body);
   const about = (objectId: string) => eventsAbout(client, token, objectId);
   const countOf = async (objectId: string, type: string) => Number((await testDb()('events').where({ object_id: objectId, event_type: type }).count({ n: '*' }))[0].n);
 

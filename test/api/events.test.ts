@@ -5,7 +5,8 @@ import { purgeExpiredEvents } from '../../db/repositories/events';
 import { keptSince } from '../../domain/event-retention';
 import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildIntegrator, tokenFor } from '../support/factories';
+import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
+import { up as grantEventRead } from '../../db/migrations/20261125152703_event_read_scope';
 import { listEvents, recordOperationEvent } from './events.support';
 
 const DAY_MS = 86_400_000;
@@ -37,6 +38,9 @@ describe('events API', () => {
     const back = await listEvents(client, token, `limit=2&ending_before=${second.items[0].event_id}`);
     expect(back.items.map((e) => e.event_id)).to.deep.equal(newestFirst.slice(0, 2));
     expect(back.has_more).to.equal(true);
+    const both = await client.get(`/v1/events?starting_after=${ids[0]}&ending_before=${ids[1]}`, { token });
+    expect(both.status).to.equal(422);
+    expect(both.body.detail.code).to.equal('event_cursors_exclusive');
   });
 
   it('filters by kind (repeated or as a comma list), by creation time and by object', async () => {
@@ -95,6 +99,16 @@ describe('events API', () => {
     expect((await client.get(`/v1/events/${old}`, { token })).status).to.equal(404);
     await purgeExpiredEvents(testDb(), keptSince(new Date()));
     expect(await testDb()('events').whereIn('event_id', [old, recent]).pluck('event_id')).to.deep.equal([recent]);
+  });
+
+  it('grants event:read by migration to credentials holding a read scope, and to no other', async () => {
+    const reader = await buildCredential({ scopes: ['operation:read'] });
+    const writer = await buildCredential({ scopes: ['simulation:create'] });
+    await grantEventRead(testDb());
+    await grantEventRead(testDb());
+    const scopesOf = async (id: string) => (await testDb()('api_credentials').where({ id }).first()).scopes;
+    expect(await scopesOf(reader.id)).to.deep.equal(['operation:read', 'event:read']);
+    expect(await scopesOf(writer.id)).to.deep.equal(['simulation:create']);
   });
 
   it('needs event:read, which credentials get with the other read scopes', async () => {

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
+import type { TemporalHandle } from '../../api/temporal-client';
 import { EventRecord, EventType } from '../../domain/events';
 import { recordEvent } from '../../db/repositories/events';
 import { deliveryWorkflowId, WebhookDeliveryState } from '../../workflows/webhook-delivery';
-import { anotherApi, sharedWorker, testConfig, testDb } from '../support/stack';
-import { ApiClient } from '../support/http';
+import { testConfig, testDb } from '../support/stack';
+import { closeWebhookTestStack, openWebhookTestStack } from '../support/webhook-stack';
+import type { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
 import { Answer, startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_RETRY_SCHEDULE_MS } from '../support/webhooks';
@@ -22,14 +23,9 @@ describe('webhook delivery', () => {
   const receivers: TestReceiver[] = [];
 
   before(async () => {
-    await sharedWorker();
-    client = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).url);
-    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
+    ({ client, temporal } = await openWebhookTestStack());
   });
-  after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await temporal.connection.close();
-  });
+  after(() => closeWebhookTestStack(temporal, receivers));
 
   async function receiver(answer?: (n: number) => Answer | Promise<Answer>): Promise<TestReceiver> {
     const started = await startReceiver(answer);

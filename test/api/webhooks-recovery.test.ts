@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '../../domain/events';
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
+import type { TemporalHandle } from '../../api/temporal-client';
 import { deliveryWorkflowId, WebhookDeliveryState } from '../../workflows/webhook-delivery';
-import { anotherApi, sharedWorker, testConfig } from '../support/stack';
-import { ApiClient } from '../support/http';
+import { closeWebhookTestStack, openWebhookTestStack } from '../support/webhook-stack';
+import type { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_DISABLE_AFTER_MS } from '../support/webhooks';
@@ -23,14 +23,9 @@ describe('webhook recovery, endpoint health and throttle', function () {
   const receivers: TestReceiver[] = [];
 
   before(async () => {
-    await sharedWorker();
-    client = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).url);
-    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
+    ({ client, temporal } = await openWebhookTestStack());
   });
-  after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await temporal.connection.close();
-  });
+  after(() => closeWebhookTestStack(temporal, receivers));
 
   /** A receiver that answers 503 while `down`, 200 otherwise. */
   async function switchable() {
@@ -73,7 +68,8 @@ describe('webhook recovery, endpoint health and throttle', function () {
     const missed: string[] = [];
     for (const object of [a, b, a, b, a]) missed.push(await recordOperationEvent(sub.originatorId, { objectId: object }));
     const until = new Date(Date.now() + 1);
-    for (const eventId of missed) expect(await outcome(eventId, sub.webhookId)).to.include({ outcome: 'given_up' });
+    // The dispatcher starts each delivery just after its event commits: wait for the workflow to exist, then for its end.
+    for (const eventId of missed) expect(await eventually(() => outcome(eventId, sub.webhookId), 30_000)).to.include({ outcome: 'given_up' });
     expect(await undelivered(sub.token)).to.deep.equal([...missed].sort());
 
     state.down = false;
@@ -92,6 +88,8 @@ describe('webhook recovery, endpoint health and throttle', function () {
       expect(sequences).to.deep.equal([...sequences].sort((x, y) => x - y)).and.to.have.length.above(1);
     }
     expect(await undelivered(sub.token)).to.deep.equal([]);
+    const received = (await listEvents(client, sub.token, 'delivery_success=true')).items.map((e) => e.event_id);
+    expect(received).to.include.members([...missed, before]);
   });
 
   it('disables an endpoint whose every delivery failed for the whole span, records webhook_endpoint.disabled, and enabling it recovers what it missed', async function () {
