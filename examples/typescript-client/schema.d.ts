@@ -502,7 +502,7 @@ export interface paths {
         };
         /**
          * The originator's events of the last 30 days, newest first
-         * @description What the webhooks carried (or will carry), to pull: after an outage, list `delivery_success=false`, or page from the last event you processed. Cursor pagination: pass the `event_id` of the last item as `starting_after` for the next (older) page, or of the first as `ending_before` for the previous one; pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window.
+         * @description What the webhooks carried (or will carry), to pull: after an outage, list `delivery_success=false`, or page from the last event you processed. Cursor pagination: pass the `event_id` of the last item as `starting_after` for the next (older) page, or of the first as `ending_before` for the previous one; pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window, `event_cursors_exclusive` when both are sent.
          */
         get: operations["listEvents"];
         put?: never;
