@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '../../domain/events';
-import type { TemporalHandle } from '../../api/temporal-client';
 import { deliveryWorkflowId, WebhookDeliveryState } from '../../workflows/webhook-delivery';
-import { closeWebhookTestStack, openWebhookTestStack } from '../support/webhook-stack';
-import type { ApiClient } from '../support/http';
+import { openWebhookTestStack, WebhookTestStack } from '../support/webhook-stack';
 import { buildIntegrator } from '../support/factories';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_DISABLE_AFTER_MS } from '../support/webhooks';
@@ -18,37 +16,33 @@ import { listEvents, recordOperationEvent } from './events.support';
  */
 describe('webhook recovery, endpoint health and throttle', function () {
   this.timeout(120_000);
-  let client: ApiClient;
-  let temporal: TemporalHandle;
-  const receivers: TestReceiver[] = [];
+  let stack: WebhookTestStack;
 
-  before(async () => {
-    ({ client, temporal } = await openWebhookTestStack());
-  });
-  after(() => closeWebhookTestStack(temporal, receivers));
+  before(async () => { stack = await openWebhookTestStack(); });
+  after(() => stack.close());
 
   /** A receiver that answers 503 while `down`, 200 otherwise. */
   async function switchable() {
     const state = { down: false };
     const receiver = await startReceiver(() => (state.down ? 503 : 200));
-    receivers.push(receiver);
+    stack.receivers.push(receiver);
     return { receiver, state };
   }
 
   async function subscribe(receiver: TestReceiver, extra: Record<string, unknown> = {}, events: EventType[] = ['operation.approved', 'webhook_endpoint.disabled']) {
-    const integrator = await buildIntegrator(client);
-    const res = await client.post('/v1/webhooks', { url: receiver.url(), events, ...extra }, { token: integrator.token });
+    const integrator = await buildIntegrator(stack.client);
+    const res = await stack.client.post('/v1/webhooks', { url: receiver.url(), events, ...extra }, { token: integrator.token });
     expect(res.status, res.text).to.equal(201);
     return { ...integrator, webhookId: res.body.id as string, webhook: res.body };
   }
 
   const outcome = (eventId: string, webhookId: string): Promise<WebhookDeliveryState> =>
-    temporal.client.workflow.getHandle(deliveryWorkflowId(eventId, webhookId)).result();
-  const undelivered = async (token: string) => (await listEvents(client, token, 'delivery_success=false')).items.map((e) => e.event_id).sort();
+    stack.temporal.client.workflow.getHandle(deliveryWorkflowId(eventId, webhookId)).result();
+  const undelivered = async (token: string) => (await listEvents(stack.client, token, 'delivery_success=false')).items.map((e) => e.event_id).sort();
 
   async function finishedRecovery(token: string, webhookId: string, recoveryId: string) {
     return eventually(async () => {
-      const res = await client.get(`/v1/webhooks/${webhookId}/recoveries/${recoveryId}`, { token });
+      const res = await stack.client.get(`/v1/webhooks/${webhookId}/recoveries/${recoveryId}`, { token });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.status).to.equal('completed');
       return res.body;
@@ -74,7 +68,7 @@ describe('webhook recovery, endpoint health and throttle', function () {
 
     state.down = false;
     const seen = receiver.requests.length;
-    const started = await client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: since.toISOString(), until: until.toISOString() }, { token: sub.token });
+    const started = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: since.toISOString(), until: until.toISOString() }, { token: sub.token });
     expect(started.status, started.text).to.equal(202);
     expect(started.body).to.include({ webhook_id: sub.webhookId, status: 'running', total: 5 });
     const done = await finishedRecovery(sub.token, sub.webhookId, started.body.id);
@@ -88,7 +82,7 @@ describe('webhook recovery, endpoint health and throttle', function () {
       expect(sequences).to.deep.equal([...sequences].sort((x, y) => x - y)).and.to.have.length.above(1);
     }
     expect(await undelivered(sub.token)).to.deep.equal([]);
-    const received = (await listEvents(client, sub.token, 'delivery_success=true')).items.map((e) => e.event_id);
+    const received = (await listEvents(stack.client, sub.token, 'delivery_success=true')).items.map((e) => e.event_id);
     expect(received).to.include.members([...missed, before]);
   });
 
@@ -100,14 +94,14 @@ describe('webhook recovery, endpoint health and throttle', function () {
     const disabled = await eventually(async () => {
       await recordOperationEvent(sub.originatorId);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const res = await client.get('/v1/webhooks', { token: sub.token });
+      const res = await stack.client.get('/v1/webhooks', { token: sub.token });
       const webhook = res.body.items.find((w: { id: string }) => w.id === sub.webhookId);
       expect(webhook.status).to.equal('disabled');
       return webhook;
     }, TEST_DISABLE_AFTER_MS * 4);
     expect(disabled).to.include({ disabled_reason: 'deliveries_failing', last_success_at: null });
     expect(Date.parse(disabled.disabled_at) - Date.parse(disabled.failing_since)).to.be.at.least(TEST_DISABLE_AFTER_MS);
-    const [operational] = (await listEvents(client, sub.token, 'type=webhook_endpoint.disabled')).items;
+    const [operational] = (await listEvents(stack.client, sub.token, 'type=webhook_endpoint.disabled')).items;
     expect(operational).to.include({ object_id: sub.webhookId, sequence: 1 });
     expect(operational.data).to.include({ webhook_id: sub.webhookId, disabled_reason: 'deliveries_failing' });
 
@@ -119,7 +113,7 @@ describe('webhook recovery, endpoint health and throttle', function () {
     expect(receiver.requests.length).to.equal(quiet);
 
     state.down = false;
-    const enabled = await client.post(`/v1/webhooks/${sub.webhookId}/enable`, { recover: true }, { token: sub.token });
+    const enabled = await stack.client.post(`/v1/webhooks/${sub.webhookId}/enable`, { recover: true }, { token: sub.token });
     expect(enabled.status, enabled.text).to.equal(200);
     expect(enabled.body).to.include({ status: 'enabled', disabled_reason: null, failure_streak: 0 });
     await finishedRecovery(sub.token, sub.webhookId, enabled.body.recovery.id);
@@ -142,16 +136,16 @@ describe('webhook recovery, endpoint health and throttle', function () {
   it('refuses an empty or expired window, and answers 404 for another originator\'s recovery', async () => {
     const { receiver } = await switchable();
     const sub = await subscribe(receiver);
-    const other = await buildIntegrator(client);
+    const other = await buildIntegrator(stack.client);
     const now = Date.now();
-    const empty = await client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now + 60_000).toISOString() }, { token: sub.token });
+    const empty = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now + 60_000).toISOString() }, { token: sub.token });
     expect(empty.status).to.equal(422);
     expect(empty.body.detail.code).to.equal('recover_window_empty');
-    const old = await client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 31 * 86_400_000).toISOString() }, { token: sub.token });
+    const old = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 31 * 86_400_000).toISOString() }, { token: sub.token });
     expect(old.body.detail.code).to.equal('recover_since_beyond_retention');
-    const started = await client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: sub.token });
+    const started = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: sub.token });
     expect(started.status, started.text).to.equal(202);
-    expect((await client.get(`/v1/webhooks/${sub.webhookId}/recoveries/${started.body.id}`, { token: other.token })).status).to.equal(404);
-    expect((await client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: other.token })).status).to.equal(404);
+    expect((await stack.client.get(`/v1/webhooks/${sub.webhookId}/recoveries/${started.body.id}`, { token: other.token })).status).to.equal(404);
+    expect((await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: other.token })).status).to.equal(404);
   });
 });
