@@ -17,7 +17,16 @@ const EVENT_ON_ENTRY: Partial<Record<LifecycleStatus, EventType>> = {
   PAID: 'operation.paid',
   DENIED: 'operation.denied',
   CANCELLED: 'operation.cancelled',
+  SETTLED: 'operation.settled',
+  DISBURSEMENT_FAILED: 'operation.disbursement_failed',
+  CONTRACT_ERROR: 'operation.contract_error',
 };
+
+/**
+ * States an operation may enter more than once (a retried PIX refused again, a re-dispatched
+ * contract refused again): each entry is its own event, named by the row's last change before it.
+ */
+const REENTERED: readonly LifecycleStatus[] = ['DISBURSEMENT_FAILED', 'CONTRACT_ERROR'];
 
 function baseData(op: LifecycleOperation): Record<string, unknown> {
   return { operation_id: op.id, display_number: op.displayNumber, originator_id: op.originatorId };
@@ -46,13 +55,22 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
     const updated = await operations.move(op.id, args.to, args.columns ?? {}, now);
     const type = EVENT_ON_ENTRY[args.to];
     if (type) {
+      const occurrence = REENTERED.includes(args.to) ? op.updatedAt.toISOString() : 0;
       await recordEvent(trx, {
-        eventId: eventId(args.workflowId, type), originatorId: op.originatorId, eventType: type, occurredAt: now,
+        eventId: eventId(args.workflowId, type, occurrence), originatorId: op.originatorId, eventType: type, occurredAt: now,
         data: { ...baseData(updated), ...args.data },
       });
     }
     return updated;
   });
+}
+
+function moveData(args: { to: LifecycleStatus; decidedBy?: string; errorCode?: string }, at: Date): Record<string, unknown> {
+  if (args.to === 'PRE_APPROVED') return { lifecycle_status: 'PRE_APPROVED', approved_at: at.toISOString(), approved_by: args.decidedBy ?? null };
+  if (args.to === 'SETTLED') return { settled_at: at.toISOString() };
+  if (args.to === 'CONTRACT_ERROR') return { error_code: args.errorCode ?? null };
+  if (args.to === 'DISBURSEMENT_FAILED') return { reason: args.errorCode ?? null };
+  return {};
 }
 
 export function createOperationActivities({ db }: OperationActivityDeps) {
@@ -85,9 +103,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       await moveOperation(db, {
         ...args,
         columns: args.to === 'PRE_APPROVED' ? { approvedAt } : {},
-        data: args.to === 'PRE_APPROVED'
-          ? { lifecycle_status: 'PRE_APPROVED', approved_at: approvedAt.toISOString(), approved_by: args.decidedBy ?? null }
-          : {},
+        data: moveData(args, approvedAt),
       });
     },
 

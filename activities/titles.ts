@@ -1,10 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Config } from '../db/config';
-import { eventId } from '../domain/events';
 import { Money } from '../domain/money';
 import { addDays, businessDate } from '../domain/pricing';
-import { recordEvent } from '../db/repositories/events';
+import { recordTitleEvent } from '../db/repositories/record-events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
 import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
@@ -70,14 +69,13 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         });
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
-          const displayNumber = await titles.displayNumberOf(title.operationId);
-          await recordEvent(trx, {
-            eventId: eventId(`title-${titleId}`, 'title.paid'), originatorId: title.originatorId, eventType: 'title.paid', occurredAt: new Date(),
-            data: {
-              title_id: titleId, operation_id: title.operationId, display_number: displayNumber, originator_id: title.originatorId,
-              external_id: title.externalId, paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString(),
-            },
-          });
+          await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() });
+        } else {
+          // Each partial payment is its own occurrence, named by the payment.
+          await recordTitleEvent(trx, title, 'title.partially_paid', {
+            payment_id: row.id, payment_amount_brl: row.amount, paid_amount_brl: after.paidAmount, outstanding_balance: after.outstandingBalance,
+            paid_at: row.paidAt.toISOString(),
+          }, row.id);
         }
         return { result: appliedOf(row), title: balanceOf(after) };
       });
@@ -91,9 +89,12 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         const payables = new PayablesRepository(trx, title.originatorId);
         if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
           await titles.markOverdue(titleId);
-          await payables.open({
+          const payable = await payables.open({
             assignorId: title.assignorId, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.externalId}`,
             amount: Money.of(title.outstandingBalance), dueDate: businessDate(new Date()),
+          });
+          await recordTitleEvent(trx, title, 'title.overdue', {
+            outstanding_balance: title.outstandingBalance, paid_amount_brl: title.paidAmount, due_date: title.dueDate, payable_id: payable.id,
           });
         }
         const after = await lockTitle(titles, titleId);

@@ -26,6 +26,7 @@ import { noStoreForSecrets, securityHeaders } from './middleware/security-header
 import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { eventRoutes } from './events/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { assignorRoutes } from './assignors/routes';
@@ -93,7 +94,7 @@ export function createApp(deps: AppDeps): Express {
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, health: deps.health, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth),
-    webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
+    webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver, now }),
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config }),
+    eventRoutes(now),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {

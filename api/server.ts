@@ -15,6 +15,9 @@ import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
 import { purgeIdleWindows } from '../db/repositories/rate-limit';
 import { purgeCallbackSignatures } from '../db/repositories/callback-signatures';
+import { purgeExpiredEvents } from '../db/repositories/events';
+import { purgeSendSlots } from '../db/repositories/webhook-throttle';
+import { keptSince } from '../domain/event-retention';
 
 export interface RunningApi {
   server: Server;
@@ -48,8 +51,9 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const purge = setInterval(() => {
     // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.
     const signaturesBefore = new Date(now().getTime() - 2 * config.callbacks.toleranceSeconds * 1000);
-    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now()), purgeCallbackSignatures(db, signaturesBefore)])
-      .catch((err) => logger.warn('purge of idempotency records, rate-limit windows and callback signatures failed', { err: (err as Error).message }));
+    Promise.all([purgeExpiredRecords(db, now()), purgeIdleWindows(db, now()), purgeCallbackSignatures(db, signaturesBefore), purgeExpiredEvents(db, keptSince(now())),
+      purgeSendSlots(db, Math.floor(now().getTime() / 1000) - 60)])
+      .catch((err) => logger.warn('purge of idempotency records, rate-limit windows, callback signatures and expired events failed', { err: (err as Error).message }));
   }, config.purge.intervalMs).unref();
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));

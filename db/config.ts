@@ -44,7 +44,8 @@ export interface Config {
   /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
   referenceCache: { ttlMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
-  webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[] };
+  /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
+  webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   openapi: { validateResponses: boolean };
@@ -207,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
       extraCaPem: optional(env, 'WEBHOOKS_EXTRA_CA_PEM'),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
       retryScheduleMs: intList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_SCHEDULE_MS),
+      disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * HOUR, 1),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },

@@ -1,6 +1,10 @@
 import { v5 as uuidv5 } from 'uuid';
 
-/** Every event kind we record and deliver (DESIGN.md §5: the spec's eight, `operation.denied`, and `operation.flagged` of the double-assignment signal). */
+/**
+ * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
+ * `operation.flagged` of the double-assignment signal), then issue #27's title, payable and
+ * operation moves and the operational `webhook_endpoint.disabled`.
+ */
 export const EVENT_TYPES = [
   'operation.created',
   'operation.approved',
@@ -12,6 +16,16 @@ export const EVENT_TYPES = [
   'title.paid',
   'stock.item_registered',
   'operation.flagged',
+  'operation.settled',
+  'operation.disbursement_failed',
+  'operation.contract_error',
+  'title.partially_paid',
+  'title.overdue',
+  'title.cancelled',
+  'payable.opened',
+  'payable.paid',
+  'payable.written_off',
+  'webhook_endpoint.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -29,4 +43,43 @@ export interface EventRecord {
   eventType: EventType;
   data: Record<string, unknown>;
   occurredAt: Date;
+}
+
+/** A recorded event: where it stands among its object's events (issue #27's ordering). */
+export interface StoredEvent extends EventRecord {
+  objectId: string;
+  sequence: number;
+}
+
+/** The `data` field naming the object an event is about: its `sequence` counts that object's events. */
+const OBJECT_KEY: Record<string, string> = {
+  operation: 'operation_id',
+  title: 'title_id',
+  payable: 'payable_id',
+  stock: 'stock_item_id',
+  webhook_endpoint: 'webhook_id',
+};
+
+export function objectKeyOf(type: EventType): string {
+  return OBJECT_KEY[type.slice(0, type.indexOf('.'))];
+}
+
+/** The id of the object `event` is about, which its `data` always carries. */
+export function objectIdOf(event: Pick<EventRecord, 'eventType' | 'data'>): string {
+  const key = objectKeyOf(event.eventType);
+  const id = event.data[key];
+  if (typeof id !== 'string') throw new Error(`${event.eventType} event without ${key}`);
+  return id;
+}
+
+/** The envelope a subscriber receives and `GET /v1/events` lists: the contract's four fields, then the ordering ones. */
+export function eventEnvelope(event: StoredEvent) {
+  return {
+    event_type: event.eventType,
+    event_id: event.eventId,
+    occurred_at: new Date(event.occurredAt).toISOString(),
+    object_id: event.objectId,
+    sequence: event.sequence,
+    data: event.data,
+  };
 }

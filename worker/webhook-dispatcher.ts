@@ -38,9 +38,9 @@ async function startDelivery({ client, config }: DispatcherDeps, pair: DeliveryP
 /** One claimed batch; a failed start rolls the batch back and the next pass retries it. */
 export async function dispatchBatch(deps: DispatcherDeps): Promise<number> {
   return deps.db.transaction(async (trx) => {
-    const { eventIds, pairs } = await claimUndispatched(trx, BATCH);
+    const { eventIds, pairs, held } = await claimUndispatched(trx, BATCH);
     await Promise.all(pairs.map((pair) => startDelivery(deps, pair)));
-    if (eventIds.length > 0) await markDispatched(trx, eventIds);
+    if (eventIds.length > 0) await markDispatched(trx, eventIds, [...pairs, ...held]);
     return eventIds.length;
   });
 }

@@ -1,3 +1,4 @@
 // The workflow bundle: every workflow the worker runs is exported from here.
 export { webhookDelivery } from './webhook-delivery';
+export { webhookRecovery } from './webhook-recovery';
 export { operationWorkflow } from './operation';

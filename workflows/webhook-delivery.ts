@@ -19,7 +19,7 @@ export interface WebhookDeliveryInput {
 
 export interface WebhookDeliveryState {
   attempts: number;
-  outcome: 'pending' | 'delivered' | 'given_up' | 'subscription_deleted';
+  outcome: 'pending' | 'delivered' | 'given_up' | 'subscription_deleted' | 'subscription_disabled';
 }
 
 /** One workflow per (event, subscription): starting it twice finds the first. */
@@ -65,7 +65,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
       timeoutMs: input.timeoutMs,
       nextRetryInMs: index + 1 < schedule.length ? schedule[index + 1] : null,
     });
-    if (result !== 'subscription_deleted') state.attempts += 1;
+    if (result === 'delivered' || result === 'failed') state.attempts += 1;
     if (result !== 'failed') {
       state.outcome = result;
       return state;

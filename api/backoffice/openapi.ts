@@ -63,7 +63,22 @@ export const backofficeSchemas = {
       },
       timeline: {
         type: 'array', description: 'The operation\'s events (those webhooks deliver), oldest first',
-        items: { type: 'object', required: ['event_id', 'event_type', 'occurred_at', 'data'], properties: { event_id: { type: 'string', format: 'uuid' }, event_type: { type: 'string' }, occurred_at: timestamp, data: { type: 'object' } } },
+        items: {
+          type: 'object', required: ['event_id', 'event_type', 'occurred_at', 'data'],
+          properties: {
+            event_id: { type: 'string', format: 'uuid' }, event_type: { type: 'string' }, occurred_at: timestamp, data: { type: 'object' },
+            deliveries: {
+              type: 'array', description: 'Every POST of the event to the originator\'s webhook endpoints, oldest first',
+              items: {
+                type: 'object', required: ['webhook_id', 'url', 'attempt_number', 'delivered_successfully', 'response_status_code', 'error', 'created_at'],
+                properties: {
+                  webhook_id: { type: 'string', format: 'uuid' }, url: { type: 'string' }, attempt_number: { type: 'integer' }, delivered_successfully: { type: 'boolean' },
+                  response_status_code: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, created_at: timestamp,
+                },
+              },
+            },
+          },
+        },
       },
       temporal_web_url: temporalWebUrl,
     },
@@ -86,6 +101,15 @@ export const backofficeSchemas = {
 };
 
 export const backofficePaths = {
+  '/v1/backoffice/webhooks': {
+    get: {
+      operationId: 'backofficeListWebhooks', tags: ['backoffice'], summary: 'One originator\'s webhook endpoints with their health',
+      description: 'Backoffice users with backoffice:read: the endpoints of the originator, newest first, each with its status (disabled and why), last success, last failure and failure streak; never a secret.',
+      security: userSecurity('backoffice:read'),
+      parameters: [...pagination, { name: 'originator_id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } }],
+      responses: { 200: json('Page of endpoints', listOf(ref('Webhook'))), ...errors(401, 403, 422, 429) },
+    },
+  },
   '/v1/backoffice/originators': {
     get: {
       operationId: 'listOriginators', tags: ['backoffice'], summary: 'Every originator, by name (for the queue\'s filter)',

@@ -59,7 +59,10 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
     contract_signers: { document_status: null, ...live },
     disbursements: rows.disbursements.map(withIsoDates),
     payer_payments: rows.payments.map(withIsoDates),
-    timeline: rows.events.map((e) => ({ event_id: e.event_id, event_type: e.event_type, occurred_at: e.occurred_at.toISOString(), data: e.data })),
+    timeline: rows.events.map((e) => ({
+      event_id: e.event_id, event_type: e.event_type, occurred_at: e.occurred_at.toISOString(), data: e.data,
+      deliveries: rows.deliveries.filter((d) => d.event_id === e.event_id).map(({ event_id: _, ...d }) => withIsoDates(d)),
+    })),
     temporal_web_url: workflowLink(deps.config, op.id),
   };
 }

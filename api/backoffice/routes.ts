@@ -14,6 +14,8 @@ import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { renderOperation } from '../operations/routes';
+import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
+import { presentWebhook } from '../webhooks/presenter';
 
 const userOf = (req: { ctx: { principal?: { tokenType: string; userId?: string } } }) => `user:${req.ctx.principal!.userId}`;
 
@@ -56,6 +58,11 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
       })),
       total, limit, offset,
     });
+  }));
+
+  router.get('/v1/backoffice/webhooks', handle(async (req) => {
+    const { items, total } = await new WebhookSubscriptionRepository(deps.db, String(req.query.originator_id)).list(page(req));
+    return ok({ items: items.map(presentWebhook), total, ...page(req) });
   }));
 
   router.get('/v1/backoffice/stuck-operations', handle(async (req) => {

@@ -38,6 +38,7 @@ const scopeDescriptions: Record<string, string> = {
   'contract:send': 'Dispatch the contract for signature',
   'payable:read': 'Read assignor payables and discount credits',
   'payable:write': 'Create payables, pay them and grant discount credits',
+  'event:read': 'List and read the originator\'s events of the last 30 days (granted with the other read scopes)',
   'backoffice:read': 'Backoffice: read every originator\'s queue',
   'backoffice:decide': 'Backoffice: approve and deny operations, record payer payments',
   'backoffice:configure': 'Backoffice: policies and limits',

@@ -13,6 +13,7 @@ import { payablePaths, payableSchemas } from '../payables/openapi';
 import { creditPaths, creditSchemas } from '../payables/credit-openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
+import { eventPaths, eventSchemas } from '../events/openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
@@ -35,6 +36,7 @@ const TAGS = [
   { name: 'assignor-payables', description: 'What an assignor owes the originator, its payments and write-offs' },
   { name: 'discount-credits', description: 'Credits that reduce what an assignor owes' },
   { name: 'webhooks', description: 'Subscriptions to events, their deliveries and signing secrets' },
+  { name: 'events', description: 'The originator\'s events of the last 30 days, to pull what the webhooks carried' },
   { name: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)' },
   { name: 'backoffice', description: 'Staff routes across originators: the approval queue, decisions, the operation page and stuck operations (user tokens)' },
   { name: 'internal', description: 'Callbacks from the e-signature and PIX providers; not for integrators' },
@@ -67,6 +69,7 @@ const PARTS: Part[] = [
   { paths: webhookPaths, schemas: webhookSchemas },
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },
+  { paths: eventPaths, schemas: eventSchemas },
 ];
 
 /**

@@ -1,6 +1,8 @@
 import type { EventType } from '../../domain/events';
 import type { Schema } from '../openapi/helpers';
 import { jsonBody, ref } from '../openapi/helpers';
+import { eventOrderingProperties } from '../events/openapi';
+import { RETRY_SCHEDULE } from './openapi';
 
 /**
  * The `webhooks` section of the document (OpenAPI 3.1): what we POST to a subscriber for each
@@ -23,6 +25,12 @@ const amounts = {
   opr_gross_future_value: money, requested_net_future_value: money, opr_present_value_discount: money, opr_net_present_liquid_value: money,
 };
 const decision = { reason: nullableText, actor: text };
+const title = { title_id: uuid, ...operation, external_id: text };
+const payableData = data(['payable_id', 'assignor_id', 'status', 'amount_brl', 'remaining'], {
+  payable_id: uuid, assignor_id: uuid, origin: { type: 'string', enum: ['TITLE_OVERDUE', 'MANUAL'] }, origin_title_id: { type: ['string', 'null'], format: 'uuid' },
+  amount_brl: money, paid_amount_brl: money, remaining: money, written_off_amount_brl: money,
+  status: { type: 'string', enum: ['OPEN', 'PARTIALLY_PAID', 'PAID', 'WRITTEN_OFF'] }, due_date: ref('Date'),
+});
 
 const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   'operation.created': {
@@ -46,13 +54,50 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   },
   'title.paid': {
     summary: 'A title was paid in full',
-    data: data(['title_id', ...operationIds], { title_id: uuid, ...operation, external_id: text, paid_amount_brl: money, paid_at: timestamp }),
+    data: data(['title_id', ...operationIds], { ...title, paid_amount_brl: money, paid_at: timestamp }),
   },
   'operation.flagged': {
     summary: 'An operation was sent to human approval whatever its amount: an NF-e key of it is already assigned elsewhere (policy double_assignment: review)',
     data: data([...operationIds, 'lifecycle_status', 'reason', 'external_ids'], {
       ...operation, lifecycle_status: { const: 'WAITING_APPROVAL' }, reason: { type: 'string', examples: ['receivable_assigned_elsewhere'] },
       external_ids: { type: 'array', items: text, description: 'The receivables of this operation that carry such a key' },
+    }),
+  },
+  'operation.settled': {
+    summary: 'Every title of a paid operation closed (paid, or overdue and handed to the assignor as a payable)',
+    data: data(operationIds, { ...operation, settled_at: timestamp }),
+  },
+  'operation.disbursement_failed': {
+    summary: 'The PIX to the assignor was refused or could not be made; the money did not arrive (each failed attempt is one event)',
+    data: data([...operationIds, 'reason'], {
+      ...operation, reason: { type: ['string', 'null'], description: 'Our code (pix_unavailable, settlement_amount_mismatch...) or the PIX provider\'s refusal in its words' },
+    }),
+  },
+  'operation.contract_error': {
+    summary: 'The contract dispatch failed at the e-signature provider; the operation waits for send-for-signature (each failure is one event)',
+    data: data([...operationIds, 'error_code'], { ...operation, error_code: { type: ['string', 'null'], examples: ['esign_create_failed'] } }),
+  },
+  'title.partially_paid': {
+    summary: 'A payer paid part of a title (each payment is one event)',
+    data: data(['title_id', ...operationIds, 'payment_id'], {
+      ...title, payment_id: uuid, payment_amount_brl: money, paid_amount_brl: money, outstanding_balance: money, paid_at: timestamp,
+    }),
+  },
+  'title.overdue': {
+    summary: 'A title was not paid by its deadline: its balance is locked and the assignor owes it (payable_id)',
+    data: data(['title_id', ...operationIds, 'payable_id'], { ...title, outstanding_balance: money, paid_amount_brl: money, due_date: ref('Date'), payable_id: uuid }),
+  },
+  'title.cancelled': {
+    summary: 'A title was cancelled with its operation (cancelled or denied)',
+    data: data(['title_id', ...operationIds], { ...title, outstanding_balance: money }),
+  },
+  'payable.opened': { summary: 'An assignor payable was opened (a title went overdue, or one was created by hand)', data: payableData },
+  'payable.paid': { summary: 'An assignor payable was paid off (by the assignor, a netting or a discount credit)', data: payableData },
+  'payable.written_off': { summary: 'What was left of an assignor payable was forgiven', data: payableData },
+  'webhook_endpoint.disabled': {
+    summary: 'Operational: a webhook endpoint was disabled after every delivery to it failed for 5 days; enable it to receive events again',
+    data: data(['webhook_id', 'disabled_reason'], {
+      webhook_id: uuid, url: text, disabled_reason: text, failing_since: timestamp, last_success_at: { type: ['string', 'null'], format: 'date-time' },
     }),
   },
   'stock.item_registered': {
@@ -75,7 +120,10 @@ function envelope(type: EventType, payload: Schema): Schema {
   return {
     type: 'object',
     required: ['event_type', 'event_id', 'occurred_at', 'data'],
-    properties: { event_type: { const: type }, event_id: { ...uuid, description: 'Unique per event; deduplicate by it' }, occurred_at: timestamp, data: payload },
+    properties: {
+      event_type: { const: type }, event_id: { ...uuid, description: 'Unique per event; deduplicate by it' }, occurred_at: timestamp,
+      ...eventOrderingProperties, data: payload,
+    },
   };
 }
 
@@ -84,7 +132,8 @@ export const webhookEvents = Object.fromEntries(Object.entries(EVENTS).map(([typ
     operationId: `event_${type.replace('.', '_')}`,
     tags: ['webhooks'],
     summary,
-    description: 'Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.',
+    description: `Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: ${RETRY_SCHEDULE}. `
+      + 'The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.',
     security: [{ webhookSignature: [] }, { serviceSignature: [] }],
     parameters: deliveryHeaders,
     requestBody: jsonBody(envelope(type as EventType, payload)),

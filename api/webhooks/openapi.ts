@@ -1,8 +1,11 @@
 import { EVENT_TYPES } from '../../domain/events';
 import { URL_REJECTION_CODES } from '../../domain/url-guard';
-import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
+import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
+const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
+/** DESIGN.md §10's schedule, in words, as `WEBHOOK_RETRY_SCHEDULE_MS` sets it by default. */
+export const RETRY_SCHEDULE = 'immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up';
 const uuid = { type: 'string', format: 'uuid' };
 const eventList = { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } };
 
@@ -17,11 +20,19 @@ export const webhookSchemas = {
       },
       events: { ...eventList, minItems: 1, description: 'The event kinds to receive; repeated kinds count once.' },
       description: { type: ['string', 'null'], maxLength: 500 },
+      max_per_second: {
+        type: 'integer', minimum: 1, maximum: 1000, default: 20,
+        description: 'At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.',
+      },
     },
   },
   Webhook: {
     type: 'object',
-    required: ['id', 'url', 'events', 'event_types', 'description', 'created_at', 'previous_secret_expires_at'],
+    description: `Deliveries are retried ${RETRY_SCHEDULE}. An endpoint whose every delivery failed for 5 days is disabled (\`status\` disabled, the operational event webhook_endpoint.disabled) until \`POST /v1/webhooks/{id}/enable\`.`,
+    required: [
+      'id', 'url', 'events', 'event_types', 'description', 'created_at', 'previous_secret_expires_at',
+      'status', 'disabled_reason', 'disabled_at', 'last_success_at', 'last_failure_at', 'failing_since', 'failure_streak', 'max_per_second',
+    ],
     properties: {
       id: uuid,
       url: { type: 'string' },
@@ -33,6 +44,48 @@ export const webhookSchemas = {
         type: ['string', 'null'], format: 'date-time',
         description: 'After a rotation, the previous secret still signs (second signature in `webhook-signature`) until this instant.',
       },
+      status: { type: 'string', enum: ['enabled', 'disabled'], description: 'A disabled endpoint receives nothing; its events wait (`GET /v1/events?delivery_success=false`) until it is enabled.' },
+      disabled_reason: { type: ['string', 'null'], examples: ['deliveries_failing'], description: 'deliveries_failing: every delivery failed for 5 days.' },
+      disabled_at: nullableTimestamp,
+      last_success_at: nullableTimestamp,
+      last_failure_at: nullableTimestamp,
+      failing_since: { ...nullableTimestamp, description: 'The first failed POST since the last success; null while the last one succeeded.' },
+      failure_streak: { type: 'integer', minimum: 0, description: 'Failed POSTs since the last success.' },
+      max_per_second: { type: 'integer', minimum: 1 },
+    },
+  },
+  WebhookEnabled: {
+    allOf: [ref('Webhook')],
+    type: 'object',
+    required: ['recovery'],
+    properties: { recovery: { anyOf: [ref('WebhookRecovery'), { type: 'null' }], description: 'The recovery of what it missed while disabled, when asked for.' } },
+  },
+  WebhookRecoveryRequest: {
+    type: 'object',
+    required: ['since'],
+    additionalProperties: false,
+    properties: {
+      since: timestampInput({ ...timestamp, description: 'Events that occurred at or after this instant (within the 30 days events are kept).' }),
+      until: timestampInput({ type: ['string', 'null'], format: 'date-time', description: 'And before this one; now when absent or later.' }),
+    },
+  },
+  WebhookRecovery: {
+    type: 'object',
+    description: 'A recovery: every event of the window the endpoint is subscribed to, re-delivered in the order recorded (each object\'s `sequence` order). '
+      + 'When the endpoint refuses one, the recovery waits and tries it again on the delivery retry schedule, sending nothing after it meanwhile; it ends `failed` once the schedule is spent.',
+    required: ['id', 'webhook_id', 'since', 'until', 'status', 'total', 'delivered', 'failed_event_id', 'last_error', 'created_at', 'finished_at'],
+    properties: {
+      id: uuid,
+      webhook_id: uuid,
+      since: timestamp,
+      until: timestamp,
+      status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'], description: 'cancelled: the webhook was deleted meanwhile.' },
+      total: { type: 'integer', minimum: 0, description: 'Events in the window (progress is delivered / total).' },
+      delivered: { type: 'integer', minimum: 0 },
+      failed_event_id: { type: ['string', 'null'], format: 'uuid', description: 'The event the endpoint refused last, while it is retried or once failed.' },
+      last_error: { type: ['string', 'null'] },
+      created_at: timestamp,
+      finished_at: nullableTimestamp,
     },
   },
   WebhookWithSecret: {
@@ -138,6 +191,36 @@ export const webhookPaths = {
       summary: 'Send the event of this delivery again now (its pending retry, or one more attempt when none is pending)',
       parameters: [webhookId, pathId('delivery_id'), idempotencyKey(false)],
       responses: { 202: json('The attempt is on its way; it appears in the delivery list', ref('WebhookRetryAccepted')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/webhooks/{webhook_id}/recover': {
+    post: {
+      operationId: 'recoverWebhook', tags: ['webhooks'], security: write,
+      summary: 'Re-deliver every event of a window this endpoint is subscribed to, in order, in the background',
+      description: 'For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. '
+        + 'Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; '
+        + '503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).',
+      parameters: [webhookId, idempotencyKey(false)],
+      requestBody: jsonBody(ref('WebhookRecoveryRequest')),
+      responses: { 202: json('The recovery started', ref('WebhookRecovery')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/webhooks/{webhook_id}/recoveries/{recovery_id}': {
+    get: {
+      operationId: 'getWebhookRecovery', tags: ['webhooks'], summary: 'A recovery\'s progress', security: read,
+      description: '404 `webhook_recovery_not_found` when the recovery is not this webhook\'s.',
+      parameters: [webhookId, pathId('recovery_id')],
+      responses: { 200: json('The recovery', ref('WebhookRecovery')), ...errors(401, 403, 404, 422, 429) },
+    },
+  },
+  '/v1/webhooks/{webhook_id}/enable': {
+    post: {
+      operationId: 'enableWebhook', tags: ['webhooks'], security: write,
+      summary: 'Turn a disabled endpoint back on, optionally re-delivering what it missed since it was disabled',
+      description: 'Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start). An enabled endpoint stays as it is.',
+      parameters: [webhookId, idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', additionalProperties: false, properties: { recover: { type: 'boolean', default: false } } }, false),
+      responses: { 200: json('The endpoint, enabled', ref('WebhookEnabled')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
 };

@@ -1,5 +1,6 @@
 import type { WebhookSubscription } from '../../db/repositories/webhooks';
 import type { WebhookDelivery } from '../../db/repositories/webhooks-deliveries';
+import type { WebhookRecovery } from '../../db/repositories/webhook-recoveries';
 
 /** A subscription as the contract shows it: the events under both names in use. Never the secret. */
 export function presentWebhook(s: WebhookSubscription) {
@@ -11,6 +12,32 @@ export function presentWebhook(s: WebhookSubscription) {
     description: s.description,
     created_at: s.createdAt.toISOString(),
     previous_secret_expires_at: s.previousSecretExpiresAt?.toISOString() ?? null,
+    status: s.health.status,
+    disabled_reason: s.health.disabledReason,
+    disabled_at: iso(s.health.disabledAt),
+    last_success_at: iso(s.health.lastSuccessAt),
+    last_failure_at: iso(s.health.lastFailureAt),
+    failing_since: iso(s.health.failingSince),
+    failure_streak: s.health.failureStreak,
+    max_per_second: s.maxPerSecond,
+  };
+}
+
+const iso = (at: Date | null): string | null => at?.toISOString() ?? null;
+
+export function presentRecovery({ recovery, total }: { recovery: WebhookRecovery; total: number }) {
+  return {
+    id: recovery.id,
+    webhook_id: recovery.subscriptionId,
+    since: recovery.since.toISOString(),
+    until: recovery.until.toISOString(),
+    status: recovery.status,
+    total,
+    delivered: recovery.delivered,
+    failed_event_id: recovery.failedEventId,
+    last_error: recovery.lastError,
+    created_at: recovery.createdAt.toISOString(),
+    finished_at: iso(recovery.finishedAt),
   };
 }
 

@@ -2,7 +2,7 @@ import { Router, Request } from 'express';
 import { created, handle, noContent, ok } from '../http/handle';
 import type { UnitOfWork } from '../http/context';
 import { page, tenantOf } from '../http/request-helpers';
-import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './presenter';
+import { presentDelivery, presentRecovery, presentWebhook, presentWebhookWithSecret } from './presenter';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, WebhookService, WebhookServiceDeps } from './webhook-service';
 
 export function webhookRoutes(deps: WebhookServiceDeps): Router {
@@ -11,8 +11,8 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
   const webhookId = (req: Request) => String(req.params.webhook_id);
 
   router.post('/v1/webhooks', handle(async (req, uow) => {
-    const { url, events, description } = req.body;
-    return created(presentWebhookWithSecret(await service(req, uow).register({ url, events, description: description ?? null })));
+    const { url, events, description, max_per_second: maxPerSecond } = req.body;
+    return created(presentWebhookWithSecret(await service(req, uow).register({ url, events, description: description ?? null, maxPerSecond })));
   }));
 
   router.get('/v1/webhooks', handle(async (req, uow) => {
@@ -38,6 +38,19 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
   router.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', handle(async (req, uow) => {
     const delivery = await service(req, uow).retry(webhookId(req), String(req.params.delivery_id));
     return { status: 202, body: { webhook_id: delivery.subscriptionId, delivery_id: delivery.id, event_id: delivery.eventId, status: 'accepted' } };
+  }));
+  router.post('/v1/webhooks/:webhook_id/recover', handle(async (req, uow) => {
+    const { since, until } = req.body;
+    const recovery = await service(req, uow).recover(webhookId(req), { since: new Date(since), until: until ? new Date(until) : null }, deps.now());
+    return { status: 202, body: presentRecovery(recovery) };
+  }));
+
+  router.get('/v1/webhooks/:webhook_id/recoveries/:recovery_id', handle(async (req, uow) =>
+    ok(presentRecovery(await service(req, uow).recovery(webhookId(req), String(req.params.recovery_id))))));
+
+  router.post('/v1/webhooks/:webhook_id/enable', handle(async (req, uow) => {
+    const { subscription, recovery } = await service(req, uow).enable(webhookId(req), req.body?.recover === true, deps.now());
+    return ok({ ...presentWebhook(subscription), recovery: recovery ? presentRecovery(recovery) : null });
   }));
   return router;
 }

@@ -3,7 +3,11 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { EventType } from '../../domain/events';
-import { NotFound, Unavailable } from '../../domain/errors';
+import { NotFound, RuleViolation, Unavailable } from '../../domain/errors';
+import { EVENT_RETENTION_DAYS, keptSince } from '../../domain/event-retention';
+import { WebhookRecovery, WebhookRecoveryRepository } from '../../db/repositories/webhook-recoveries';
+import { recoveryStart } from '../../workflows/webhook-recovery';
+import { startOnce } from '../../db/workflow-start';
 import { assertWebhookUrl, HostResolver } from '../../domain/url-guard';
 import { newWebhookSecret } from '../../domain/webhook-signature';
 import { Page, WebhookSubscription, WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
@@ -19,6 +23,7 @@ export interface RevealedSubscription {
 
 export interface WebhookServiceDeps {
   config: Config;
+  now: () => Date;
   temporal: TemporalHandle;
   resolveHost: HostResolver;
 }
@@ -30,20 +35,23 @@ export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
 export class WebhookService {
   private readonly subscriptions: WebhookSubscriptionRepository;
   private readonly deliveries: WebhookDeliveryRepository;
+  private readonly recoveries: WebhookRecoveryRepository;
   private readonly ring: CipherRing;
 
   constructor(private readonly deps: WebhookServiceDeps, db: Knex, private readonly originatorId: string) {
     this.subscriptions = new WebhookSubscriptionRepository(db, originatorId);
     this.deliveries = new WebhookDeliveryRepository(db, originatorId);
+    this.recoveries = new WebhookRecoveryRepository(db, originatorId);
     this.ring = new CipherRing(deps.config.payloadKeys);
   }
 
   /** The secret is stored sealed; this answer is the one time it is seen in clear. */
-  async register(input: { url: string; events: EventType[]; description: string | null }): Promise<RevealedSubscription> {
+  async register(input: { url: string; events: EventType[]; description: string | null; maxPerSecond?: number }): Promise<RevealedSubscription> {
     await assertWebhookUrl(input.url, this.deps.resolveHost, { allowPrivateHosts: this.deps.config.webhooks.allowPrivateHosts });
     const secret = newWebhookSecret();
     const subscription = await this.subscriptions.create({
       id: uuidv7(), url: input.url, eventTypes: [...new Set(input.events)], description: input.description, sealedSecret: this.ring.sealText(secret),
+      maxPerSecond: input.maxPerSecond,
     });
     return { subscription, secret };
   }
@@ -99,6 +107,50 @@ export class WebhookService {
       throw new Unavailable('webhook_delivery_unavailable');
     }
     return delivery;
+  }
+
+  /**
+   * Re-delivers the window's events to the endpoint in the background. The recovery's workflow is
+   * started before the request commits, so a Temporal outage answers 503 with nothing written;
+   * the workflow's first step writes the same row should it run before this commit.
+   */
+  async recover(id: string, window: { since: Date; until: Date | null }, now: Date): Promise<{ recovery: WebhookRecovery; total: number }> {
+    const subscription = await this.live(id);
+    const until = window.until === null || window.until > now ? now : window.until;
+    if (window.since < keptSince(now)) {
+      throw new RuleViolation({ code: 'recover_since_beyond_retention', message: `Events are kept ${EVENT_RETENTION_DAYS} days; since must be within them`, kept_since: keptSince(now).toISOString() });
+    }
+    if (window.since >= until) throw new RuleViolation({ code: 'recover_window_empty', message: 'since must be before until (and before now)' });
+    const recoveryId = uuidv7();
+    const { config, temporal } = this.deps;
+    const start = recoveryStart({
+      recoveryId, subscriptionId: id, originatorId: this.originatorId, since: window.since.toISOString(), until: until.toISOString(),
+      timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: config.webhooks.retryScheduleMs,
+    });
+    try {
+      await startOnce(temporal.client, 'webhookRecovery', { ...start, taskQueue: temporal.taskQueue });
+    } catch {
+      throw new Unavailable('webhook_recovery_unavailable');
+    }
+    const recovery = await this.recoveries.ensure({ id: recoveryId, subscriptionId: id, since: window.since, until });
+    return { recovery, total: await this.recoveries.total(recovery, subscription) };
+  }
+
+  async recovery(id: string, recoveryId: string): Promise<{ recovery: WebhookRecovery; total: number }> {
+    const subscription = await this.live(id);
+    const recovery = await this.recoveries.find(id, recoveryId);
+    if (!recovery) throw new NotFound('webhook_recovery_not_found');
+    return { recovery, total: await this.recoveries.total(recovery, subscription) };
+  }
+
+  /** Back on; with `recover`, what it missed while disabled is re-delivered. */
+  async enable(id: string, recover: boolean, now: Date): Promise<{ subscription: WebhookSubscription; recovery: { recovery: WebhookRecovery; total: number } | null }> {
+    const before = await this.subscriptions.findForUpdate(id);
+    if (!before) throw new NotFound('webhook_not_found');
+    const subscription = (await this.subscriptions.enable(id))!;
+    const disabledAt = before.health.disabledAt;
+    const recovery = recover && disabledAt ? await this.recover(id, { since: new Date(Math.max(disabledAt.getTime(), keptSince(now).getTime())), until: now }, now) : null;
+    return { subscription, recovery };
   }
 
   private async live(id: string): Promise<WebhookSubscription> {

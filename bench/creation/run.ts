@@ -22,11 +22,8 @@ import { cpuBetween, readCpu } from './cpu';
 import { closedLoop, openLoop, Sample, sampleSessions, summarise, Summary } from './load';
 import { startStack, stackComponents, BenchStack } from './stack';
 import { createOne, Originator, seedOriginators } from './workload';
+import { option } from '../support/options';
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const SECONDS = Number(option('seconds', '20'));

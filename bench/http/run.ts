@@ -34,11 +34,7 @@ import { byPid, cpuBetween, readCpu, Roots } from '../creation/cpu';
 import { startStack, stackComponents } from '../creation/stack';
 import { createOne, seedOriginators } from '../creation/workload';
 import { pricingBody } from '../support/pricing-body';
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
+import { option } from '../support/options';
 
 const SECONDS = Number(option('seconds', '8'));
 const WARMUP = Number(option('warmup', '2'));

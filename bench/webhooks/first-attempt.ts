@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     const wait = begin + (i * 1000) / RATE - performance.now();
     if (wait > 0) await sleep(wait);
     const eventId = uuidv7();
-    void recordEvent(infra.db, { eventId, originatorId, eventType: 'operation.approved', occurredAt: new Date(), data: { originator_id: originatorId, n: i } })
+    void recordEvent(infra.db, { eventId, originatorId, eventType: 'operation.approved', occurredAt: new Date(), data: { originator_id: originatorId, operation_id: uuidv7(), n: i } })
       .then(() => recordedAt.set(eventId, performance.now()));
   }
   const produced = (performance.now() - begin) / 1000;

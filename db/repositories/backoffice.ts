@@ -22,6 +22,19 @@ export interface OperationDetailRows {
   disbursements: Record<string, unknown>[];
   payments: Record<string, unknown>[];
   events: { event_id: string; event_type: string; data: Record<string, unknown>; occurred_at: Date }[];
+  /** Every POST of those events to the originator's endpoints, oldest first. */
+  deliveries: TimelineDelivery[];
+}
+
+export interface TimelineDelivery {
+  event_id: string;
+  webhook_id: string;
+  url: string;
+  attempt_number: number;
+  delivered_successfully: boolean;
+  response_status_code: number | null;
+  error: string | null;
+  created_at: Date;
 }
 
 export interface QueueFilters {
@@ -113,6 +126,9 @@ export class BackofficeRepository {
       this.db('events').where({ originator_id: op.originatorId }).whereRaw("data->>'operation_id' = ?", [op.id])
         .orderBy('occurred_at').orderBy('created_at').select('event_id', 'event_type', 'data', 'occurred_at'),
     ]);
-    return { originator, assignor, contracts, disbursements, payments, events };
+    const deliveries: TimelineDelivery[] = await this.db('webhook_deliveries').whereIn('event_id', events.map((e: { event_id: string }) => e.event_id))
+      .orderBy('created_at').orderBy('attempt_number')
+      .select('event_id', 'subscription_id as webhook_id', 'url', 'attempt_number', 'delivered_successfully', 'response_status_code', 'error', 'created_at');
+    return { originator, assignor, contracts, disbursements, payments, events, deliveries };
   }
 }

@@ -1,16 +1,44 @@
 import type { Knex } from 'knex';
-import type { EventRecord } from '../../domain/events';
+import { EventRecord, objectIdOf } from '../../domain/events';
 
-/** Records an event once: a retry with the same deterministic id changes nothing. */
+/**
+ * Records an event once: a retry with the same deterministic id changes nothing. Its `sequence`
+ * is its object's next number, taken under that object's `event_sequences` row lock in the
+ * caller's transaction (held until commit), so concurrent events of one object are numbered in
+ * commit order without gaps; a retry of a recorded event takes no number.
+ */
 export async function recordEvent(db: Knex, event: EventRecord): Promise<void> {
-  await db('events')
-    .insert({
-      event_id: event.eventId,
-      originator_id: event.originatorId,
-      event_type: event.eventType,
-      data: JSON.stringify(event.data),
-      occurred_at: event.occurredAt,
-    })
-    .onConflict('event_id')
-    .ignore();
+  await db.raw(`
+    with next as (
+      insert into event_sequences (object_id, last_sequence)
+      select cast(:objectId as uuid), 1 where not exists (select 1 from events where event_id = cast(:eventId as uuid))
+      on conflict (object_id) do update set last_sequence = event_sequences.last_sequence + 1
+      returning last_sequence
+    )
+    insert into events (event_id, originator_id, event_type, object_id, sequence, data, occurred_at)
+    select cast(:eventId as uuid), cast(:originatorId as uuid), cast(:eventType as text), cast(:objectId as uuid), last_sequence,
+      cast(:data as jsonb), cast(:occurredAt as timestamptz) from next
+    on conflict (event_id) do nothing`, {
+    eventId: event.eventId,
+    originatorId: event.originatorId,
+    eventType: event.eventType,
+    objectId: objectIdOf(event),
+    data: JSON.stringify(event.data),
+    occurredAt: event.occurredAt,
+  });
+}
+
+/** Expired events go in batches, each an index range (`events_expiry`); their delivery records and pending pairs go with them. */
+const PURGE_BATCH = 5_000;
+
+export async function purgeExpiredEvents(db: Knex, before: Date): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    // `= any(array(...))`: the batch's ids are looked up one by one, never by a scan of every event.
+    const { rowCount: deleted } = await db.raw(
+      'delete from events where event_id = any(array(select event_id from events where occurred_at < ? limit ?))', [before, PURGE_BATCH],
+    );
+    purged += deleted;
+    if (deleted < PURGE_BATCH) return purged;
+  }
 }

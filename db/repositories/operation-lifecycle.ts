@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import { recordTitleEvent } from './record-events';
 
 /** What the lifecycle activities read of an operation. */
 export interface LifecycleOperation {
@@ -13,6 +14,7 @@ export interface LifecycleOperation {
   grossFutureValue: string;
   approvedAt: Date | null;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 interface LifecycleRow {
@@ -26,13 +28,14 @@ interface LifecycleRow {
   opr_gross_future_value: string;
   approved_at: Date | null;
   created_at: Date;
+  updated_at: Date;
 }
 
 const toOperation = (row: LifecycleRow): LifecycleOperation => ({
   id: row.id, originatorId: row.originator_id, displayNumber: row.display_number, lifecycleStatus: row.lifecycle_status,
   requestedNetFutureValue: row.opr_requested_net_future_value, netPresentLiquidValue: row.opr_net_present_liquid_value,
   presentValueDiscount: row.opr_present_value_discount, grossFutureValue: row.opr_gross_future_value,
-  approvedAt: row.approved_at, createdAt: row.created_at,
+  approvedAt: row.approved_at, createdAt: row.created_at, updatedAt: row.updated_at,
 });
 
 /** Columns a move may set besides the status. */
@@ -67,9 +70,15 @@ export class OperationLifecycleRepository {
     return toOperation(row);
   }
 
-  /** A released operation: its titles cancelled, the stock items it consumed back in stock. */
+  /** A released operation: its titles cancelled (each with `title.cancelled`), the stock items it consumed back in stock. */
   async release(id: string, at: Date): Promise<void> {
-    await this.db('titles').where({ operation_id: id }).update({ status: 'CANCELLED', updated_at: at });
+    const cancelled = await this.db('titles').where({ operation_id: id }).whereNot({ status: 'CANCELLED' })
+      .update({ status: 'CANCELLED', updated_at: at }).returning(['id', 'originator_id', 'operation_id', 'external_id', 'outstanding_balance']);
+    for (const title of cancelled) {
+      await recordTitleEvent(this.db, { id: title.id, originatorId: title.originator_id, operationId: title.operation_id, externalId: title.external_id }, 'title.cancelled', {
+        outstanding_balance: title.outstanding_balance,
+      });
+    }
     await this.db('stock_items').where({ operation_id: id, status: 'ANTICIPATED' }).update({ status: 'IN_STOCK', operation_id: null, updated_at: at });
   }
 }

@@ -3,6 +3,7 @@ import { Money } from '../../domain/money';
 import { fromColumns } from './columns';
 import { payableOf, PayableRow, PayablesRepository } from './payables';
 import { TenantScopedRepository } from './tenant-scoped';
+import { recordPayableEvent } from './record-events';
 
 /** How a debit reached the payable: sent by the assignor, netted by an operation, or credited. */
 export type PaymentSource = 'ASSIGNOR_PIX_DIRECT' | 'ASSIGNOR_BANK_TRANSFER' | 'OPERATION_NETTING' | 'DISCOUNT_CREDIT';
@@ -41,20 +42,26 @@ export class PayablesLedger extends TenantScopedRepository {
       .update({ outstanding_balance: outstanding.toString(), updated_at: new Date() });
   }
 
-  /** Debits a payable the caller has locked, by at most its remaining balance (the caller checks). */
+  /**
+   * Debits a payable the caller has locked, by at most its remaining balance (the caller checks).
+   * The debit that pays it off records `payable.paid`, named by its ledger line: a payable paid
+   * again after a netting was given back is a new occurrence.
+   */
   async debit(payable: PayableRow, amount: Money, entry: DebitEntry): Promise<PayablePaymentRow> {
     const remaining = Money.of(payable.remaining).minus(amount);
     const now = new Date();
-    await this.scoped('assignor_payables').where({ id: payable.id }).update({
+    const [updated] = await this.scoped('assignor_payables').where({ id: payable.id }).update({
       paid_amount: Money.of(payable.paidAmount).plus(amount).toString(), remaining: remaining.toString(),
       status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', settled_at: remaining.isZero() ? now : null, updated_at: now,
-    });
+    }).returning('*');
     await this.followOriginTitle(payable, remaining);
     const [row] = await this.insertOwned('payable_payments', {
       id: uuidv7(), payable_id: payable.id, source: entry.source, amount: amount.toString(), remaining_after: remaining.toString(),
       external_id: entry.externalId ?? null, operation_id: entry.operationId ?? null, discount_credit_id: entry.discountCreditId ?? null,
     }).returning('*');
-    return lineOf(row);
+    const line = lineOf(row);
+    if (remaining.isZero()) await recordPayableEvent(this.db, payableOf(updated)!, 'payable.paid', line.id);
+    return line;
   }
 
   /** Spreads `amount` over the assignor's open payables, oldest first; never more than they owe in all. */
@@ -77,7 +84,9 @@ export class PayablesLedger extends TenantScopedRepository {
       written_off_amount: payable.remaining, remaining: '0.00', status: 'WRITTEN_OFF', write_off_reason: reason, settled_at: now, updated_at: now,
     }).returning('*');
     await this.followOriginTitle(payable, Money.ZERO);
-    return payableOf(row)!;
+    const written = payableOf(row)!;
+    await recordPayableEvent(this.db, written, 'payable.written_off');
+    return written;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Money } from '../../domain/money';
 import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
+import { recordPayableEvent } from './record-events';
 
 export type PayableStatus = 'OPEN' | 'PARTIALLY_PAID' | 'PAID' | 'WRITTEN_OFF';
 export type PayableOrigin = 'TITLE_OVERDUE' | 'MANUAL';
@@ -54,13 +55,16 @@ export class PayablesRepository extends TenantScopedRepository {
     return payableOf(await (lock ? query.forUpdate() : query));
   }
 
+  /** A new debt, and its `payable.opened` event in the same transaction. */
   async open(input: NewPayable): Promise<PayableRow> {
     const amount = input.amount.toString();
     const [row] = await this.insertOwned('assignor_payables', {
       id: uuidv7(), assignor_id: input.assignorId, origin: input.origin, origin_title_id: input.originTitleId, reason: input.reason,
       amount, paid_amount: '0.00', remaining: amount, written_off_amount: '0.00', status: 'OPEN', due_date: input.dueDate,
     }).returning('*');
-    return payableOf(row)!;
+    const payable = payableOf(row)!;
+    await recordPayableEvent(this.db, payable, 'payable.opened');
+    return payable;
   }
 
   /** The payable an overdue title opened, if it has. */

@@ -57,8 +57,4 @@ export class TrackedTitlesRepository {
     await this.db('titles').where({ id }).update({ status: 'OVERDUE', updated_at: new Date() });
   }
 
-  async displayNumberOf(operationId: string): Promise<string> {
-    const row = await this.db('operations').where({ id: operationId }).first('display_number');
-    return row.display_number;
-  }
 }

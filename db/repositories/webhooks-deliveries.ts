@@ -1,4 +1,4 @@
-import type { EventRecord, EventType } from '../../domain/events';
+import type { EventType, StoredEvent } from '../../domain/events';
 import { TenantScopedRepository } from './tenant-scoped';
 import type { Page } from './webhooks';
 
@@ -89,10 +89,18 @@ export class WebhookDeliveryRepository extends TenantScopedRepository {
     return toDelivery(row);
   }
 
-  async findEvent(eventId: string): Promise<EventRecord | null> {
+  async findEvent(eventId: string): Promise<StoredEvent | null> {
     const row = await this.scoped('events').where({ event_id: eventId }).first();
     return row
-      ? { eventId: row.event_id, originatorId: row.originator_id, eventType: row.event_type, data: row.data, occurredAt: row.occurred_at }
+      ? {
+        eventId: row.event_id, originatorId: row.originator_id, eventType: row.event_type, objectId: row.object_id, sequence: row.sequence,
+        data: row.data, occurredAt: row.occurred_at,
+      }
       : null;
+  }
+
+  /** The subscription has the event: it no longer counts as waiting (`GET /v1/events?delivery_success=false`). */
+  async received(subscriptionId: string, eventId: string): Promise<void> {
+    await this.scoped('webhook_pending_events').where({ subscription_id: subscriptionId, event_id: eventId }).delete();
   }
 }

@@ -14,12 +14,14 @@ export interface DeliveryPair {
 /**
  * Locks up to `limit` undispatched events (skipping those another dispatcher holds) and pairs
  * each with its subscribers. Runs inside the caller's transaction, which marks them afterwards.
+ * Pairs of a disabled endpoint are `held`: nothing is sent, but the event waits for it (a
+ * recovery after enabling sends it).
  */
-export async function claimUndispatched(trx: Knex.Transaction, limit: number): Promise<{ eventIds: string[]; pairs: DeliveryPair[] }> {
+export async function claimUndispatched(trx: Knex.Transaction, limit: number): Promise<{ eventIds: string[]; pairs: DeliveryPair[]; held: DeliveryPair[] }> {
   const events = await trx('events').whereNull('dispatched_at').orderBy('created_at').limit(limit)
     .forUpdate().skipLocked().select('event_id');
   const eventIds = events.map((e: { event_id: string }) => e.event_id);
-  if (eventIds.length === 0) return { eventIds, pairs: [] };
+  if (eventIds.length === 0) return { eventIds, pairs: [], held: [] };
   const rows = await trx('events as e')
     .join('webhook_subscriptions as s', function joinSubscribers() {
       this.on('s.originator_id', 'e.originator_id')
@@ -28,13 +30,20 @@ export async function claimUndispatched(trx: Knex.Transaction, limit: number): P
     })
     .whereIn('e.event_id', eventIds)
     .whereNull('s.deleted_at')
-    .select('e.event_id', 'e.originator_id', 's.id as subscription_id');
+    .select('e.event_id', 'e.originator_id', 's.id as subscription_id', 's.status');
+  const pairOf = (r: Record<string, string>): DeliveryPair => ({ eventId: r.event_id, originatorId: r.originator_id, subscriptionId: r.subscription_id });
   return {
     eventIds,
-    pairs: rows.map((r: Record<string, string>) => ({ eventId: r.event_id, originatorId: r.originator_id, subscriptionId: r.subscription_id })),
+    pairs: rows.filter((r: Record<string, string>) => r.status === 'enabled').map(pairOf),
+    held: rows.filter((r: Record<string, string>) => r.status !== 'enabled').map(pairOf),
   };
 }
 
-export async function markDispatched(trx: Knex.Transaction, eventIds: string[]): Promise<void> {
+/** Marks the events dispatched, each pair waiting until its delivery succeeds. */
+export async function markDispatched(trx: Knex.Transaction, eventIds: string[], pairs: DeliveryPair[]): Promise<void> {
   await trx('events').whereIn('event_id', eventIds).update({ dispatched_at: trx.fn.now() });
+  if (pairs.length === 0) return;
+  await trx('webhook_pending_events')
+    .insert(pairs.map((pair) => ({ subscription_id: pair.subscriptionId, event_id: pair.eventId, originator_id: pair.originatorId })))
+    .onConflict(['subscription_id', 'event_id']).ignore();
 }

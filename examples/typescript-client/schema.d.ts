@@ -449,6 +449,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/backoffice/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One originator's webhook endpoints with their health
+         * @description Backoffice users with backoffice:read: the endpoints of the originator, newest first, each with its status (disabled and why), last success, last failure and failure streak; never a secret.
+         */
+        get: operations["backofficeListWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/discount-credits": {
         parameters: {
             query?: never;
@@ -467,6 +487,46 @@ export interface paths {
          * @description Applied at once to the assignor's open payables, oldest first. Deduplicated by (originator, external_id): a retry returns the original record with idempotent_replay true and credits nothing; another body is 409 external_id_reused_with_different_body (detail.fields). 422: assignor_not_found, discount_credit_exceeds_open_debt (detail has open_debt_brl).
          */
         post: operations["grantDiscountCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The originator's events of the last 30 days, newest first
+         * @description What the webhooks carried (or will carry), to pull: after an outage, list `delivery_success=false`, or page from the last event you processed. Cursor pagination: pass the `event_id` of the last item as `starting_after` for the next (older) page, or of the first as `ending_before` for the previous one; pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window, `event_cursors_exclusive` when both are sent.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event, in the envelope its webhook carried
+         * @description 404 `event_not_found` when the id is unknown, another originator's, or older than 30 days.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1025,6 +1085,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhook_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a disabled endpoint back on, optionally re-delivering what it missed since it was disabled
+         * @description Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start). An enabled endpoint stays as it is.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-deliver every event of a window this endpoint is subscribed to, in order, in the background
+         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/recoveries/{recovery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recovery's progress
+         * @description 404 `webhook_recovery_not_found` when the recovery is not this webhook's.
+         */
+        get: operations["getWebhookRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{webhook_id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -1058,7 +1178,7 @@ export interface webhooks {
         put?: never;
         /**
          * An operation entered the human approval queue (never for an auto-approved one)
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_approval_requested"];
         delete?: never;
@@ -1078,7 +1198,7 @@ export interface webhooks {
         put?: never;
         /**
          * An operation was approved, by backoffice or automatically at creation
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_approved"];
         delete?: never;
@@ -1098,9 +1218,29 @@ export interface webhooks {
         put?: never;
         /**
          * An operation was cancelled before the money moved
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "operation.contract_error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contract dispatch failed at the e-signature provider; the operation waits for send-for-signature (each failure is one event)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_operation_contract_error"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1118,7 +1258,7 @@ export interface webhooks {
         put?: never;
         /**
          * All signers signed the contract
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_contract_signed"];
         delete?: never;
@@ -1138,7 +1278,7 @@ export interface webhooks {
         put?: never;
         /**
          * An operation was created (carries its lifecycle status)
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_created"];
         delete?: never;
@@ -1158,9 +1298,29 @@ export interface webhooks {
         put?: never;
         /**
          * Backoffice denied an operation
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_denied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "operation.disbursement_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The PIX to the assignor was refused or could not be made; the money did not arrive (each failed attempt is one event)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_operation_disbursement_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1178,7 +1338,7 @@ export interface webhooks {
         put?: never;
         /**
          * An operation was sent to human approval whatever its amount: an NF-e key of it is already assigned elsewhere (policy double_assignment: review)
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_flagged"];
         delete?: never;
@@ -1198,9 +1358,89 @@ export interface webhooks {
         put?: never;
         /**
          * The PIX to the assignor settled and was reconciled
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_operation_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "operation.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every title of a paid operation closed (paid, or overdue and handed to the assignor as a payable)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_operation_settled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payable.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assignor payable was opened (a title went overdue, or one was created by hand)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_payable_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payable.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assignor payable was paid off (by the assignor, a netting or a discount credit)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_payable_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payable.written_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What was left of an assignor payable was forgiven
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_payable_written_off"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1218,9 +1458,49 @@ export interface webhooks {
         put?: never;
         /**
          * A stock item was registered
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_stock_item_registered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "title.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A title was cancelled with its operation (cancelled or denied)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "title.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A title was not paid by its deadline: its balance is locked and the assignor owes it (payable_id)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_overdue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1238,9 +1518,49 @@ export interface webhooks {
         put?: never;
         /**
          * A title was paid in full
-         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up. The same event may arrive more than once.
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_title_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "title.partially_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payer paid part of a title (each payment is one event)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_partially_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational: a webhook endpoint was disabled after every delivery to it failed for 5 days; enable it to receive events again
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_webhook_endpoint_disabled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1452,6 +1772,18 @@ export interface components {
             /** @description The operation's events (those webhooks deliver), oldest first */
             timeline: {
                 data: Record<string, never>;
+                /** @description Every POST of the event to the originator's webhook endpoints, oldest first */
+                deliveries?: {
+                    attempt_number: number;
+                    /** Format: date-time */
+                    created_at: string;
+                    delivered_successfully: boolean;
+                    error: string | null;
+                    response_status_code: number | null;
+                    url: string;
+                    /** Format: uuid */
+                    webhook_id: string;
+                }[];
                 /** Format: uuid */
                 event_id: string;
                 event_type: string;
@@ -1555,6 +1887,30 @@ export interface components {
         ErrorEnvelope: {
             /** @description A code string (legacy rules, 401...), an object `{code, message, ...}` (structured rules), or `validation_error` with `errors[]`. */
             detail: string | components["schemas"]["StructuredDetail"];
+        };
+        /** @description An event as its webhook delivery carried it. */
+        Event: {
+            /** @description As in the `webhooks` section of this document for the event's type. */
+            data: Record<string, never>;
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled";
+            /**
+             * Format: uuid
+             * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+             */
+            object_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+            sequence: number;
+        };
+        EventPage: {
+            /** @description More events lie beyond this page in the direction asked (older after `starting_after` or with no cursor, newer before `ending_before`). */
+            has_more: boolean;
+            items: components["schemas"]["Event"][];
+            limit: number;
         };
         /** @description The operation level of the fee hierarchy. total_liquid_value_brl prices every receivable (spread by requested × days). */
         FeesInput: {
@@ -2064,21 +2420,46 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        /** @description Deliveries are retried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. An endpoint whose every delivery failed for 5 days is disabled (`status` disabled, the operational event webhook_endpoint.disabled) until `POST /v1/webhooks/{id}/enable`. */
         Webhook: {
             /** Format: date-time */
             created_at: string;
             description: string | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /**
+             * @description deliveries_failing: every delivery failed for 5 days.
+             * @example deliveries_failing
+             */
+            disabled_reason: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled")[];
+            /**
+             * Format: date-time
+             * @description The first failed POST since the last success; null while the last one succeeded.
+             */
+            failing_since: string | null;
+            /** @description Failed POSTs since the last success. */
+            failure_streak: number;
             /** Format: uuid */
             id: string;
+            /** Format: date-time */
+            last_failure_at: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+            max_per_second: number;
             /**
              * Format: date-time
              * @description After a rotation, the previous secret still signs (second signature in `webhook-signature`) until this instant.
              */
             previous_secret_expires_at: string | null;
+            /**
+             * @description A disabled endpoint receives nothing; its events wait (`GET /v1/events?delivery_success=false`) until it is enabled.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
             url: string;
         };
         /** @description One delivery attempt. A failed attempt with `next_retry_at` null is the last one: the delivery was given up. */
@@ -2094,7 +2475,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -2103,10 +2484,60 @@ export interface components {
             response_status_code: number | null;
             url: string;
         };
+        WebhookEnabled: {
+            /** @description The recovery of what it missed while disabled, when asked for. */
+            recovery: components["schemas"]["WebhookRecovery"] | null;
+        } & components["schemas"]["Webhook"];
+        /** @description A recovery: every event of the window the endpoint is subscribed to, re-delivered in the order recorded (each object's `sequence` order). When the endpoint refuses one, the recovery waits and tries it again on the delivery retry schedule, sending nothing after it meanwhile; it ends `failed` once the schedule is spent. */
+        WebhookRecovery: {
+            /** Format: date-time */
+            created_at: string;
+            delivered: number;
+            /**
+             * Format: uuid
+             * @description The event the endpoint refused last, while it is retried or once failed.
+             */
+            failed_event_id: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: uuid */
+            id: string;
+            last_error: string | null;
+            /** Format: date-time */
+            since: string;
+            /**
+             * @description cancelled: the webhook was deleted meanwhile.
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed" | "cancelled";
+            /** @description Events in the window (progress is delivered / total). */
+            total: number;
+            /** Format: date-time */
+            until: string;
+            /** Format: uuid */
+            webhook_id: string;
+        };
+        WebhookRecoveryRequest: {
+            /**
+             * Format: date-time
+             * @description Events that occurred at or after this instant (within the 30 days events are kept).
+             */
+            since: string & unknown;
+            /**
+             * Format: date-time
+             * @description And before this one; now when absent or later.
+             */
+            until?: ((string & unknown) | null) & unknown;
+        };
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled")[];
+            /**
+             * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
+             * @default 20
+             */
+            max_per_second: number;
             /** @description HTTPS URL whose host resolves only to public addresses; otherwise 422 with `detail.code` one of url_scheme_not_https, url_malformed, url_host_unresolvable, ip_private, ip_loopback, ip_link_local, ip_reserved. */
             url: string;
         };
@@ -3887,6 +4318,72 @@ export interface operations {
             };
         };
     };
+    backofficeListWebhooks: {
+        parameters: {
+            query: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
+                offset?: components["parameters"]["Offset"];
+                originator_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Webhook"][];
+                        limit?: number;
+                        offset?: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listDiscountCredits: {
         parameters: {
             query?: {
@@ -4005,6 +4502,149 @@ export interface operations {
             };
             /** @description State or idempotency conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Occurred at or after `created[gte]`, before `created[lt]`. */
+                created?: {
+                    /** Format: date-time */
+                    gte?: string & unknown;
+                    /** Format: date-time */
+                    lt?: string & unknown;
+                };
+                /** @description `false`: events some subscribed endpoint has not received yet (still retrying, given up, or its endpoint disabled); `true`: events no endpoint is waiting for. */
+                delivery_success?: boolean;
+                /** @description An `event_id`: the page of events newer than it. */
+                ending_before?: string;
+                /** @description Page size, at most 100. */
+                limit?: number;
+                /** @description Only the events about this operation, title, stock item or payable (the envelope's `object_id`). */
+                object_id?: string;
+                /** @description An `event_id`: the page of events older than it. */
+                starting_after?: string;
+                /** @description Only these kinds: repeat the parameter or send a comma list. */
+                type?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6343,6 +6983,261 @@ export interface operations {
             };
         };
     };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 16 to 80 characters, scoped per originator, kept 24 hours. A UUID is recommended. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default false */
+                    recover?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEnabled"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 16 to 80 characters, scoped per originator, kept 24 hours. A UUID is recommended. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecoveryRequest"];
+            };
+        };
+        responses: {
+            /** @description The recovery started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recovery_id: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recovery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -6469,8 +7364,15 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.approval_requested";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6524,8 +7426,15 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.approved";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6577,8 +7486,75 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.cancelled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_operation_contract_error: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** @example esign_create_failed */
+                        error_code: string | null;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "operation.contract_error";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6628,8 +7604,15 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.contract_signed";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6684,8 +7667,15 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.created";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6737,8 +7727,75 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.denied";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_operation_disbursement_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** @description Our code (pix_unavailable, settlement_amount_mismatch...) or the PIX provider's refusal in its words */
+                        reason: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "operation.disbursement_failed";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6794,8 +7851,15 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.flagged";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6850,8 +7914,282 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "operation.paid";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_operation_settled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** Format: date-time */
+                        settled_at?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "operation.settled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payable_opened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        amount_brl: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        assignor_id: string;
+                        due_date?: components["schemas"]["Date"];
+                        /** @enum {string} */
+                        origin?: "TITLE_OVERDUE" | "MANUAL";
+                        /** Format: uuid */
+                        origin_title_id?: string | null;
+                        /** Format: uuid */
+                        originator_id: string;
+                        paid_amount_brl?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        payable_id: string;
+                        remaining: components["schemas"]["Money"];
+                        /** @enum {string} */
+                        status: "OPEN" | "PARTIALLY_PAID" | "PAID" | "WRITTEN_OFF";
+                        written_off_amount_brl?: components["schemas"]["Money"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "payable.opened";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payable_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        amount_brl: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        assignor_id: string;
+                        due_date?: components["schemas"]["Date"];
+                        /** @enum {string} */
+                        origin?: "TITLE_OVERDUE" | "MANUAL";
+                        /** Format: uuid */
+                        origin_title_id?: string | null;
+                        /** Format: uuid */
+                        originator_id: string;
+                        paid_amount_brl?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        payable_id: string;
+                        remaining: components["schemas"]["Money"];
+                        /** @enum {string} */
+                        status: "OPEN" | "PARTIALLY_PAID" | "PAID" | "WRITTEN_OFF";
+                        written_off_amount_brl?: components["schemas"]["Money"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "payable.paid";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payable_written_off: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        amount_brl: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        assignor_id: string;
+                        due_date?: components["schemas"]["Date"];
+                        /** @enum {string} */
+                        origin?: "TITLE_OVERDUE" | "MANUAL";
+                        /** Format: uuid */
+                        origin_title_id?: string | null;
+                        /** Format: uuid */
+                        originator_id: string;
+                        paid_amount_brl?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        payable_id: string;
+                        remaining: components["schemas"]["Money"];
+                        /** @enum {string} */
+                        status: "OPEN" | "PARTIALLY_PAID" | "PAID" | "WRITTEN_OFF";
+                        written_off_amount_brl?: components["schemas"]["Money"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "payable.written_off";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6908,8 +8246,143 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "stock.item_registered";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        external_id?: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        outstanding_balance?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        title_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.cancelled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_overdue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        due_date?: components["schemas"]["Date"];
+                        external_id?: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        outstanding_balance?: components["schemas"]["Money"];
+                        paid_amount_brl?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        payable_id: string;
+                        /** Format: uuid */
+                        title_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.overdue";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };
@@ -6965,8 +8438,145 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "title.paid";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_partially_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        external_id?: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        outstanding_balance?: components["schemas"]["Money"];
+                        paid_amount_brl?: components["schemas"]["Money"];
+                        /** Format: date-time */
+                        paid_at?: string;
+                        payment_amount_brl?: components["schemas"]["Money"];
+                        /** Format: uuid */
+                        payment_id: string;
+                        /** Format: uuid */
+                        title_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.partially_paid";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_endpoint_disabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        disabled_reason: string;
+                        /** Format: date-time */
+                        failing_since?: string;
+                        /** Format: date-time */
+                        last_success_at?: string | null;
+                        /** Format: uuid */
+                        originator_id: string;
+                        url?: string;
+                        /** Format: uuid */
+                        webhook_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "webhook_endpoint.disabled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    sequence?: number;
                 };
             };
         };

@@ -1,5 +1,5 @@
 /**
- * The whole integration, creation to SETTLED, through the generated client only:
+ * The whole integration, creation to SETTLED, then the operation's events pulled back, through the generated client only:
  *   npm run dev   # in another terminal
  *   npx tsx examples/typescript-client/whole-flow.ts
  * BASE_URL, CLIENT_ID and CLIENT_SECRET default to the dev stack's originator A.
@@ -40,7 +40,7 @@ async function signThroughSandboxPage(signUrl: string): Promise<void> {
   if (!signed.ok) throw new Error(`signing answered ${signed.status}`);
 }
 
-export async function runWholeFlow(options: FlowOptions): Promise<{ operationId: string; status: string }> {
+export async function runWholeFlow(options: FlowOptions): Promise<{ operationId: string; status: string; events: { type: string; sequence: number }[] }> {
   const log = options.log ?? (() => undefined);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const anonymous = apiClient(options.baseUrl);
@@ -107,7 +107,19 @@ export async function runWholeFlow(options: FlowOptions): Promise<{ operationId:
   }
   const settled = await waitFor('SETTLED');
   log(`SETTLED: ${settled.display_number}`);
-  return { operationId: id, status: settled.lifecycle_status! };
+
+  // What the webhooks carried, pulled: every event about this operation, newest first, page by page.
+  const events: { type: string; sequence: number }[] = [];
+  for (let after: string | undefined; ;) {
+    const page = expectData(await api.GET('/v1/events', { params: { query: { object_id: id, limit: 100, starting_after: after } } }), 'events');
+    events.push(...page.items.map((event) => ({ type: event.event_type, sequence: event.sequence })));
+    if (!page.has_more) break;
+    after = page.items.at(-1)!.event_id;
+  }
+  // `sequence` orders an object's events whatever order they arrived in.
+  events.sort((a, b) => a.sequence - b.sequence);
+  log(`events: ${events.map((event) => `${event.sequence} ${event.type}`).join(', ')}`);
+  return { operationId: id, status: settled.lifecycle_status!, events };
 }
 
 /** A valid CNPJ from 12 random digits (check digits computed), so each run is a fresh assignor. */

@@ -38,6 +38,8 @@ const BODIES: Record<string, string> = {
   grantDiscountCredit: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '10.00', reason: 'goodwill' }`,
   createWebhook: `{ url: 'https://hooks.example.com/in', events: ['operation.created'] }`,
   rotateWebhookSecret: `{ previous_secret_expires_in_seconds: 0 }`,
+  recoverWebhook: `{ since: '2026-11-25T12:00:00Z', until: null }`,
+  enableWebhook: `{ recover: true }`,
   codecDecode: `{ payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' }, data: 'AAAA' }] }`,
   codecEncode: `{ payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'e30=' }] }`,
 };

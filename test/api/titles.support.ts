@@ -42,3 +42,7 @@ export async function assignorExposure(client: ApiClient, token: string, body: R
 }
 
 export const titlePaidEvents = (titleId: string) => testDb()('events').where({ event_type: 'title.paid' }).whereRaw("data->>'title_id' = ?", [titleId]);
+
+/** A payer payment as staff record it (any originator's title). */
+export const backofficePayerPayment = (client: ApiClient, backofficeToken: string, titleId: string, body: Record<string, unknown>) =>
+  client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, body, { token: backofficeToken });

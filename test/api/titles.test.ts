@@ -5,11 +5,11 @@ import { sharedApi, sharedSandbox, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
-import { signAll, untilStatus } from '../support/lifecycle';
+import { untilPaid, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
 import { pay, payment, readPayable } from './payables.support';
-import { operationWithTitles, payerPayment, readTitle, titlePaidEvents } from './titles.support';
+import { backofficePayerPayment, operationWithTitles, payerPayment, readTitle, titlePaidEvents } from './titles.support';
 
 /**
  * One story over the whole service, real Temporal and the sandbox providers: an operation of two
@@ -26,13 +26,8 @@ describe('titles until paid', function () {
   let payableId: string;
   const firstRepayment = payment({ paid_amount_brl: '1000.00' });
 
-  const toPaid = async (operationId: string) => {
-    await untilStatus(client, token, operationId, 'CONTRACT_SENT');
-    await signAll(client, token, operationId);
-    return untilStatus(client, token, operationId, 'PAID', 90_000);
-  };
-  const recordPayerPayment = (titleId: string, body: Record<string, unknown>) =>
-    client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, body, { token: backoffice });
+  const toPaid = (operationId: string) => untilPaid(client, token, operationId);
+  const recordPayerPayment = (titleId: string, body: Record<string, unknown>) => backofficePayerPayment(client, backoffice, titleId, body);
 
   before(async () => {
     client = new ApiClient((await sharedApi()).url);

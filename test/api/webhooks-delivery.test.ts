@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
 import { EventRecord, EventType } from '../../domain/events';
 import { recordEvent } from '../../db/repositories/events';
 import { deliveryWorkflowId, WebhookDeliveryState } from '../../workflows/webhook-delivery';
-import { anotherApi, sharedWorker, testConfig, testDb } from '../support/stack';
-import { ApiClient } from '../support/http';
+import { testConfig, testDb } from '../support/stack';
+import { openWebhookTestStack, WebhookTestStack } from '../support/webhook-stack';
 import { buildIntegrator } from '../support/factories';
 import { Answer, startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_RETRY_SCHEDULE_MS } from '../support/webhooks';
@@ -17,49 +16,40 @@ import { eventually, TEST_RETRY_SCHEDULE_MS } from '../support/webhooks';
  * on loopback) and the shared worker runs the short test schedule.
  */
 describe('webhook delivery', () => {
-  let client: ApiClient;
-  let temporal: TemporalHandle;
-  const receivers: TestReceiver[] = [];
+  let stack: WebhookTestStack;
 
-  before(async () => {
-    await sharedWorker();
-    client = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).url);
-    temporal = connectTemporal(testConfig().temporal, testConfig().payloadKeys);
-  });
-  after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await temporal.connection.close();
-  });
+  before(async () => { stack = await openWebhookTestStack(); });
+  after(() => stack.close());
 
   async function receiver(answer?: (n: number) => Answer | Promise<Answer>): Promise<TestReceiver> {
     const started = await startReceiver(answer);
-    receivers.push(started);
+    stack.receivers.push(started);
     return started;
   }
 
   async function subscribe(target: TestReceiver, events: EventType[] = ['operation.approved']) {
-    const integrator = await buildIntegrator(client);
-    const res = await client.post('/v1/webhooks', { url: target.url(), events }, { token: integrator.token });
+    const integrator = await buildIntegrator(stack.client);
+    const res = await stack.client.post('/v1/webhooks', { url: target.url(), events }, { token: integrator.token });
     expect(res.status, res.text).to.equal(201);
     return { ...integrator, webhookId: res.body.id as string, secret: res.body.hmac_secret as string };
   }
 
   async function record(originatorId: string, eventType: EventType = 'operation.approved', data: Record<string, unknown> = {}): Promise<EventRecord> {
-    const event: EventRecord = { eventId: uuidv7(), originatorId, eventType, occurredAt: new Date(), data: { originator_id: originatorId, ...data } };
+    const event: EventRecord = { eventId: uuidv7(), originatorId, eventType, occurredAt: new Date(), data: { originator_id: originatorId, operation_id: uuidv7(), ...data } };
     await recordEvent(testDb(), event);
     return event;
   }
 
   async function deliveries(token: string, webhookId: string, count: number) {
     return eventually(async () => {
-      const res = await client.get(`/v1/webhooks/${webhookId}/deliveries`, { token });
+      const res = await stack.client.get(`/v1/webhooks/${webhookId}/deliveries`, { token });
       expect(res.body.items).to.have.length(count);
       return res.body.items as Record<string, any>[];
     });
   }
 
   const outcome = (eventId: string, webhookId: string): Promise<WebhookDeliveryState> =>
-    temporal.client.workflow.getHandle(deliveryWorkflowId(eventId, webhookId)).result();
+    stack.temporal.client.workflow.getHandle(deliveryWorkflowId(eventId, webhookId)).result();
 
   it('POSTs the envelope signed over the exact bytes sent, with the Standard Webhooks headers', async () => {
     const target = await receiver();
@@ -77,7 +67,8 @@ describe('webhook delivery', () => {
     expect(got.headers['webhook-signature']).to.equal(`v1,${standard}`);
     expect(got.headers['content-type']).to.equal('application/json');
     expect(got.body).to.deep.equal({
-      event_type: 'operation.approved', event_id: event.eventId, occurred_at: event.occurredAt.toISOString(), data: event.data,
+      event_type: 'operation.approved', event_id: event.eventId, occurred_at: event.occurredAt.toISOString(),
+      object_id: event.data.operation_id, sequence: 1, data: event.data,
     });
 
     const [attempt] = await deliveries(sub.token, sub.webhookId, 1);
@@ -132,7 +123,7 @@ describe('webhook delivery', () => {
     const [attempt] = await eventually(() => deliveries(sub.token, sub.webhookId, 1), 20_000);
     expect(attempt).to.include({ response_status_code: null, delivered_successfully: false, error: 'timeout' });
     expect(attempt.duration_ms).to.be.within(10_000, 11_000);
-    expect((await client.delete(`/v1/webhooks/${sub.webhookId}`, { token: sub.token })).status).to.equal(204);
+    expect((await stack.client.delete(`/v1/webhooks/${sub.webhookId}`, { token: sub.token })).status).to.equal(204);
   });
 
   it('stops pending deliveries when the subscription is deleted', async () => {
@@ -142,7 +133,7 @@ describe('webhook delivery', () => {
     const sub = await subscribe(target);
     const event = await record(sub.originatorId);
     await target.waitForRequests(1);
-    expect((await client.delete(`/v1/webhooks/${sub.webhookId}`, { token: sub.token })).status).to.equal(204);
+    expect((await stack.client.delete(`/v1/webhooks/${sub.webhookId}`, { token: sub.token })).status).to.equal(204);
     release();
     expect(await outcome(event.eventId, sub.webhookId)).to.deep.equal({ attempts: 1, outcome: 'subscription_deleted' });
     await new Promise((resolve) => setTimeout(resolve, TEST_RETRY_SCHEDULE_MS[2]));
@@ -166,22 +157,22 @@ describe('webhook delivery', () => {
     const [targetA, targetB, targetOtherKind] = [await receiver(), await receiver(), await receiver()];
     const a = await subscribe(targetA);
     const b = await subscribe(targetB);
-    const paidOnly = await client.post('/v1/webhooks', { url: targetOtherKind.url(), events: ['operation.paid'] }, { token: a.token });
+    const paidOnly = await stack.client.post('/v1/webhooks', { url: targetOtherKind.url(), events: ['operation.paid'] }, { token: a.token });
     const event = await record(a.originatorId);
     await targetA.waitForRequests(1);
     expect(await outcome(event.eventId, a.webhookId)).to.include({ outcome: 'delivered' });
-    const dispatched = await temporal.client.workflow.getHandle(deliveryWorkflowId(event.eventId, b.webhookId)).describe().catch(() => null);
+    const dispatched = await stack.temporal.client.workflow.getHandle(deliveryWorkflowId(event.eventId, b.webhookId)).describe().catch(() => null);
     expect(dispatched, 'no delivery workflow for B').to.equal(null);
     expect(targetB.requests).to.have.length(0);
     expect(targetOtherKind.requests).to.have.length(0);
-    expect((await client.get(`/v1/webhooks/${b.webhookId}/deliveries`, { token: b.token })).body.total).to.equal(0);
-    expect((await client.get(`/v1/webhooks/${paidOnly.body.id}/deliveries`, { token: a.token })).body.total).to.equal(0);
+    expect((await stack.client.get(`/v1/webhooks/${b.webhookId}/deliveries`, { token: b.token })).body.total).to.equal(0);
+    expect((await stack.client.get(`/v1/webhooks/${paidOnly.body.id}/deliveries`, { token: a.token })).body.total).to.equal(0);
   });
 
   it('signs with both secrets in webhook-signature after a rotation, the new one first', async () => {
     const target = await receiver();
     const sub = await subscribe(target);
-    const rotated = await client.post(`/v1/webhooks/${sub.webhookId}/rotate-secret`, undefined, { token: sub.token });
+    const rotated = await stack.client.post(`/v1/webhooks/${sub.webhookId}/rotate-secret`, undefined, { token: sub.token });
     const event = await record(sub.originatorId);
     const [got] = await target.waitForRequests(1);
     const signed = `${event.eventId}.${got.headers['webhook-timestamp']}.${got.rawBody.toString('utf8')}`;
@@ -193,7 +184,7 @@ describe('webhook delivery', () => {
   it('signs with the new secret alone after a rotation that ends the old one at once (previous_secret_expires_in_seconds: 0)', async () => {
     const target = await receiver();
     const sub = await subscribe(target);
-    const rotated = await client.post(`/v1/webhooks/${sub.webhookId}/rotate-secret`, { previous_secret_expires_in_seconds: 0 }, { token: sub.token });
+    const rotated = await stack.client.post(`/v1/webhooks/${sub.webhookId}/rotate-secret`, { previous_secret_expires_in_seconds: 0 }, { token: sub.token });
     expect(rotated.status, rotated.text).to.equal(200);
     const event = await record(sub.originatorId);
     const [got] = await target.waitForRequests(1);
@@ -208,7 +199,7 @@ describe('webhook delivery', () => {
     const event = await record(sub.originatorId);
     const [first] = await deliveries(sub.token, sub.webhookId, 1);
     expect(await outcome(event.eventId, sub.webhookId)).to.include({ outcome: 'delivered' });
-    const res = await client.post(`/v1/webhooks/${sub.webhookId}/deliveries/${first.id}/retry`, undefined, { token: sub.token });
+    const res = await stack.client.post(`/v1/webhooks/${sub.webhookId}/deliveries/${first.id}/retry`, undefined, { token: sub.token });
     expect(res.status).to.equal(202);
     expect(res.body).to.deep.equal({ webhook_id: sub.webhookId, delivery_id: first.id, event_id: event.eventId, status: 'accepted' });
     const got = await target.waitForRequests(2);

@@ -34,6 +34,9 @@ describe('examples/typescript-client', () => {
     });
     expect(result.status).to.equal('SETTLED');
     expect(lines.some((line) => line.startsWith('PAID: '))).to.equal(true);
+    expect(result.events.map((event) => event.sequence)).to.deep.equal(result.events.map((_, i) => i + 1));
+    expect(result.events[0].type).to.equal('operation.created');
+    expect(result.events.at(-1)!.type).to.equal('operation.settled');
     const read = await client.get(`/v1/operations/${result.operationId}`, { token: (await buildOperationsIntegrator(client)).token });
     expect(read.status, 'another originator does not see it').to.equal(404);
   });

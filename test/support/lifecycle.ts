@@ -26,3 +26,10 @@ export async function signAll(client: ApiClient, token: string, operationId: str
   const signers = await signersOf(client, token, operationId);
   for (const signer of signers.signers) if (signer.sign_url) await signThroughPage(signer.sign_url);
 }
+
+/** From approval to PAID: the contract dispatched, every signer signed, the PIX settled. */
+export async function untilPaid(client: ApiClient, token: string, operationId: string) {
+  await untilStatus(client, token, operationId, 'CONTRACT_SENT');
+  await signAll(client, token, operationId);
+  return untilStatus(client, token, operationId, 'PAID', 90_000);
+}

@@ -28,12 +28,19 @@ export const fixedResolver = (table: Record<string, string[]>): HostResolver => 
 /** Short enough that all eight attempts fit in a test, in the production schedule's shape. */
 export const TEST_RETRY_SCHEDULE_MS = [0, 200, 400, 600, 800, 1000, 1200, 1400];
 
+/**
+ * The span of failures that disables an endpoint under test: the 5 days of production in seconds,
+ * longer than a whole test schedule of failures (so only a streak kept up on purpose reaches it).
+ */
+export const TEST_DISABLE_AFTER_MS = 15_000;
+
 /** The worker's webhook settings under test: reach the in-process receiver and trust its CA. */
 export async function webhookWorkerEnv(): Promise<Record<string, string>> {
   return {
     WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
     WEBHOOKS_EXTRA_CA_PEM: (await testCa()).caPem,
     WEBHOOK_RETRY_SCHEDULE_MS: TEST_RETRY_SCHEDULE_MS.join(','),
+    WEBHOOK_DISABLE_AFTER_MS: String(TEST_DISABLE_AFTER_MS),
   };
 }
 

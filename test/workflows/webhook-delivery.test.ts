@@ -43,7 +43,7 @@ describe('webhook delivery attempt', () => {
   async function pair(url: string, originatorId?: string) {
     const owner = originatorId ?? (await buildOriginator());
     const eventId = uuidv7();
-    await recordEvent(testDb(), { eventId, originatorId: owner, eventType: 'operation.paid', occurredAt: new Date(), data: { originator_id: owner } });
+    await recordEvent(testDb(), { eventId, originatorId: owner, eventType: 'operation.paid', occurredAt: new Date(), data: { originator_id: owner, operation_id: uuidv7() } });
     const subscription = await new WebhookSubscriptionRepository(testDb(), owner).create({
       id: uuidv7(), url, eventTypes: ['operation.paid'], description: null, sealedSecret: new CipherRing(testConfig().payloadKeys).sealText(newWebhookSecret()),
     });

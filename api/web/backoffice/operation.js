@@ -82,8 +82,16 @@ function sections(page, reload) {
         page.payer_payments.map((p) => row(p.title_external_id, p.external_id, money(p.amount), money(p.remaining_after), p.channel, when(p.paid_at))))),
     h('section', { 'aria-labelledby': 'timeline' }, h('h2', { id: 'timeline' }, 'Timeline'),
       h('ol', { class: 'timeline' }, page.timeline.map((e) => h('li', {}, h('time', { datetime: e.occurred_at }, when(e.occurred_at)), ' ', h('strong', {}, e.event_type),
-        e.data.reason ? ` — ${e.data.reason}` : '', e.data.approved_by ? ` — by ${e.data.approved_by}` : '')))),
+        e.data.reason ? ` — ${e.data.reason}` : '', e.data.approved_by ? ` — by ${e.data.approved_by}` : '', deliveriesOf(e))))),
   ];
+}
+
+/** Each POST of a timeline event to the originator's endpoints: delivered, or why not. */
+function deliveriesOf(event) {
+  if (!event.deliveries?.length) return null;
+  return h('ul', { class: 'deliveries', 'aria-label': `Deliveries of ${event.event_type}` }, event.deliveries.map((d) => h('li', {},
+    `${d.delivered_successfully ? 'delivered' : 'failed'} to ${d.url} (attempt ${d.attempt_number}, `,
+    d.response_status_code ?? d.error ?? 'no answer', `) ${when(d.created_at)}`)));
 }
 
 /** One operation of any originator: everything staff need to decide, and the decisions its state allows. */

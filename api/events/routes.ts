@@ -1,0 +1,27 @@
+import { Router } from 'express';
+import { handle, ok } from '../http/handle';
+import { tenantOf } from '../http/request-helpers';
+import { eventEnvelope } from '../../domain/events';
+import { NotFound, RuleViolation } from '../../domain/errors';
+import { keptSince } from '../../domain/event-retention';
+import { EventLogRepository } from '../../db/repositories/event-log';
+import { eventCursorOf, eventFilterOf, eventLimitOf } from './event-query';
+
+/** The originator's events of the last 30 days (issue #27): what its webhooks carried, to pull. */
+export function eventRoutes(now: () => Date): Router {
+  const router = Router();
+
+  router.get('/v1/events', handle(async (req, uow) => {
+    const limit = eventLimitOf(req);
+    const page = await new EventLogRepository(uow.db, tenantOf(req)).page(eventFilterOf(req, keptSince(now())), eventCursorOf(req), limit);
+    if (!page) throw new RuleViolation({ code: 'event_cursor_not_found', message: 'The cursor names no event of the last 30 days' });
+    return ok({ items: page.items.map(eventEnvelope), has_more: page.hasMore, limit });
+  }));
+
+  router.get('/v1/events/:event_id', handle(async (req, uow) => {
+    const event = await new EventLogRepository(uow.db, tenantOf(req)).find(String(req.params.event_id), keptSince(now()));
+    if (!event) throw new NotFound('event_not_found');
+    return ok(eventEnvelope(event));
+  }));
+  return router;
+}

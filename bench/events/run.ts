@@ -1,0 +1,114 @@
+/**
+ * Issue #27's performance targets, measured in one run (NOT on a shared machine: the ratios need a
+ * quiet one):
+ * - `GET /v1/events?limit=100` and `GET /v1/operations?limit=50`, each against bare Express 5
+ *   answering the same response bytes from memory (bench/events/bare-replay.ts): requests/s, the
+ *   ratio (target ≥ 25 %), and CPU ms per request of the api and of Postgres;
+ * - the Postgres CPU that recording an event adds to the transaction that makes it (target
+ *   ≤ 1 ms): N transactions that each record one event against N that do the same round trips
+ *   without it, Postgres CPU from /proc.
+ *
+ *   npx tsx bench/events/run.ts [--seconds 8] [--warmup 2] [--connections 10] [--events 10000] [--records 2000]
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { v7 as uuidv7 } from 'uuid';
+import { recordEvent } from '../../db/repositories/events';
+import { startChild } from '../../test/support/child-process';
+import { byPid, cpuBetween, readCpu, Roots } from '../creation/cpu';
+import { startStack, stackComponents } from '../creation/stack';
+import { createOne, seedOriginators } from '../creation/workload';
+import { seedEvents } from './seed';
+import { option } from '../support/options';
+
+const SECONDS = Number(option('seconds', '8'));
+const WARMUP = Number(option('warmup', '2'));
+const CONNECTIONS = Number(option('connections', '10'));
+const EVENTS = Number(option('events', '10000'));
+const RECORDS = Number(option('records', '2000'));
+const OPERATIONS = 50;
+const say = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
+
+interface Measured { rps: number; p99: number; cpuMsPerRequest: Record<string, number> }
+
+async function measure(url: string, headers: Record<string, string>, cpu: Record<string, Roots>): Promise<Measured> {
+  if (WARMUP > 0) await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
+  const before = readCpu(cpu);
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+  const used = cpuBetween(before, readCpu(cpu));
+  if (result['2xx'] === 0 || result.non2xx > 0) throw new Error(`${url}: ${result['2xx']} 2xx, ${result.non2xx} others`);
+  return { rps: result['2xx'] / SECONDS, p99: result.latency.p99, cpuMsPerRequest: Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, ms / result['2xx']])) };
+}
+
+async function main(): Promise<void> {
+  const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false' } });
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-events-'));
+  try {
+    const [originator] = await seedOriginators(stack.db, stack.apiUrl, 1, false, 20);
+    for (let i = 0; i < OPERATIONS; i += 1) if ((await createOne(stack.apiUrl, originator)) !== 201) throw new Error(`creating operation ${i + 1}`);
+    const { originator_id: originatorId } = JSON.parse(Buffer.from(originator.token.split('.')[1], 'base64url').toString('utf8'));
+    // The integrator's own events beside other originators' bulk, so the list reads one tenant among many.
+    await seedEvents(stack.db, EVENTS, 10);
+    await stack.db.raw(`
+      insert into events (event_id, originator_id, event_type, object_id, sequence, data, occurred_at)
+      select gen_random_uuid(), ?, 'operation.approved', gen_random_uuid(), 1, jsonb_build_object('operation_id', gen_random_uuid(), 'originator_id', ?::text, 'display_number', 'OP-' || n),
+        now() - (n || ' seconds')::interval from generate_series(1, 500) n`, [originatorId, originatorId]);
+    const components = await stackComponents(stack);
+    const cpu = { api: components.api, postgres: components.postgres };
+    const auth = { Authorization: `Bearer ${originator.token}` };
+    const rows: string[] = [];
+    for (const route of ['/v1/events?limit=100', `/v1/operations?limit=${OPERATIONS}`]) {
+      const answer = await fetch(`${stack.apiUrl}${route}`, { headers: auth });
+      const file = path.join(folder, `${rows.length}.json`);
+      writeFileSync(file, await answer.text());
+      const bare = await startChild('bench/events/bare-replay.ts', { BENCH_REPLAY_FILE: file }, /bare replay listening on (http:\/\/[\d.:]+)/);
+      try {
+        const yardstick = await measure(`${bare.match[1]}/replay`, {}, { api: byPid(bare.process.pid!), postgres: components.postgres });
+        const api = await measure(`${stack.apiUrl}${route}`, auth, cpu);
+        say(`${route}: ${api.rps.toFixed(0)}/s against ${yardstick.rps.toFixed(0)}/s`);
+        rows.push(`| GET ${route} | ${api.rps.toFixed(1)} | ${yardstick.rps.toFixed(1)} | ${(100 * api.rps / yardstick.rps).toFixed(1)} % | ${api.p99} | ${api.cpuMsPerRequest.api.toFixed(3)} · ${api.cpuMsPerRequest.postgres.toFixed(3)} |`);
+      } finally {
+        await bare.kill('SIGTERM');
+      }
+    }
+
+    // The same transaction with and without the event: what recording adds to Postgres.
+    const postgres = { postgres: components.postgres };
+    const transactions = async (withEvent: boolean) => {
+      const before = readCpu(postgres);
+      for (let i = 0; i < RECORDS; i += 1) {
+        await stack.db.transaction(async (trx) => {
+          await trx.raw('select id from originators where id = ? for update', [originatorId]);
+          if (withEvent) {
+            await recordEvent(trx, {
+              eventId: uuidv7(), originatorId: originatorId, eventType: 'operation.approved', occurredAt: new Date(),
+              data: { originator_id: originatorId, operation_id: uuidv7(), display_number: 'OP-BENCH' },
+            });
+          }
+        });
+      }
+      return cpuBetween(before, readCpu(postgres)).postgres / RECORDS;
+    };
+    const without = await transactions(false);
+    const withEvent = await transactions(true);
+    process.stdout.write([
+      `bench/events: ${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} s; ${EVENTS} bulk events; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      '',
+      '| route | requests/s | bare Express, same bytes | ratio | p99 ms | CPU ms / request (api · postgres) |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows,
+      '',
+      `Recording an event: ${(withEvent - without).toFixed(3)} ms of Postgres CPU added per transaction (${withEvent.toFixed(3)} with, ${without.toFixed(3)} without, ${RECORDS} each)`,
+      '',
+    ].join('\n'));
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
