@@ -7067,7 +7067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7159,7 +7159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
