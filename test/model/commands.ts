@@ -1,0 +1,374 @@
+import fc from 'fast-check';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { TrackedTitle } from '../../domain/lifecycle-messages';
+import { Money } from '../../domain/money';
+import { brokenAtRest, sentPayment } from './invariants';
+import type { OperationUnderTest } from './operation-under-test';
+import type { DispatchMode, PixMode } from './world';
+
+/** What a model run knows of its operation: what the workflow showed at rest after the last command. */
+export interface OperationModel {
+  status: LifecycleStatus;
+  titles: TrackedTitle[];
+  stalled: boolean;
+}
+
+/**
+ * One thing that can happen to an operation: a request, a provider's callback, time passing. A
+ * command acts, waits for the workflow to be at rest, and checks every invariant; a new one is a
+ * subclass and a line in OPERATION_COMMANDS.
+ */
+export abstract class ModelCommand implements fc.AsyncCommand<OperationModel, OperationUnderTest, false> {
+  abstract check(model: Readonly<OperationModel>): boolean;
+  protected abstract act(model: OperationModel, under: OperationUnderTest): Promise<void>;
+  abstract toString(): string;
+
+  async run(model: OperationModel, under: OperationUnderTest): Promise<void> {
+    const t0 = Date.now();
+    await this.act(model, under);
+    const t1 = Date.now();
+    await under.atRest();
+    const t2 = Date.now();
+    await observe(model, under);
+    if (process.env.MODEL_DEBUG) console.log(under.operationId, this.toString(), model.status, t1 - t0, t2 - t1, Date.now() - t2);
+  }
+}
+
+export async function observe(model: OperationModel, under: OperationUnderTest): Promise<void> {
+  const state = await under.state();
+  model.status = state.status;
+  model.titles = state.titles;
+  const broken = await brokenAtRest(under, state, model.stalled);
+  if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status}:\n  - ${broken.join('\n  - ')}`);
+}
+
+const live = (model: Readonly<OperationModel>) => !['SETTLED', 'DENIED', 'CANCELLED'].includes(model.status);
+
+class Approve extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update('approve', (id) => ({ decidedBy: id, note: null }));
+  }
+
+  toString(): string {
+    return 'approve';
+  }
+}
+
+class Deny extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update('deny', (id) => ({ decidedBy: id, reason: 'model' }));
+  }
+
+  toString(): string {
+    return 'deny';
+  }
+}
+
+class Cancel extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update('cancel', (id) => ({ requestedBy: id, reason: null }));
+  }
+
+  toString(): string {
+    return 'cancel';
+  }
+}
+
+/** A signer signs at the provider, which calls back; `all`: every signer left signs. */
+class SignersSign extends ModelCommand {
+  constructor(private readonly all: boolean) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'CONTRACT_SENT';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const { document } = u.world;
+    if (document) document.signed = this.all ? document.signers : Math.min(document.signers, document.signed + 1);
+    await u.signal('signerSigned');
+  }
+
+  toString(): string {
+    return (this.all ? 'every signer signs' : 'one signer signs');
+  }
+}
+
+/** The provider no longer knows the document (expired, deleted): the next check finds it gone. */
+class DocumentLost extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'CONTRACT_SENT';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    if (u.world.document) u.world.document.lost = true;
+    await u.signal('signerSigned');
+  }
+
+  toString(): string {
+    return 'the provider loses the document';
+  }
+}
+
+class SetDispatchMode extends ModelCommand {
+  constructor(private readonly mode: DispatchMode) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    u.world.dispatchMode = this.mode;
+  }
+
+  toString(): string {
+    return `e-sign dispatch will ${this.mode === 'ok' ? 'work' : 'be refused'}`;
+  }
+}
+
+class SendForSignature extends ModelCommand {
+  constructor(private readonly embedded: boolean | null) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update('sendForSignature', () => ({ embedded: this.embedded }));
+  }
+
+  toString(): string {
+    return `send for signature (embedded ${this.embedded})`;
+  }
+}
+
+class SetPixMode extends ModelCommand {
+  constructor(private readonly mode: PixMode) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    u.world.pixMode = this.mode;
+  }
+
+  toString(): string {
+    return `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[this.mode]}`;
+  }
+}
+
+/** The pending PIX settles or is refused, and the provider calls back. */
+class PixAnswers extends ModelCommand {
+  constructor(private readonly outcome: 'SETTLED' | 'REJECTED') {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'DISBURSING';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    for (const payment of u.world.pixPayments) if (payment.status === 'PENDING') payment.status = this.outcome;
+    await u.signal('disbursementSettled');
+  }
+
+  toString(): string {
+    return `the pending PIX is ${this.outcome === 'SETTLED' ? 'settled' : 'refused'}`;
+  }
+}
+
+class RetryDisbursement extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update('retryDisbursement', (id) => ({ requestedBy: id }));
+  }
+
+  toString(): string {
+    return 'retry the disbursement';
+  }
+}
+
+type PaymentKind = 'partial' | 'full' | 'over' | 'same external_id again' | 'same external_id, other amount';
+
+/** A payer payment on one of the titles, sized from the balance the workflow last showed (or the face value before PAID). */
+class PayerPayment extends ModelCommand {
+  constructor(private readonly kind: PaymentKind, private readonly titleIndex: number) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return ['DISBURSING', 'PAID'].includes(m.status) || m.titles.length > 0;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const world = u.world.titles[this.titleIndex % u.world.titles.length];
+    const outstanding = Money.of(m.titles.find((t) => t.titleId === world.titleId)?.outstandingBalance ?? world.face.toString());
+    const earlier = u.updates.filter((x) => x.name === 'payerPayment' && sentPayment(x).titleId === world.titleId).map(sentPayment).pop()?.payment;
+    const repeat = this.kind.startsWith('same external_id') && earlier;
+    const amount = {
+      partial: Money.fromCents(outstanding.cents.dividedToIntegerBy(2).plus(1)),
+      full: outstanding,
+      over: outstanding.plus(Money.of('1.00')),
+      'same external_id again': Money.of(earlier?.paidAmountBrl ?? outstanding.toString()),
+      'same external_id, other amount': Money.of('0.01'),
+    }[this.kind];
+    await u.update('payerPayment', (id) => ({
+      titleId: world.titleId,
+      payment: { externalId: repeat ? earlier.externalId : id, paidAmountBrl: amount.toString(), paidAt: null, channel: 'SANDBOX', recordedBy: id },
+    }));
+  }
+
+  toString(): string {
+    return `payer pays ${this.kind} on title ${this.titleIndex + 1}`;
+  }
+}
+
+/** Time passes until just after the next open title's deadline: the overdue timer fires (a due date that was still ahead). */
+class PassDueDate extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled && m.titles.some((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const next = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID').map((t) => Date.parse(t.overdueAt)).sort()[0];
+    await u.model.clock.advance(Math.max(1_000, next - (await u.model.clock.now()) + 1_000));
+  }
+
+  toString(): string {
+    return 'the next due date passes';
+  }
+}
+
+/** Time passes: polls fire (signatures, PIX), the history grows towards continue-as-new. */
+class TimePasses extends ModelCommand {
+  constructor(private readonly ms: number) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled;
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.model.clock.advance(this.ms);
+  }
+
+  toString(): string {
+    return `${this.ms / 1000} s pass`;
+  }
+}
+
+/** The providers stop answering: what the workflow asks them waits until they resume, while other messages arrive. */
+class ProvidersStall extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled && live(m);
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.model.clock.holdStill();
+    u.model.gate.stall(u.operationId);
+    m.stalled = true;
+  }
+
+  toString(): string {
+    return 'the providers stall';
+  }
+}
+
+export class ProvidersResume extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return m.stalled;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    u.model.gate.resume(u.operationId);
+    u.model.clock.letGo();
+    m.stalled = false;
+  }
+
+  toString(): string {
+    return 'the providers resume';
+  }
+}
+
+const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T>[] => Array.from({ length: weight }, () => arbitrary);
+
+/** Every command a model run draws from; the repeats weigh what moves an operation forward. */
+export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
+  ...weighted(2, fc.constant(new Approve())),
+  fc.constant(new Deny()),
+  ...weighted(2, fc.constant(new Cancel())),
+  ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),
+  fc.constant(new DocumentLost()),
+  fc.constantFrom<DispatchMode>('ok', 'refuse').map((mode) => new SetDispatchMode(mode)),
+  fc.constantFrom(null, true, false).map((embedded) => new SendForSignature(embedded)),
+  fc.constantFrom<PixMode>('settle', 'pending', 'refuse').map((mode) => new SetPixMode(mode)),
+  ...weighted(2, fc.constantFrom('SETTLED' as const, 'REJECTED' as const).map((outcome) => new PixAnswers(outcome))),
+  fc.constant(new RetryDisbursement()),
+  ...weighted(4, fc.tuple(fc.constantFrom<PaymentKind>('partial', 'full', 'over', 'same external_id again', 'same external_id, other amount'), fc.nat(2))
+    .map(([kind, title]) => new PayerPayment(kind, title))),
+  ...weighted(2, fc.constant(new PassDueDate())),
+  fc.constantFrom(5_000, 60_000, 600_000).map((ms) => new TimePasses(ms)),
+  ...weighted(3, fc.constant(new ProvidersStall())),
+  ...weighted(3, fc.constant(new ProvidersResume())),
+];
+
+/**
+ * The next move towards the operation's end, whatever the run left: what an analyst, the payer and
+ * the providers would do. Used after a run's commands, so every run also checks that its workflow
+ * reaches an end and completes there.
+ */
+export class TowardsTheEnd extends ModelCommand {
+  check(): boolean {
+    return true;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const open = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+    const step = (): ModelCommand => {
+      switch (m.status) {
+        case 'WAITING_APPROVAL': return new Approve();
+        case 'CONTRACT_ERROR':
+          u.world.dispatchMode = 'ok';
+          return new SendForSignature(null);
+        case 'CONTRACT_SENT': return new SignersSign(true);
+        case 'DISBURSING': return new PixAnswers('SETTLED');
+        case 'DISBURSEMENT_FAILED':
+          u.world.pixMode = 'settle';
+          return new RetryDisbursement();
+        case 'PAID':
+          if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
+          return open.length === 1 ? new PassDueDate() : new TimePasses(1_000);
+        default: return new TimePasses(1_000);
+      }
+    };
+    await step().run(m, u);
+  }
+
+  toString(): string {
+    return 'towards the end';
+  }
+}
