@@ -1,14 +1,17 @@
 import fc from 'fast-check';
-import type { ModelEnvironment } from './model-environment';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { ModelEnvironment } from './model-environment';
 import { Interleaving, interleavingArbitrary, runInterleaving } from './operation-model';
 
 export interface ModelCheckOptions {
   /** Interleavings to run; each is its own fast-check run of one seed. */
   runs: number;
-  /** How many run at once on the one server and worker. */
+  /** How many run at once, each lane on its own test server and worker. */
   concurrency: number;
   /** The first interleaving's seed; the n-th uses seed + n. */
   seed: number;
+  /** Failures to collect before stopping (1: stop at the first; more lists distinct defects at once). */
+  maxFailures: number;
   /** Replays the one interleaving fast-check printed (with `seed`), then shrinks it, alone. */
   path?: string;
 }
@@ -25,31 +28,49 @@ const RUN_TIMEOUT_MS = 180_000;
 const property = (environment: ModelEnvironment) => fc.asyncProperty(interleavingArbitrary, (interleaving) => runInterleaving(environment, interleaving));
 
 /**
- * Runs the operation model: `runs` interleavings from consecutive seeds, `concurrency` at a time,
- * stopping at the first failure (the runs under way finish). Each failure comes with the seed and
- * path that replay it (`npm run test:model -- --seed S --path P`), which also shrinks it to the
- * fewest commands that still break the invariant.
+ * Runs the operation model: `runs` interleavings from consecutive seeds, `concurrency` lanes at a
+ * time, each lane on its own test server (time skipping is global to a server, so one run's skip
+ * must not fire another's timers), stopping after `maxFailures` failures (the runs under way finish).
+ * Each failure comes with the seed and path that replay it (`npm run test:model -- --seed S --path
+ * P`), which also shrinks it to the fewest commands that still break the invariant.
  */
-export async function checkOperationModel(environment: ModelEnvironment, options: ModelCheckOptions): Promise<ModelFailure[]> {
-  if (options.path !== undefined) {
-    const details = await fc.check(property(environment), { seed: options.seed, path: options.path, numRuns: 1, timeout: RUN_TIMEOUT_MS });
-    return details.failed ? [failureOf(options.seed, details)] : [];
-  }
+export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, options: ModelCheckOptions): Promise<ModelFailure[]> {
   const failures: ModelFailure[] = [];
+  const onEnvironment = async (environment: ModelEnvironment, use: (environment: ModelEnvironment) => Promise<void>) => {
+    try {
+      await use(environment);
+    } finally {
+      await environment.stop();
+    }
+  };
+  if (options.path !== undefined) {
+    await onEnvironment(await ModelEnvironment.start(bundle), async (environment) => {
+      const details = await fc.check(property(environment), { seed: options.seed, path: options.path, numRuns: 1, timeout: RUN_TIMEOUT_MS });
+      if (details.failed) failures.push(failureOf(options.seed, details));
+    });
+    return failures;
+  }
   let next = 0;
-  const lane = async () => {
-    while (next < options.runs && failures.length === 0) {
+  const lane = (environment: ModelEnvironment) => async () => {
+    while (next < options.runs && failures.length < options.maxFailures) {
       const seed = (options.seed + next) | 0;
       next += 1;
       const details = await fc.check(property(environment), { seed, numRuns: 1, endOnFailure: true, timeout: RUN_TIMEOUT_MS });
       if (details.failed) failures.push(failureOf(seed, details));
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, lane));
+  // Started one after the other: JVMs starting at once on a busy machine outrun the SDK's start timeout.
+  const lanes: Promise<void>[] = [];
+  try {
+    for (let i = 0; i < options.concurrency; i += 1) lanes.push(onEnvironment(await ModelEnvironment.start(bundle), (environment) => lane(environment)()));
+  } finally {
+    await Promise.all(lanes);
+  }
   return failures;
 }
 
 function failureOf(seed: number, details: fc.RunDetails<[Interleaving]>): ModelFailure {
   const path = details.counterexamplePath ?? '0';
-  return { seed, path, report: `replay: npm run test:model -- --seed ${seed} --path ${path}\n${fc.defaultReportMessage(details) ?? ''}` };
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  return { seed, path, report: `replay: npm run test:model -- --seed ${seed} --path ${path}\n${error}\n${fc.defaultReportMessage(details) ?? ''}` };
 }

@@ -109,6 +109,7 @@ export class OperationUnderTest {
   async atRest(): Promise<void> {
     const deadline = Date.now() + REST_TIMEOUT_MS;
     while (!(await this.restingNow())) {
+      if (this.model.workerFailure) throw new Error(`the worker stopped: ${String(this.model.workerFailure)}`);
       if (Date.now() > deadline) throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms`);
       await sleep(10);
     }
