@@ -5,4 +5,4 @@ import { ensureTemporal } from './install-temporal.mjs';
 import { ensureOasdiff, ensureSchemathesis } from './lib/contract-tools.mjs';
 import { ensureTestServer } from './lib/test-server.mjs';
 
-for (const ensure of [ensureTemporal, ensureOasdiff, ensureSchemathesis, ensureTestServer]) process.stdout.write(`${ensure()}\n`);
+for (const ensure of [ensureTemporal, ensureOasdiff, ensureSchemathesis, ensureTestServer]) process.stdout.write(`${await ensure()}\n`);

@@ -17,7 +17,7 @@ const { values } = parseArgs({
   },
 });
 if (values.path !== undefined && values.seed === undefined) throw new Error('--path replays a failure: give its --seed too');
-ensureTestServer();
+await ensureTestServer();
 const env = {
   ...process.env, MODEL_RUNS: values.runs, MODEL_CONCURRENCY: values.concurrency, MODEL_MAX_FAILURES: values['max-failures'],
   ...(values.seed === undefined ? {} : { MODEL_SEED: values.seed }), ...(values.path === undefined ? {} : { MODEL_PATH: values.path }),

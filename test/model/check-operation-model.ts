@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { ModelCoverage } from './coverage';
 import { ModelEnvironment } from './model-environment';
 import { Interleaving, interleavingArbitrary, runInterleaving } from './operation-model';
 
@@ -25,7 +26,8 @@ export interface ModelFailure {
 /** Real time one interleaving may take (a loaded machine included) before it counts as hung. */
 const RUN_TIMEOUT_MS = 180_000;
 
-const property = (environment: ModelEnvironment) => fc.asyncProperty(interleavingArbitrary, (interleaving) => runInterleaving(environment, interleaving));
+const property = (environment: ModelEnvironment, coverage: ModelCoverage) =>
+  fc.asyncProperty(interleavingArbitrary, (interleaving) => runInterleaving(environment, interleaving, coverage));
 
 /**
  * Runs the operation model: `runs` interleavings from consecutive seeds, `concurrency` lanes at a
@@ -34,8 +36,9 @@ const property = (environment: ModelEnvironment) => fc.asyncProperty(interleavin
  * Each failure comes with the seed and path that replay it (`npm run test:model -- --seed S --path
  * P`), which also shrinks it to the fewest commands that still break the invariant.
  */
-export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, options: ModelCheckOptions): Promise<ModelFailure[]> {
+export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, options: ModelCheckOptions): Promise<{ failures: ModelFailure[]; coverage: ModelCoverage }> {
   const failures: ModelFailure[] = [];
+  const coverage = new ModelCoverage();
   const onEnvironment = async (environment: ModelEnvironment, use: (environment: ModelEnvironment) => Promise<void>) => {
     try {
       await use(environment);
@@ -45,17 +48,17 @@ export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, o
   };
   if (options.path !== undefined) {
     await onEnvironment(await ModelEnvironment.start(bundle), async (environment) => {
-      const details = await fc.check(property(environment), { seed: options.seed, path: options.path, numRuns: 1, timeout: RUN_TIMEOUT_MS });
+      const details = await fc.check(property(environment, coverage), { seed: options.seed, path: options.path, numRuns: 1, timeout: RUN_TIMEOUT_MS });
       if (details.failed) failures.push(failureOf(options.seed, details));
     });
-    return failures;
+    return { failures, coverage };
   }
   let next = 0;
   const lane = (environment: ModelEnvironment) => async () => {
     while (next < options.runs && failures.length < options.maxFailures) {
       const seed = (options.seed + next) | 0;
       next += 1;
-      const details = await fc.check(property(environment), { seed, numRuns: 1, endOnFailure: true, timeout: RUN_TIMEOUT_MS });
+      const details = await fc.check(property(environment, coverage), { seed, numRuns: 1, endOnFailure: true, timeout: RUN_TIMEOUT_MS });
       if (details.failed) failures.push(failureOf(seed, details));
     }
   };
@@ -66,7 +69,7 @@ export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, o
   } finally {
     await Promise.all(lanes);
   }
-  return failures;
+  return { failures, coverage };
 }
 
 function failureOf(seed: number, details: fc.RunDetails<[Interleaving]>): ModelFailure {

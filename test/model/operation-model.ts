@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { OPERATION_COMMANDS, OperationModel, ProvidersResume, towardsTheEnd } from './commands';
+import type { ModelCoverage } from './coverage';
 import type { ModelEnvironment } from './model-environment';
 import { OperationUnderTest } from './operation-under-test';
 import { DispatchMode, OperationWorld, PixMode } from './world';
@@ -28,7 +29,7 @@ let operations = 0;
  * invariant at rest), then the operation driven to its end, which its workflow must reach and
  * complete at.
  */
-export async function runInterleaving(environment: ModelEnvironment, { setup, commands }: Interleaving): Promise<void> {
+export async function runInterleaving(environment: ModelEnvironment, { setup, commands }: Interleaving, coverage: ModelCoverage): Promise<void> {
   operations += 1;
   const world = new OperationWorld(`model-${process.pid}-${operations}`, setup.initialStatus, setup.signers, setup.titles);
   world.dispatchMode = setup.dispatchMode;
@@ -38,6 +39,7 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);
     await finish(model, under);
+    coverage.record(under);
   } finally {
     environment.gate.resume(world.operationId);
     if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);

@@ -36,6 +36,8 @@ export interface SentUpdate {
  */
 export class OperationUnderTest {
   readonly updates: SentUpdate[] = [];
+  /** A run of this workflow was seen starting from another's continue-as-new. */
+  continuedAsNew = false;
   private readonly answers = new Map<string, Promise<void>>();
   private count = 0;
 
@@ -119,6 +121,7 @@ export class OperationUnderTest {
     const { gate } = this.model;
     if (gate.running(this.operationId) > 0) return false;
     const events = await this.latestHistory();
+    if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
     let taskPending = false;
     const activities = new Set<string>();
     for (const event of events) {

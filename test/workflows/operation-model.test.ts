@@ -26,7 +26,8 @@ describe('operation workflow against its model (random interleavings)', function
 
   const what = options.path === undefined ? `${options.runs} interleavings from seed ${options.seed}` : `the interleaving at seed ${options.seed}, path ${options.path}`;
   it(`answers every update, moves only along the state table, never pays twice and completes at its end: ${what}`, async () => {
-    const failures = await checkOperationModel(bundle, options);
+    const { failures, coverage } = await checkOperationModel(bundle, options);
+    process.stdout.write(`      model coverage: ${coverage}\n`);
     expect(failures.map((f) => f.report), failures.map((f) => f.report).join('\n\n')).to.deep.equal([]);
   });
 });
