@@ -3,8 +3,8 @@ import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import type { TrackedTitle } from '../../domain/lifecycle-messages';
 import { Money } from '../../domain/money';
 import { brokenAtRest, sentPayment } from './invariants';
-import type { OperationUnderTest } from './operation-under-test';
-import type { DispatchMode, PixMode } from './world';
+import type { OperationUnderTest, UpdateName } from './operation-under-test';
+import type { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** What a model run knows of its operation: what the workflow showed at rest after the last command. */
 export interface OperationModel {
@@ -40,47 +40,30 @@ export async function observe(model: OperationModel, under: OperationUnderTest):
 
 const live = (model: Readonly<OperationModel>) => !['SETTLED', 'DENIED', 'CANCELLED'].includes(model.status);
 
-class Approve extends ModelCommand {
+/** A request through one of the workflow's updates, sent in any live state: a refusal is an outcome to check too. */
+class Request extends ModelCommand {
+  constructor(private readonly name: UpdateName, private readonly arg: (id: string) => unknown, private readonly label: string) {
+    super();
+  }
+
   check(m: Readonly<OperationModel>): boolean {
     return live(m);
   }
 
   protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    await u.update('approve', (id) => ({ decidedBy: id, note: null }));
+    await u.update(this.name, this.arg);
   }
 
   toString(): string {
-    return 'approve';
+    return this.label;
   }
 }
 
-class Deny extends ModelCommand {
-  check(m: Readonly<OperationModel>): boolean {
-    return live(m);
-  }
-
-  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    await u.update('deny', (id) => ({ decidedBy: id, reason: 'model' }));
-  }
-
-  toString(): string {
-    return 'deny';
-  }
-}
-
-class Cancel extends ModelCommand {
-  check(m: Readonly<OperationModel>): boolean {
-    return live(m);
-  }
-
-  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    await u.update('cancel', (id) => ({ requestedBy: id, reason: null }));
-  }
-
-  toString(): string {
-    return 'cancel';
-  }
-}
+const approve = () => new Request('approve', (id) => ({ decidedBy: id, note: null }), 'approve');
+const deny = () => new Request('deny', (id) => ({ decidedBy: id, reason: 'model' }), 'deny');
+const cancel = () => new Request('cancel', (id) => ({ requestedBy: id, reason: null }), 'cancel');
+const retryDisbursement = () => new Request('retryDisbursement', (id) => ({ requestedBy: id }), 'retry the disbursement');
+const sendForSignature = (embedded: boolean | null) => new Request('sendForSignature', () => ({ embedded }), `send for signature (embedded ${embedded})`);
 
 /** A signer signs at the provider, which calls back; `all`: every signer left signs. */
 class SignersSign extends ModelCommand {
@@ -119,8 +102,9 @@ class DocumentLost extends ModelCommand {
   }
 }
 
-class SetDispatchMode extends ModelCommand {
-  constructor(private readonly mode: DispatchMode) {
+/** How a provider answers from now on: the sandbox's magic values, a provider's bad day. */
+class ProviderWillAnswer extends ModelCommand {
+  constructor(private readonly set: (world: OperationWorld) => void, private readonly label: string) {
     super();
   }
 
@@ -129,49 +113,16 @@ class SetDispatchMode extends ModelCommand {
   }
 
   protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    u.world.dispatchMode = this.mode;
+    this.set(u.world);
   }
 
   toString(): string {
-    return `e-sign dispatch will ${this.mode === 'ok' ? 'work' : 'be refused'}`;
+    return this.label;
   }
 }
 
-class SendForSignature extends ModelCommand {
-  constructor(private readonly embedded: boolean | null) {
-    super();
-  }
-
-  check(m: Readonly<OperationModel>): boolean {
-    return live(m);
-  }
-
-  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    await u.update('sendForSignature', () => ({ embedded: this.embedded }));
-  }
-
-  toString(): string {
-    return `send for signature (embedded ${this.embedded})`;
-  }
-}
-
-class SetPixMode extends ModelCommand {
-  constructor(private readonly mode: PixMode) {
-    super();
-  }
-
-  check(m: Readonly<OperationModel>): boolean {
-    return live(m);
-  }
-
-  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    u.world.pixMode = this.mode;
-  }
-
-  toString(): string {
-    return `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[this.mode]}`;
-  }
-}
+const dispatchWill = (mode: DispatchMode) => new ProviderWillAnswer((w) => { w.dispatchMode = mode; }, `e-sign dispatch will ${mode === 'ok' ? 'work' : 'be refused'}`);
+const pixWill = (mode: PixMode) => new ProviderWillAnswer((w) => { w.pixMode = mode; }, `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[mode]}`);
 
 /** The pending PIX settles or is refused, and the provider calls back. */
 class PixAnswers extends ModelCommand {
@@ -190,20 +141,6 @@ class PixAnswers extends ModelCommand {
 
   toString(): string {
     return `the pending PIX is ${this.outcome === 'SETTLED' ? 'settled' : 'refused'}`;
-  }
-}
-
-class RetryDisbursement extends ModelCommand {
-  check(m: Readonly<OperationModel>): boolean {
-    return live(m);
-  }
-
-  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
-    await u.update('retryDisbursement', (id) => ({ requestedBy: id }));
-  }
-
-  toString(): string {
-    return 'retry the disbursement';
   }
 }
 
@@ -312,16 +249,16 @@ const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T
 
 /** Every command a model run draws from; the repeats weigh what moves an operation forward. */
 export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
-  ...weighted(2, fc.constant(new Approve())),
-  fc.constant(new Deny()),
-  ...weighted(2, fc.constant(new Cancel())),
+  ...weighted(2, fc.constant(approve())),
+  fc.constant(deny()),
+  ...weighted(2, fc.constant(cancel())),
   ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),
   fc.constant(new DocumentLost()),
-  fc.constantFrom<DispatchMode>('ok', 'refuse').map((mode) => new SetDispatchMode(mode)),
-  fc.constantFrom(null, true, false).map((embedded) => new SendForSignature(embedded)),
-  fc.constantFrom<PixMode>('settle', 'pending', 'refuse').map((mode) => new SetPixMode(mode)),
+  fc.constantFrom<DispatchMode>('ok', 'refuse').map(dispatchWill),
+  fc.constantFrom(null, true, false).map(sendForSignature),
+  fc.constantFrom<PixMode>('settle', 'pending', 'refuse').map(pixWill),
   ...weighted(2, fc.constantFrom('SETTLED' as const, 'REJECTED' as const).map((outcome) => new PixAnswers(outcome))),
-  fc.constant(new RetryDisbursement()),
+  fc.constant(retryDisbursement()),
   ...weighted(4, fc.tuple(fc.constantFrom<PaymentKind>('partial', 'full', 'over', 'same external_id again', 'same external_id, other amount'), fc.nat(2))
     .map(([kind, title]) => new PayerPayment(kind, title))),
   ...weighted(2, fc.constant(new PassDueDate())),
@@ -338,15 +275,15 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
 export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest): ModelCommand {
   const open = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
   switch (m.status) {
-    case 'WAITING_APPROVAL': return new Approve();
+    case 'WAITING_APPROVAL': return approve();
     case 'CONTRACT_ERROR':
       u.world.dispatchMode = 'ok';
-      return new SendForSignature(null);
+      return sendForSignature(null);
     case 'CONTRACT_SENT': return new SignersSign(true);
     case 'DISBURSING': return new PixAnswers('SETTLED');
     case 'DISBURSEMENT_FAILED':
       u.world.pixMode = 'settle';
-      return new RetryDisbursement();
+      return retryDisbursement();
     case 'PAID':
       if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
       return open.length === 1 ? new PassDueDate() : new TimePasses(1_000);
