@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleStatus, readModelMove } from '../../domain/operation-lifecycle';
 import type { TitleStatus } from '../../domain/title-rules';
 import { Money } from '../../domain/money';
@@ -58,12 +59,12 @@ export class OperationWorld {
     }));
   }
 
-  /** The read model's guarded move (activities/operations.ts `moveOperation`): false when already there or past it. */
+  /** The read model's guarded move (activities/operations.ts `moveOperation`): false when already there or past it; a move off the table fails as it does there. */
   move(to: LifecycleStatus, actor: string | null): boolean {
     const decision = readModelMove(this.status, to);
     if (decision === 'refuse') {
       this.violations.push(`read model refused ${this.status} → ${to} (not in the state table)`);
-      return false;
+      throw ApplicationFailure.nonRetryable(`cannot move ${this.status} to ${to}`, 'invalid_transition');
     }
     if (decision === 'done') return false;
     this.moves.push({ from: this.status, to, actor });
