@@ -14,6 +14,13 @@ types.setTypeParser(types.builtins.DATE, (value: string) => value);
 export type Db = Knex;
 
 /**
+ * Postgres gives up a lock wait (55P03) a little before our own bound would cut the query, so a
+ * request held up by a row another transaction holds says so (503 `database_lock_timeout`) rather
+ * than passing for a database outage.
+ */
+const lockTimeoutMs = (failFastMs: number) => Math.max(1, failFastMs - 300);
+
+/**
  * `failFastMs` bounds connecting, acquiring from the pool and each query on the client side, so a
  * Postgres that is down or frozen (no answer at all, as a hung host or a partition looks) turns into
  * an error within that time instead of a request that hangs; inside `withDatabaseBudget` the waits
@@ -25,7 +32,7 @@ export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number |
     client: 'pg',
     connection: failFastMs === null
       ? databaseUrl
-      : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs },
+      : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs, options: `-c lock_timeout=${lockTimeoutMs(failFastMs)}` },
     pool: { min: 0, max: poolMax, ...(failFastMs === null ? {} : { afterCreate: boundQueries(failFastMs) }) },
     acquireConnectionTimeout: failFastMs ?? 15_000,
   });

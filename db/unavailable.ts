@@ -21,3 +21,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof code === 'string') return NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code);
   return UNAVAILABLE_MESSAGES.some((text) => (message ?? '').includes(text));
 }
+
+/** Postgres gave up waiting for a lock (lock_timeout): another transaction held the row for longer than the request could wait. */
+export function isLockTimeout(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '55P03';
+}

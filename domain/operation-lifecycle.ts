@@ -80,6 +80,31 @@ export function readModelMove(current: LifecycleStatus, to: LifecycleStatus): 'm
   return leadsTo(to, current) ? 'done' : 'refuse';
 }
 
+/**
+ * Requests the workflow's main line honours at its next rest point rather than in their own
+ * handler: the state each asks for, the states it may be asked (and stay pending) in, and its
+ * refusal code. One is pending at a time; every move settles it (see `settleRequest`).
+ */
+export const PENDING_REQUESTS = {
+  cancel: { to: 'CANCELLED', from: statesLeadingTo('CANCELLED'), refusal: 'operation_cannot_be_cancelled' },
+  retryDisbursement: { to: 'DISBURSING', from: ['DISBURSEMENT_FAILED'], refusal: 'operation_cannot_retry_disbursement' },
+} as const satisfies Record<string, { to: LifecycleStatus; from: readonly LifecycleStatus[]; refusal: string }>;
+
+export type PendingRequestKind = keyof typeof PENDING_REQUESTS;
+
+export const acceptsRequest = (request: PendingRequestKind, status: LifecycleStatus): boolean =>
+  (PENDING_REQUESTS[request].from as readonly LifecycleStatus[]).includes(status);
+
+/**
+ * What a move to `status` does to a pending request: `answered` when it is the move the request
+ * asked for, `pending` while the request could still be asked in the new state, `refused`
+ * otherwise: the move that won made it unreachable, so it is answered with its 409 and forgotten.
+ */
+export function settleRequest(request: PendingRequestKind, status: LifecycleStatus): 'answered' | 'pending' | 'refused' {
+  if (status === PENDING_REQUESTS[request].to) return 'answered';
+  return acceptsRequest(request, status) ? 'pending' : 'refused';
+}
+
 export const APPROVED_STATES: readonly LifecycleStatus[] = ['APPROVED_DIRECT', 'PRE_APPROVED'];
 /** A contract may be dispatched from these: approved and nothing at the provider in force. */
 export const SIGNABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CONTRACT_SENT');

@@ -5,11 +5,17 @@ import type { createDisbursementActivities } from '../activities/disbursement';
 
 /** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
 export const READ_MODEL_RETRY: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s' };
-/** Contract dispatch: a few tries with backoff, then CONTRACT_ERROR and a human re-dispatch. */
+/**
+ * The automatic dispatch rides out a provider outage or restart: retries 1 s doubling to 15 s, about
+ * two minutes of waiting in all (the contract tells integrators dispatch may take that long), then
+ * CONTRACT_ERROR and a human re-dispatch. A refusal the provider answers (4xx) is not retried.
+ */
 export const CONTRACT_DISPATCH_RETRY: RetryPolicy = {
-  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3,
+  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '15s', maximumAttempts: 12,
   nonRetryableErrorTypes: ['operation_not_found'],
 };
+/** A re-dispatch asked for by send-for-signature: its caller waits for the answer, so a few quick tries, then 502. */
+export const MANUAL_DISPATCH_RETRY: RetryPolicy = { ...CONTRACT_DISPATCH_RETRY, maximumInterval: '10s', maximumAttempts: 3 };
 /** Reading signers is polling already: fail fast and let the next poll try again. */
 export const SIGNATURE_CHECK_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' };
 /** PIX orders carry an idempotency key, so retrying an uncertain call can never pay twice. */
@@ -26,12 +32,16 @@ export const PIX_RETRY: RetryPolicy = {
 export const localOperationActivities = () =>
   proxyLocalActivities<ReturnType<typeof createOperationActivities>>({ startToCloseTimeout: '30s', retry: READ_MODEL_RETRY });
 
-/** Two proxies with their own policies; a proxy cannot be spread, so the methods are picked by name. */
+/** Proxies with their own policies; a proxy cannot be spread, so the methods are picked by name. */
 export const contractActivities = () => {
   type Contract = ReturnType<typeof createContractActivities>;
   const dispatch = proxyActivities<Contract>({ startToCloseTimeout: '2m', retry: CONTRACT_DISPATCH_RETRY });
+  const redispatch = proxyActivities<Contract>({ startToCloseTimeout: '2m', retry: MANUAL_DISPATCH_RETRY });
   const reads = proxyActivities<Contract>({ startToCloseTimeout: '30s', retry: SIGNATURE_CHECK_RETRY });
-  return { dispatchContract: dispatch.dispatchContract, checkSignatures: reads.checkSignatures, voidContract: reads.voidContract };
+  return {
+    dispatchContract: dispatch.dispatchContract, redispatchContract: redispatch.dispatchContract,
+    checkSignatures: reads.checkSignatures, voidContract: reads.voidContract,
+  };
 };
 
 /**

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { LifecycleStatus, WAITING_FOR } from '../domain/operation-lifecycle';
+import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
 import { LIFECYCLE_STATUS } from './search-attributes';
@@ -14,6 +14,19 @@ export function failureCode(err: unknown, fallback: string): string | null {
   return err.cause instanceof ApplicationFailure ? err.cause.type ?? fallback : fallback;
 }
 
+/** Who asked for a pending request, and why. */
+export interface RequestBy {
+  requestedBy: string;
+  reason: string | null;
+}
+
+interface PendingRequest {
+  kind: PendingRequestKind;
+  by: RequestBy;
+  answer: (state: OperationState) => void;
+  refuse: (failure: ApplicationFailure) => void;
+}
+
 /**
  * One run of the operation workflow: its state and what its handlers and phases tell each other.
  * The phases (workflows/phases/) read and move it; the main line (operation.ts) orders them.
@@ -25,7 +38,10 @@ export class OperationRun {
   readonly pix = disbursementActivities();
   /** An approve or deny is writing: other updates wait or are refused. */
   busy = false;
-  cancelRequested: { requestedBy: string; reason: string | null } | null = null;
+  /** The PIX settled and the read model is moving to PAID: the titles are about to be tracked. */
+  reconciling = false;
+  /** The one request the main line is to honour (cancel, retry-disbursement): settled by `setStatus`. */
+  private pending: PendingRequest | null = null;
 
   constructor(readonly input: OperationWorkflowInput) {
     this.state = {
@@ -48,12 +64,44 @@ export class OperationRun {
     return this.state.status;
   }
 
-  /** The workflow's own state, and the search attribute when it changes (no visibility write otherwise). */
+  /** The cancellation asked for and not yet settled. */
+  get cancelRequested(): RequestBy | null {
+    return this.pending?.kind === 'cancel' ? this.pending.by : null;
+  }
+
+  get retryRequested(): boolean {
+    return this.pending?.kind === 'retryDisbursement';
+  }
+
+  /** Validator of a pending request: refused while another is pending or the state does not accept it. */
+  refuseUnlessAccepted(kind: PendingRequestKind): void {
+    if (this.busy || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
+  }
+
+  /** Holds the request until a move settles it: the state it produced, or its refusal. */
+  request(kind: PendingRequestKind, by: RequestBy): Promise<OperationState> {
+    return new Promise((answer, refuseWith) => { this.pending = { kind, by, answer, refuse: refuseWith }; });
+  }
+
+  /**
+   * The workflow's own state, and the search attribute when it changes (no visibility write
+   * otherwise). Every move passes here, so this is where the pending request is settled.
+   */
   setStatus(status: LifecycleStatus): void {
     this.state.status = status;
     this.state.waitingFor = WAITING_FOR[status];
-    if (workflowInfo().typedSearchAttributes.get(LIFECYCLE_STATUS) === status) return;
-    upsertSearchAttributes([{ key: LIFECYCLE_STATUS, value: status }]);
+    if (workflowInfo().typedSearchAttributes.get(LIFECYCLE_STATUS) !== status) upsertSearchAttributes([{ key: LIFECYCLE_STATUS, value: status }]);
+    this.settlePending();
+  }
+
+  private settlePending(): void {
+    const request = this.pending;
+    if (!request) return;
+    const outcome = settleRequest(request.kind, this.status);
+    if (outcome === 'pending') return;
+    this.pending = null;
+    if (outcome === 'answered') request.answer({ ...this.state });
+    else request.refuse(ApplicationFailure.nonRetryable(`Operation is ${this.status}`, PENDING_REQUESTS[request.kind].refusal));
   }
 
   /**

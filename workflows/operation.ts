@@ -1,7 +1,6 @@
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { canMove } from '../domain/operation-lifecycle';
 import { cancelUpdate, CancelInput, OperationState, OperationWorkflowInput, stateQuery } from './operation-messages';
-import { OperationRun, refuse } from './operation-run';
+import { OperationRun } from './operation-run';
 import { awaitApproval, installApprovalHandlers } from './phases/approval';
 import { ContractPhase } from './phases/contract';
 import { DisbursementPhase } from './phases/disbursement';
@@ -22,15 +21,12 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   const titles = new TitleTracking(run);
   // Handlers first, before any await, or an early update would find none.
   setHandler(stateQuery, () => run.state);
-  setHandler(cancelUpdate, async ({ requestedBy, reason }) => {
-    run.cancelRequested = { requestedBy, reason: reason ?? null };
-    await condition(() => run.status === 'CANCELLED');
-    return run.state;
-  }, {
-    validator: (_input: CancelInput) => {
-      if (run.busy || run.cancelRequested || !canMove(run.status, 'CANCELLED')) refuse('operation_cannot_be_cancelled', `Operation is ${run.status}`);
-    },
-  });
+  // Honoured by the phase at rest (CANCELLED) or refused by the move that wins (SIGNED): see OperationRun.setStatus.
+  setHandler(cancelUpdate, ({ requestedBy, reason }) => {
+    const answer = run.request('cancel', { requestedBy, reason: reason ?? null });
+    contract.stopDispatch();
+    return answer;
+  }, { validator: (_input: CancelInput) => run.refuseUnlessAccepted('cancel') });
   installApprovalHandlers(run);
   contract.install();
   disbursement.install();

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
-import { isDatabaseUnavailable } from '../../db/unavailable';
+import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../../db/logger';
 
@@ -32,7 +32,11 @@ function serialise(error: AppError, logger: Logger): { status: number; text: str
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let appError: AppError;
-    if (isDatabaseUnavailable(err)) {
+    if (isLockTimeout(err)) {
+      // Postgres is up; a row this request needs stayed locked by another for longer than its budget.
+      logger.warn('database lock wait timed out', { request_id: req.ctx?.requestId, err: (err as Error).message });
+      appError = new Unavailable('database_lock_timeout');
+    } else if (isDatabaseUnavailable(err)) {
       // Postgres down, frozen or the pool exhausted: retryable, not a bug.
       logger.warn('database unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
       appError = new Unavailable('database_unavailable');

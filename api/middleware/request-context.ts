@@ -8,8 +8,12 @@ import { defaultExecutor } from '../http/unit-of-work';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// POSTs that write nothing: a transaction would only add its BEGIN and COMMIT round trips.
-const READS_ONLY = new Set(['simulate']);
+/**
+ * POSTs whose work is not one transaction: simulate writes nothing (a transaction would only add
+ * its BEGIN and COMMIT round trips); payer payments wait on a workflow update and run their own
+ * short transactions around it, so no connection is held while Temporal is slow.
+ */
+const OWN_TRANSACTIONS = new Set(['simulate', 'recordPayerPayment', 'simulatePayerPayment']);
 
 /**
  * uuid's v7 asks the system for 16 random bytes per id: 3 % of the api's CPU on a simulation in the
@@ -49,7 +53,7 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
       startedAt: performance.now(),
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
-      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !READS_ONLY.has(req.ctx.route?.operationId ?? ''), logger)(work),
+      execute: (work) => defaultExecutor(db, MUTATING.has(req.method) && !OWN_TRANSACTIONS.has(req.ctx.route?.operationId ?? ''), logger)(work),
     };
     for (const name in platform) res.setHeader(name, platform[name]);
     res.setHeader('X-Request-Id', requestId);

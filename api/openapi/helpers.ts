@@ -76,7 +76,8 @@ const errorDescriptions: Record<number, string> = {
   423: 'Account locked',
   429: 'Rate limit exceeded',
   502: 'External e-signature provider failed',
-  503: 'An internal dependency is unavailable',
+  503: 'An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request '
+    + 'for longer than it could wait (database_lock_timeout); retryable with backoff',
 };
 
 /** Error responses by status, all in the contract's `{detail}` envelope. */

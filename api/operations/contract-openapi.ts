@@ -59,7 +59,9 @@ export const contractPaths = {
     post: {
       operationId: 'sendContractForSignature', tags: ['contracts'], summary: 'Dispatch (or re-dispatch after CONTRACT_ERROR) the contract',
       description: 'Allowed in PRE_APPROVED, APPROVED_DIRECT, CONTRACT_ERROR. 409 contract_already_exists means done (read the signers); '
-        + '409 operation_not_in_signable_state means not yet. 502 esign_*_failed: the operation is CONTRACT_ERROR and re-dispatchable.',
+        + '409 operation_not_in_signable_state means not yet. 502 esign_*_failed: the operation is CONTRACT_ERROR and re-dispatchable. '
+        + 'While the automatic dispatch is still under way (it retries a provider outage for about two minutes) the answer is 409 contract_already_exists at once: '
+        + 'read the signers route, and send again only if the operation ends in CONTRACT_ERROR.',
       security: clientScopes('contract:send'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { embedded: { type: 'boolean', description: 'Overrides the operation preference for this dispatch only' } } }, false),
@@ -71,7 +73,9 @@ export const contractPaths = {
       operationId: 'cancelOperation', tags: ['operations'], summary: 'Cancel before the money moves',
       description: 'Allowed in WAITING_APPROVAL, APPROVED_DIRECT, PRE_APPROVED, CONTRACT_ERROR, CONTRACT_SENT and DISBURSEMENT_FAILED; '
         + 'voids the document at the provider, cancels the titles (releasing exposure) and returns consumed stock items to IN_STOCK. '
-        + 'Later states: 409 operation_cannot_be_cancelled.',
+        + 'Later states: 409 operation_cannot_be_cancelled. A cancel that races a move is answered at once either way: when the check that finds '
+        + 'every signer signed is already under way, the signature wins (409 operation_cannot_be_cancelled, and the operation goes on to PAID); '
+        + 'a cancel while another request (a disbursement retry, an approval being written) is under way is 409 too.',
       security: clientScopes('operation:create'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { reason: { type: ['string', 'null'], maxLength: 500 } } }, false),

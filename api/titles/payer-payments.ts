@@ -1,13 +1,14 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { NotFound } from '../../domain/errors';
+import { AppError, NotFound } from '../../domain/errors';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
 import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecycle-messages';
 import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { payerPaymentUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
-import { positiveAmount, createOnceIfIdentified } from '../payables/inputs';
+import { claimExternalId, settleExternalId } from '../../db/repositories/external-id';
+import { positiveAmount } from '../payables/inputs';
 import { presentPayerPayment } from './presenter';
 import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
 import { withinUpdateDeadline } from '../operations/workflow-calls';
@@ -34,20 +35,38 @@ async function applyThroughWorkflow(temporal: TemporalHandle, titles: Operations
   }
 }
 
-/** A payer's payment on a title (backoffice or sandbox), deduplicated by (title, external_id). */
+/**
+ * A payer's payment on a title (backoffice or sandbox), deduplicated by (title, external_id). No
+ * transaction is held while the workflow is asked (up to the update deadline): the external_id is
+ * claimed and committed first, the workflow applies the payment exactly once per external_id (a
+ * repeat answers what it applied), and what it answered is then stored for later retries. A
+ * refusal applied nothing and frees the external_id; an unknown outcome (503) leaves the claim for
+ * the retry, which the workflow answers.
+ */
 export async function recordPayerPayment(
   deps: { temporal: TemporalHandle },
-  trx: Knex.Transaction,
+  db: Knex,
   originatorId: string,
   titleId: string,
   body: PayerPaymentBody,
   by: Pick<PayerPaymentInput, 'channel' | 'recordedBy'>,
 ) {
   const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
-  const titles = new OperationsRepository(trx, originatorId);
+  const titles = new OperationsRepository(db, originatorId);
   const title = await titles.titleById(titleId);
   if (!title) throw new NotFound('title_not_found');
   const input: PayerPaymentInput = { externalId: body.external_id, paidAmountBrl: amount.toString(), paidAt: body.paid_at ?? null, ...by };
-  return createOnceIfIdentified(trx, { grain: 'title_payer_payment', scope: title.id, externalId: body.external_id, request: { ...body } },
-    async () => presentPayerPayment(title.operationId, await applyThroughWorkflow(deps.temporal, titles, title, input)));
+  const claim = { grain: 'title_payer_payment', scope: title.id, externalId: body.external_id, request: { ...body } };
+  const stored = await claimExternalId<ReturnType<typeof presentPayerPayment>>(db, claim);
+  if (stored) return stored;
+  let applied: PayerPaymentResult;
+  try {
+    applied = await applyThroughWorkflow(deps.temporal, titles, title, input);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) await settleExternalId(db, claim, null);
+    throw err;
+  }
+  const payment = presentPayerPayment(title.operationId, applied);
+  await settleExternalId(db, claim, payment);
+  return { ...payment, idempotent_replay: applied.idempotentReplay };
 }

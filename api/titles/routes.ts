@@ -9,7 +9,6 @@ import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { presentTitle } from '../operations/presenter';
-import { transactionOf } from '../payables/inputs';
 import { recordPayerPayment } from './payer-payments';
 
 const actorOf = (p: Principal) => (p.tokenType === 'user' ? `user:${p.userId}` : `client:${p.credentialId}`);
@@ -42,13 +41,13 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config }):
     const owner = await titleOwner(uow.db, titleId);
     if (!owner) throw new NotFound('title_not_found');
     const by = { channel: 'BACKOFFICE' as const, recordedBy: actorOf(req.ctx.principal!) };
-    return created(await recordPayerPayment(deps, transactionOf(uow), owner, titleId, req.body, by));
+    return created(await recordPayerPayment(deps, uow.db, owner, titleId, req.body, by));
   }));
 
   router.post('/v1/sandbox/titles/:id/payer-payments', handle(async (req, uow) => {
     // Production has no simulated payers: the route is absent from its OpenAPI document, hence 404 there.
     const by = { channel: 'SANDBOX' as const, recordedBy: actorOf(req.ctx.principal!) };
-    return created(await recordPayerPayment(deps, transactionOf(uow), tenantOf(req), String(req.params.id), req.body, by));
+    return created(await recordPayerPayment(deps, uow.db, tenantOf(req), String(req.params.id), req.body, by));
   }));
   return router;
 }

@@ -19,6 +19,18 @@ function divergingFields(stored: Record<string, unknown>, incoming: Record<strin
   return [...names].filter((name) => JSON.stringify(stored[name]) !== JSON.stringify(incoming[name])).sort();
 }
 
+const refOf = (claim: ExternalIdClaim) => ({ grain: claim.grain, scope: claim.scope, external_id: claim.externalId });
+
+function refuseDifferentBody(storedRequest: string, claim: ExternalIdClaim): void {
+  const fields = divergingFields(JSON.parse(storedRequest), claim.request);
+  if (fields.length === 0) return;
+  throw new Conflict({
+    code: 'external_id_reused_with_different_body',
+    message: `external_id ${claim.externalId} was already used with a different body`,
+    fields,
+  });
+}
+
 /**
  * Runs `create` once per (grain, scope, external_id), inside the caller's transaction, and keeps
  * what it returned: a retry with the same request gets that original record with
@@ -32,7 +44,7 @@ export async function createOnceByExternalId<T extends object>(
   claim: ExternalIdClaim,
   create: (trx: Knex.Transaction) => Promise<T>,
 ): Promise<Deduplicated<T>> {
-  const ref = { grain: claim.grain, scope: claim.scope, external_id: claim.externalId };
+  const ref = refOf(claim);
   return trx.transaction(async (sp) => {
     const inserted = await sp('external_id_records').insert({ ...ref, request: JSON.stringify(claim.request) }).onConflict(['grain', 'scope', 'external_id']).ignore().returning('grain');
     if (inserted.length === 1) {
@@ -41,14 +53,31 @@ export async function createOnceByExternalId<T extends object>(
       return { ...record, idempotent_replay: false };
     }
     const original = await sp('external_id_records').where(ref).first('request', 'result');
-    const fields = divergingFields(JSON.parse(original.request), claim.request);
-    if (fields.length > 0) {
-      throw new Conflict({
-        code: 'external_id_reused_with_different_body',
-        message: `external_id ${claim.externalId} was already used with a different body`,
-        fields,
-      });
-    }
+    refuseDifferentBody(original.request, claim);
     return { ...(JSON.parse(original.result) as T), idempotent_replay: true };
   });
+}
+
+/**
+ * The first step of `createOnceByExternalId` for work that must not hold a transaction while it
+ * runs (a workflow update that may wait on Temporal): the claim is committed on its own. Answers
+ * the stored record when an earlier request with this body finished (`idempotent_replay: true`),
+ * else null: the caller does the work, which must itself be keyed by the external_id, since an
+ * earlier request may be doing it too, or may have done it and died before `settleExternalId`.
+ */
+export async function claimExternalId<T extends object>(db: Knex, claim: ExternalIdClaim): Promise<Deduplicated<T> | null> {
+  return db.transaction(async (trx) => {
+    const inserted = await trx('external_id_records').insert({ ...refOf(claim), request: JSON.stringify(claim.request) })
+      .onConflict(['grain', 'scope', 'external_id']).ignore().returning('grain');
+    if (inserted.length === 1) return null;
+    const original = await trx('external_id_records').where(refOf(claim)).first('request', 'result');
+    refuseDifferentBody(original.request, claim);
+    return original.result === null ? null : { ...(JSON.parse(original.result) as T), idempotent_replay: true };
+  });
+}
+
+/** The second step: keeps what the work produced, or, when it was refused (nothing applied), frees the external_id again. */
+export async function settleExternalId(db: Knex, claim: ExternalIdClaim, record: object | null): Promise<void> {
+  const pending = db('external_id_records').where(refOf(claim)).whereNull('result');
+  await (record === null ? pending.delete() : pending.update({ result: JSON.stringify(record) }));
 }

@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Backoffice: record a payer's payment of a title (any originator)
-         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id.
+         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["recordPayerPayment"];
         delete?: never;
@@ -664,7 +664,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel before the money moves
-         * @description Allowed in WAITING_APPROVAL, APPROVED_DIRECT, PRE_APPROVED, CONTRACT_ERROR, CONTRACT_SENT and DISBURSEMENT_FAILED; voids the document at the provider, cancels the titles (releasing exposure) and returns consumed stock items to IN_STOCK. Later states: 409 operation_cannot_be_cancelled.
+         * @description Allowed in WAITING_APPROVAL, APPROVED_DIRECT, PRE_APPROVED, CONTRACT_ERROR, CONTRACT_SENT and DISBURSEMENT_FAILED; voids the document at the provider, cancels the titles (releasing exposure) and returns consumed stock items to IN_STOCK. Later states: 409 operation_cannot_be_cancelled. A cancel that races a move is answered at once either way: when the check that finds every signer signed is already under way, the signature wins (409 operation_cannot_be_cancelled, and the operation goes on to PAID); a cancel while another request (a disbursement retry, an approval being written) is under way is 409 too.
          */
         post: operations["cancelOperation"];
         delete?: never;
@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Dispatch (or re-dispatch after CONTRACT_ERROR) the contract
-         * @description Allowed in PRE_APPROVED, APPROVED_DIRECT, CONTRACT_ERROR. 409 contract_already_exists means done (read the signers); 409 operation_not_in_signable_state means not yet. 502 esign_*_failed: the operation is CONTRACT_ERROR and re-dispatchable.
+         * @description Allowed in PRE_APPROVED, APPROVED_DIRECT, CONTRACT_ERROR. 409 contract_already_exists means done (read the signers); 409 operation_not_in_signable_state means not yet. 502 esign_*_failed: the operation is CONTRACT_ERROR and re-dispatchable. While the automatic dispatch is still under way (it retries a provider outage for about two minutes) the answer is 409 contract_already_exists at once: read the signers route, and send again only if the operation ends in CONTRACT_ERROR.
          */
         post: operations["sendContractForSignature"];
         delete?: never;
@@ -764,7 +764,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: simulate the payer paying a title
-         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id.
+         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["simulatePayerPayment"];
         delete?: never;
@@ -2857,7 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3377,7 +3377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,7 +3474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3568,7 +3568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3656,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3876,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4607,7 +4607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4711,7 +4711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5047,7 +5047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6314,7 +6314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable */
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     [name: string]: unknown;

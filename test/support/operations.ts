@@ -6,6 +6,7 @@ import { newIdempotencyKey } from './idempotency';
 import { sharedApi, sharedWorker } from './stack';
 import { ApiClient } from './http';
 import { buildUser, loginAs } from './factories';
+import { closeTemporal } from './temporal';
 
 /** A policy that lets operations through: every limit layer configured, auto-approval up to 50,000.00. */
 export const OPERATIONS_POLICY: Partial<PolicySettings> = {
@@ -45,4 +46,12 @@ export async function startOperationsTest() {
 export async function startOperationsTestWithBackoffice() {
   const started = await startOperationsTest();
   return { ...started, backoffice: await loginAs(started.client, await buildUser()) };
+}
+
+/** For a describe block: `startOperationsTestWithBackoffice` before its tests (the fields are filled then), and the test's Temporal client closed after. */
+export function operationsStack() {
+  const stack = {} as Awaited<ReturnType<typeof startOperationsTestWithBackoffice>>;
+  before(async () => { Object.assign(stack, await startOperationsTestWithBackoffice()); });
+  after(closeTemporal);
+  return stack;
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CANCELLABLE_STATES, LIFECYCLE_STATUSES, readModelMove, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
+  CANCELLABLE_STATES, LIFECYCLE_STATUSES, PENDING_REQUESTS, readModelMove, settleRequest, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
 } from '../../domain/operation-lifecycle';
 
 describe('the operation state table', () => {
@@ -23,6 +23,23 @@ describe('the operation state table', () => {
     expect(readModelMove('DENIED', 'SIGNED')).to.equal('refuse');
     expect(readModelMove('DENIED', 'PRE_APPROVED')).to.equal('refuse');
     expect(readModelMove('WAITING_APPROVAL', 'PAID')).to.equal('refuse');
+  });
+
+  it('settles a pending request at every move: answered by the move it asked for, refused by one that makes it unreachable, else still pending', () => {
+    const cases = [
+      ['cancel', 'CANCELLED', 'answered'], ['cancel', 'SIGNED', 'refused'], ['cancel', 'DENIED', 'refused'], ['cancel', 'CONTRACT_SENT', 'pending'],
+      ['cancel', 'CONTRACT_ERROR', 'pending'], ['retryDisbursement', 'DISBURSING', 'answered'], ['retryDisbursement', 'CANCELLED', 'refused'],
+    ] as const;
+    for (const [request, status, outcome] of cases) expect(settleRequest(request, status), `${request} at ${status}`).to.equal(outcome);
+    // Every move the table allows from where a request may be asked ends it or keeps it: none leaves it waiting on a state it can no longer reach.
+    for (const [request, { from, to }] of Object.entries(PENDING_REQUESTS) as [keyof typeof PENDING_REQUESTS, (typeof PENDING_REQUESTS)[keyof typeof PENDING_REQUESTS]][]) {
+      for (const status of from) {
+        for (const next of TRANSITIONS[status]) {
+          const outcome = settleRequest(request, next);
+          if (outcome === 'pending') expect(TRANSITIONS[next], `${request} pending in ${next}`).to.include(to);
+        }
+      }
+    }
   });
 
   it('leads every state somewhere reachable from creation, and ends only in the terminal ones', () => {

@@ -19,6 +19,8 @@ describe('recorded workflow histories', function () {
     const paths = [
       'happy-path', 'approval', 'denial', 'cancel-waiting-approval', 'cancel-contract-sent', 'contract-error-redispatch-esign_create_failed',
       'contract-forgotten-redispatch', 'pix-refusal-retry', 'pix-forgotten-retry', 'overdue', 'settlement',
+      // A request refused by the move that won the race (test/workflows/operation-races.test.ts).
+      'cancel-refused-at-signed', 'cancel-during-dispatch',
       // A long wait for signatures, and title tracking resumed from PAID (each run its own history).
       'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
     ];

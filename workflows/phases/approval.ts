@@ -17,7 +17,7 @@ export function installApprovalHandlers(run: OperationRun): void {
 
   setHandler(approveUpdate, ({ decidedBy, note }) => decide(() => run.moveTo('PRE_APPROVED', { decidedBy, note: note ?? null })), {
     validator: (_input: ApproveInput) => {
-      if (run.busy || !canMove(run.status, 'PRE_APPROVED')) refuse('operation_cannot_be_approved', `Operation is ${run.status}`);
+      if (run.busy || run.cancelRequested || !canMove(run.status, 'PRE_APPROVED')) refuse('operation_cannot_be_approved', `Operation is ${run.status}`);
     },
   });
 
@@ -26,7 +26,7 @@ export function installApprovalHandlers(run: OperationRun): void {
     run.setStatus('DENIED');
   }), {
     validator: (_input: DenyInput) => {
-      if (run.busy || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
+      if (run.busy || run.cancelRequested || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { APPROVED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
@@ -15,6 +15,8 @@ const SIGNATURE_POLL_SLOW_MS = 300_000;
  */
 export class ContractPhase {
   private dispatching = false;
+  /** The dispatch in flight: a cancel stops its retries (its current attempt finishes). */
+  private dispatchScope: CancellationScope | null = null;
   private signaturesMayHaveChanged = false;
   /** A dispatch of this run has just read the document back, unsigned: the first signature check can wait. */
   private justDispatched = false;
@@ -22,15 +24,28 @@ export class ContractPhase {
   constructor(private readonly run: OperationRun) {}
 
   install(): void {
-    // A dispatch already in flight (the automatic one) is waited for, then the state decides again.
     setHandler(sendForSignatureUpdate, async ({ embedded }) => {
+      // Only an update accepted by an older validator finds a dispatch in flight (the validator now
+      // refuses it): it waits for that dispatch, then the state decides again.
       while (this.dispatching) await condition(() => !this.dispatching);
       this.refuseUnlessSignable();
-      await this.dispatch(embedded ?? this.run.input.embeddedSignature);
-      if (this.run.status !== 'CONTRACT_SENT') refuse(this.run.state.lastError!, `Contract dispatch failed: ${this.run.state.lastError}`);
-      return this.run.state;
-    }, { validator: (_input: DispatchInput) => this.refuseUnlessSignable() });
+      await this.dispatch(embedded ?? this.run.input.embeddedSignature, this.run.contract.redispatchContract);
+      if (this.run.status === 'CONTRACT_SENT') return this.run.state;
+      if (this.run.cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
+      return refuse(this.run.state.lastError!, `Contract dispatch failed: ${this.run.state.lastError}`);
+    }, {
+      validator: (_input: DispatchInput) => {
+        // The automatic dispatch may retry for minutes: its outcome is read from the signers route, not waited for here.
+        if (this.dispatching) refuse('contract_already_exists', 'The contract is being dispatched');
+        this.refuseUnlessSignable();
+      },
+    });
     setHandler(signerSignedSignal, () => { this.signaturesMayHaveChanged = true; });
+  }
+
+  /** A cancel was accepted: a dispatch retrying through a provider outage stops retrying, so the cancel need not wait for it. */
+  stopDispatch(): void {
+    if (this.dispatchScope && patched('cancel-stops-dispatch')) this.dispatchScope.cancel();
   }
 
   private refuseUnlessSignable(): void {
@@ -40,21 +55,25 @@ export class ContractPhase {
   }
 
   /** One dispatch attempt: CONTRACT_SENT, or CONTRACT_ERROR with the partial document voided. */
-  private async dispatch(embedded: boolean): Promise<void> {
+  private async dispatch(embedded: boolean, activity = this.run.contract.dispatchContract): Promise<void> {
     const { run } = this;
     this.dispatching = true;
     run.state.contractAttempts += 1;
+    this.dispatchScope = new CancellationScope();
     try {
-      await run.contract.dispatchContract({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts });
+      await this.dispatchScope.run(() => activity({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts }));
       await run.moveTo('CONTRACT_SENT');
       run.state.lastError = null;
       this.justDispatched = true;
     } catch (err) {
+      // Stopped by a cancel: the cancellation voids whatever the attempts left at the provider.
+      if (isCancellation(err) && run.cancelRequested) return;
       const code = failureCode(err, 'esign_create_failed');
       if (code === null) throw err;
       await this.contractError(code);
     } finally {
       this.dispatching = false;
+      this.dispatchScope = null;
     }
   }
 

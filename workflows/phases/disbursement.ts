@@ -2,7 +2,7 @@ import { condition, setHandler } from '@temporalio/workflow';
 import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
 import { localReconciliation } from '../operation-activities';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
-import { failureCode, OperationRun, refuse } from '../operation-run';
+import { failureCode, OperationRun } from '../operation-run';
 
 const DISBURSEMENT_POLL_MS = 15_000;
 
@@ -13,20 +13,14 @@ const DISBURSEMENT_POLL_MS = 15_000;
  */
 export class DisbursementPhase {
   private settlementReported = false;
-  private retryRequested = false;
   private readonly reconcileAndMarkPaid = localReconciliation();
 
   constructor(private readonly run: OperationRun) {}
 
   install(): void {
-    setHandler(retryDisbursementUpdate, async () => {
-      this.retryRequested = true;
-      await condition(() => this.run.status !== 'DISBURSEMENT_FAILED');
-      return this.run.state;
-    }, {
-      validator: (_input: RetryInput) => {
-        if (this.run.status !== 'DISBURSEMENT_FAILED' || this.retryRequested) refuse('operation_cannot_retry_disbursement', `Operation is ${this.run.status}`);
-      },
+    // Answered by the move to DISBURSING that honours it (OperationRun.setStatus).
+    setHandler(retryDisbursementUpdate, ({ requestedBy }) => this.run.request('retryDisbursement', { requestedBy, reason: null }), {
+      validator: (_input: RetryInput) => this.run.refuseUnlessAccepted('retryDisbursement'),
     });
     setHandler(disbursementSettledSignal, () => { this.settlementReported = true; });
   }
@@ -41,9 +35,8 @@ export class DisbursementPhase {
         return true;
       }
       run.state.lastError = outcome.reason ?? 'pix_rejected';
-      this.retryRequested = false;
       await run.moveTo('DISBURSEMENT_FAILED', { errorCode: run.state.lastError });
-      await condition(() => this.retryRequested || run.cancelRequested !== null);
+      await condition(() => run.retryRequested || run.cancelRequested !== null);
       if (run.cancelRequested) {
         await run.finishCancelled();
         return false;
@@ -65,7 +58,8 @@ export class DisbursementPhase {
         outcome = await run.pix.getDisbursement(key);
       }
       if (outcome.status !== 'SETTLED') return outcome;
-      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId });
+      run.reconciling = true;
+      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId }).finally(() => { run.reconciling = false; });
     } catch (err) {
       const code = failureCode(err, 'pix_unavailable');
       if (code === null) throw err;

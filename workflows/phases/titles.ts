@@ -58,9 +58,12 @@ export class TitleTracking {
     });
   }
 
-  /** PIX under way or just settled: titles are about to be tracked, so a payment may wait for them. */
+  /**
+   * The PIX just settled (the read model may already say PAID): titles are about to be tracked,
+   * so a payment may wait for them. A PIX still pending is refused at once, not waited for.
+   */
   private mayBecomePayable(): boolean {
-    return this.run.status === 'DISBURSING' || this.run.status === 'PAID';
+    return this.run.reconciling || this.run.status === 'PAID';
   }
 
   private tracked(titleId: string): TrackedTitle {
