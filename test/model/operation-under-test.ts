@@ -112,7 +112,10 @@ export class OperationUnderTest {
     const deadline = Date.now() + REST_TIMEOUT_MS;
     while (!(await this.restingNow())) {
       if (this.model.workerFailure) throw new Error(`the worker stopped: ${String(this.model.workerFailure)}`);
-      if (Date.now() > deadline) throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms`);
+      if (Date.now() > deadline) {
+        const last = (await this.latestHistory()).slice(-8).map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(', ');
+        throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms; provider calls running ${this.model.gate.running(this.operationId)}; history ends ${last}`);
+      }
       await sleep(10);
     }
   }
