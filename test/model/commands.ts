@@ -1,0 +1,292 @@
+import fc from 'fast-check';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { TrackedTitle } from '../../domain/lifecycle-messages';
+import { Money } from '../../domain/money';
+import { brokenAtRest, sentPayment } from './invariants';
+import type { OperationUnderTest, UpdateName } from './operation-under-test';
+import type { DispatchMode, OperationWorld, PixMode } from './world';
+
+/** What a model run knows of its operation: what the workflow showed at rest after the last command. */
+export interface OperationModel {
+  status: LifecycleStatus;
+  titles: TrackedTitle[];
+  stalled: boolean;
+}
+
+/**
+ * One thing that can happen to an operation: a request, a provider's callback, time passing. A
+ * command acts, waits for the workflow to be at rest, and checks every invariant; a new one is a
+ * subclass and a line in OPERATION_COMMANDS.
+ */
+export abstract class ModelCommand implements fc.AsyncCommand<OperationModel, OperationUnderTest, false> {
+  abstract check(model: Readonly<OperationModel>): boolean;
+  protected abstract act(model: OperationModel, under: OperationUnderTest): Promise<void>;
+  abstract toString(): string;
+
+  async run(model: OperationModel, under: OperationUnderTest): Promise<void> {
+    await this.act(model, under);
+    await under.atRest();
+    await observe(model, under);
+  }
+}
+
+export async function observe(model: OperationModel, under: OperationUnderTest): Promise<void> {
+  const state = await under.state();
+  model.status = state.status;
+  model.titles = state.titles;
+  const broken = await brokenAtRest(under, state, model.stalled);
+  if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status}:\n  - ${broken.join('\n  - ')}`);
+}
+
+const live = (model: Readonly<OperationModel>) => !['SETTLED', 'DENIED', 'CANCELLED'].includes(model.status);
+
+/** A request through one of the workflow's updates, sent in any live state: a refusal is an outcome to check too. */
+class Request extends ModelCommand {
+  constructor(private readonly name: UpdateName, private readonly arg: (id: string) => unknown, private readonly label: string) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.update(this.name, this.arg);
+  }
+
+  toString(): string {
+    return this.label;
+  }
+}
+
+const approve = () => new Request('approve', (id) => ({ decidedBy: id, note: null }), 'approve');
+const deny = () => new Request('deny', (id) => ({ decidedBy: id, reason: 'model' }), 'deny');
+const cancel = () => new Request('cancel', (id) => ({ requestedBy: id, reason: null }), 'cancel');
+const retryDisbursement = () => new Request('retryDisbursement', (id) => ({ requestedBy: id }), 'retry the disbursement');
+const sendForSignature = (embedded: boolean | null) => new Request('sendForSignature', () => ({ embedded }), `send for signature (embedded ${embedded})`);
+
+/** A signer signs at the provider, which calls back; `all`: every signer left signs. */
+class SignersSign extends ModelCommand {
+  constructor(private readonly all: boolean) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'CONTRACT_SENT';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const { document } = u.world;
+    if (document) document.signed = this.all ? document.signers : Math.min(document.signers, document.signed + 1);
+    await u.signal('signerSigned');
+  }
+
+  toString(): string {
+    return (this.all ? 'every signer signs' : 'one signer signs');
+  }
+}
+
+/** The provider no longer knows the document (expired, deleted): the next check finds it gone. */
+class DocumentLost extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'CONTRACT_SENT';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    if (u.world.document) u.world.document.lost = true;
+    await u.signal('signerSigned');
+  }
+
+  toString(): string {
+    return 'the provider loses the document';
+  }
+}
+
+/** How a provider answers from now on: the sandbox's magic values, a provider's bad day. */
+class ProviderWillAnswer extends ModelCommand {
+  constructor(private readonly set: (world: OperationWorld) => void, private readonly label: string) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    this.set(u.world);
+  }
+
+  toString(): string {
+    return this.label;
+  }
+}
+
+const dispatchWill = (mode: DispatchMode) => new ProviderWillAnswer((w) => { w.dispatchMode = mode; }, `e-sign dispatch will ${mode === 'ok' ? 'work' : 'be refused'}`);
+const pixWill = (mode: PixMode) => new ProviderWillAnswer((w) => { w.pixMode = mode; }, `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[mode]}`);
+
+/** The pending PIX settles or is refused, and the provider calls back. */
+class PixAnswers extends ModelCommand {
+  constructor(private readonly outcome: 'SETTLED' | 'REJECTED') {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'DISBURSING';
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    for (const payment of u.world.pixPayments) if (payment.status === 'PENDING') payment.status = this.outcome;
+    await u.signal('disbursementSettled');
+  }
+
+  toString(): string {
+    return `the pending PIX is ${this.outcome === 'SETTLED' ? 'settled' : 'refused'}`;
+  }
+}
+
+type PaymentKind = 'partial' | 'full' | 'over' | 'same external_id again' | 'same external_id, other amount';
+
+/** A payer payment on one of the titles, sized from the balance the workflow last showed (or the face value before PAID). */
+class PayerPayment extends ModelCommand {
+  constructor(private readonly kind: PaymentKind, private readonly titleIndex: number) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return ['DISBURSING', 'PAID'].includes(m.status) || m.titles.length > 0;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const world = u.world.titles[this.titleIndex % u.world.titles.length];
+    const outstanding = Money.of(m.titles.find((t) => t.titleId === world.titleId)?.outstandingBalance ?? world.face.toString());
+    const earlier = u.updates.filter((x) => x.name === 'payerPayment' && sentPayment(x).titleId === world.titleId).map(sentPayment).pop()?.payment;
+    const repeat = this.kind.startsWith('same external_id') && earlier;
+    const amount = {
+      partial: Money.fromCents(outstanding.cents.dividedToIntegerBy(2).plus(1)),
+      full: outstanding,
+      over: outstanding.plus(Money.of('1.00')),
+      'same external_id again': Money.of(earlier?.paidAmountBrl ?? outstanding.toString()),
+      'same external_id, other amount': Money.of('0.01'),
+    }[this.kind];
+    await u.update('payerPayment', (id) => ({
+      titleId: world.titleId,
+      payment: { externalId: repeat ? earlier.externalId : id, paidAmountBrl: amount.toString(), paidAt: null, channel: 'SANDBOX', recordedBy: id },
+    }));
+  }
+
+  toString(): string {
+    return `payer pays ${this.kind} on title ${this.titleIndex + 1}`;
+  }
+}
+
+/** Time passes until just after the next open title's deadline: the overdue timer fires (a due date that was still ahead). */
+class PassDueDate extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled && m.titles.some((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const next = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID').map((t) => Date.parse(t.overdueAt)).sort()[0];
+    await u.model.advance(Math.max(1_000, next - (await u.model.now()) + 1_000));
+  }
+
+  toString(): string {
+    return 'the next due date passes';
+  }
+}
+
+/** Time passes: polls fire (signatures, PIX), the history grows towards continue-as-new. */
+class TimePasses extends ModelCommand {
+  constructor(private readonly ms: number) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled;
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.model.advance(this.ms);
+  }
+
+  toString(): string {
+    return `${this.ms / 1000} s pass`;
+  }
+}
+
+/** The providers stop answering: what the workflow asks them waits until they resume, while other messages arrive. */
+class ProvidersStall extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled && live(m);
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    u.model.gate.stall(u.operationId);
+    m.stalled = true;
+  }
+
+  toString(): string {
+    return 'the providers stall';
+  }
+}
+
+export class ProvidersResume extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return m.stalled;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    u.model.gate.resume(u.operationId);
+    m.stalled = false;
+  }
+
+  toString(): string {
+    return 'the providers resume';
+  }
+}
+
+const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T>[] => Array.from({ length: weight }, () => arbitrary);
+
+/** Every command a model run draws from; the repeats weigh what moves an operation forward. */
+export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
+  ...weighted(2, fc.constant(approve())),
+  fc.constant(deny()),
+  ...weighted(2, fc.constant(cancel())),
+  ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),
+  fc.constant(new DocumentLost()),
+  fc.constantFrom<DispatchMode>('ok', 'refuse').map(dispatchWill),
+  fc.constantFrom(null, true, false).map(sendForSignature),
+  fc.constantFrom<PixMode>('settle', 'pending', 'refuse').map(pixWill),
+  ...weighted(2, fc.constantFrom('SETTLED' as const, 'REJECTED' as const).map((outcome) => new PixAnswers(outcome))),
+  fc.constant(retryDisbursement()),
+  ...weighted(4, fc.tuple(fc.constantFrom<PaymentKind>('partial', 'full', 'over', 'same external_id again', 'same external_id, other amount'), fc.nat(2))
+    .map(([kind, title]) => new PayerPayment(kind, title))),
+  ...weighted(2, fc.constant(new PassDueDate())),
+  fc.constantFrom(5_000, 60_000, 300_000).map((ms) => new TimePasses(ms)),
+  ...weighted(2, fc.constant(new ProvidersStall())),
+  ...weighted(3, fc.constant(new ProvidersResume())),
+];
+
+/**
+ * The next step towards the operation's end, whatever a run left: what an analyst, the payer and
+ * the providers would do. Used after a run's commands, so every run also checks that its workflow
+ * reaches an end and completes there.
+ */
+export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest): ModelCommand {
+  const open = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+  switch (m.status) {
+    case 'WAITING_APPROVAL': return approve();
+    case 'CONTRACT_ERROR':
+      u.world.dispatchMode = 'ok';
+      return sendForSignature(null);
+    case 'CONTRACT_SENT': return new SignersSign(true);
+    case 'DISBURSING': return new PixAnswers('SETTLED');
+    case 'DISBURSEMENT_FAILED':
+      u.world.pixMode = 'settle';
+      return retryDisbursement();
+    case 'PAID':
+      if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
+      return open.length === 1 ? new PassDueDate() : new TimePasses(1_000);
+    default: return new TimePasses(1_000);
+  }
+}

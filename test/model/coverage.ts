@@ -1,0 +1,22 @@
+import type { OperationUnderTest } from './operation-under-test';
+
+/** What the interleavings of one check reached: printed with the result, so a run shows it exercised the paths it is for. */
+export class ModelCoverage {
+  interleavings = 0;
+  continuedAsNew = 0;
+  /** Titles turned OVERDUE by the workflow's timer, their due date still ahead when tracking began. */
+  overdueByTimer = 0;
+  private readonly moves = new Map<string, number>();
+
+  record(under: OperationUnderTest): void {
+    this.interleavings += 1;
+    if (under.continuedAsNew) this.continuedAsNew += 1;
+    this.overdueByTimer += under.world.titles.filter((t) => t.status === 'OVERDUE' && t.overdueAfterMs > 0).length;
+    for (const { from, to } of under.world.moves) this.moves.set(`${from}→${to}`, (this.moves.get(`${from}→${to}`) ?? 0) + 1);
+  }
+
+  toString(): string {
+    const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; moves: ${moves}`;
+  }
+}

@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import searchAttributes from '../../scripts/lib/search-attributes.json';
+import { ProviderGate } from './provider-gate';
+import { createStandInActivities } from './stand-in-activities';
+import type { OperationWorld } from './world';
+
+const ROOT = join(__dirname, '..', '..');
+export const MODEL_TASK_QUEUE = 'operation-model';
+
+/** The pinned time-skipping test server, installed into .tools/ on first use (scripts/lib/test-server.mjs). */
+function testServerPath(): string {
+  return execFileSync(process.execPath, [join(ROOT, 'scripts', 'lib', 'test-server.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+function quietRuntime(): void {
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
+    });
+  } catch {
+    // Installed already by a worker an earlier test file of this process started: the runtime is global.
+  }
+}
+
+/** How many times a test server may fail to start: the SDK gives the JVM 5 s, which a loaded machine can exceed. */
+const SERVER_START_ATTEMPTS = 3;
+
+async function startTestServer(): Promise<TestWorkflowEnvironment> {
+  const path = testServerPath();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+    } catch (err) {
+      if (attempt === SERVER_START_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** The real workflow code (workflows/), bundled once for every environment, with the continue-as-new stand-in. */
+export function bundleModelWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  quietRuntime();
+  return bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    workflowInterceptorModules: [require.resolve('./continue-as-new-interceptor')],
+    logger: new DefaultLogger('ERROR'),
+  });
+}
+
+/**
+ * One time-skipping test server and one worker with the real workflow bundle and stand-in
+ * activities. Model runs on one environment run one after the other, so time moves only when the
+ * run under way asks (time is global to a test server); runs go in parallel on several.
+ */
+export class ModelEnvironment {
+  readonly worlds = new Map<string, OperationWorld>();
+  readonly gate = new ProviderGate();
+  /** Why the worker stopped on its own: every step then fails at once instead of waiting for it. */
+  workerFailure: unknown = null;
+  private worker!: Worker;
+  private running!: Promise<void>;
+
+  private constructor(readonly env: TestWorkflowEnvironment) {}
+
+  static async start(bundle: WorkflowBundleWithSourceMap): Promise<ModelEnvironment> {
+    const env = await startTestServer();
+    const { IndexedValueType } = temporal.api.enums.v1;
+    const types: Record<string, temporal.api.enums.v1.IndexedValueType> = {
+      Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, Int: IndexedValueType.INDEXED_VALUE_TYPE_INT, Datetime: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+    };
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: 'default', searchAttributes: Object.fromEntries(Object.entries(searchAttributes).map(([name, type]) => [name, types[type]])),
+    });
+    // The server skips time whenever every workflow waits; a model run moves it itself (`advance`).
+    await env.connection.testService!.lockTimeSkipping({});
+    const model = new ModelEnvironment(env);
+    model.worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: MODEL_TASK_QUEUE,
+      workflowBundle: bundle,
+      activities: createStandInActivities({ worlds: model.worlds, gate: model.gate, now: () => env.currentTimeMs() }),
+    });
+    model.running = model.worker.run().catch((err: unknown) => {
+      model.workerFailure = err;
+    });
+    return model;
+  }
+
+  /** The test server's clock, which the workflow's own `Date.now()` follows. */
+  now(): Promise<number> {
+    return this.env.currentTimeMs();
+  }
+
+  /**
+   * Skips `ms` of workflow time: every timer due meanwhile fires, in order. (Not the SDK's
+   * `result()`, which would leave time skipping unlocked while it waits.)
+   */
+  advance(ms: number): Promise<void> {
+    return this.env.sleep(ms);
+  }
+
+  async stop(): Promise<void> {
+    if (this.worker.getState() === 'RUNNING') this.worker.shutdown();
+    await this.running;
+    await this.env.teardown();
+  }
+}

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { OPERATION_COMMANDS, OperationModel, ProvidersResume, towardsTheEnd } from './commands';
+import type { ModelCoverage } from './coverage';
+import type { ModelEnvironment } from './model-environment';
+import { OperationUnderTest } from './operation-under-test';
+import { DispatchMode, OperationWorld, PixMode } from './world';
+
+/** The operation a model run starts with: born approved or waiting, its signers, its titles and how its providers answer first. */
+const setupArbitrary = fc.record({
+  initialStatus: fc.constantFrom('APPROVED_DIRECT' as const, 'WAITING_APPROVAL' as const),
+  embeddedSignature: fc.boolean(),
+  signers: fc.integer({ min: 1, max: 3 }),
+  // Due dates from PAID: mostly ahead (the overdue timer runs), sometimes already past.
+  titles: fc.array(fc.record({
+    face: fc.integer({ min: 1, max: 500_000 }).map((cents) => (cents / 100).toFixed(2)),
+    overdueAfterMs: fc.oneof({ arbitrary: fc.integer({ min: 60_000, max: 1_800_000 }), weight: 4 }, { arbitrary: fc.constant(-60_000), weight: 1 }),
+  }), { minLength: 1, maxLength: 3 }),
+  dispatchMode: fc.constantFrom<DispatchMode>('ok', 'ok', 'refuse'),
+  pixMode: fc.constantFrom<PixMode>('settle', 'pending', 'refuse'),
+});
+
+export const interleavingArbitrary = fc.record({ setup: setupArbitrary, commands: fc.commands(OPERATION_COMMANDS, { maxCommands: 25 }) });
+export type Interleaving = typeof interleavingArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+let operations = 0;
+
+/**
+ * One interleaving: a fresh operation, its commands one after the other (each checking every
+ * invariant at rest), then the operation driven to its end, which its workflow must reach and
+ * complete at.
+ */
+export async function runInterleaving(environment: ModelEnvironment, { setup, commands }: Interleaving, coverage: ModelCoverage): Promise<void> {
+  operations += 1;
+  const world = new OperationWorld(`model-${process.pid}-${operations}`, setup.initialStatus, setup.signers, setup.titles);
+  world.dispatchMode = setup.dispatchMode;
+  world.pixMode = setup.pixMode;
+  const under = await OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature });
+  const model: OperationModel = { status: world.status, titles: [], stalled: false };
+  try {
+    await fc.asyncModelRun(() => ({ model, real: under }), commands);
+    await finish(model, under);
+    coverage.record(under);
+  } finally {
+    environment.gate.resume(world.operationId);
+    if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
+  }
+}
+
+/** How many steps driving an operation to its end may take: each moves it at least one state forward. */
+const MAX_FINISH_STEPS = 16;
+
+async function finish(model: OperationModel, under: OperationUnderTest): Promise<void> {
+  if (model.stalled) await new ProvidersResume().run(model, under);
+  for (let step = 0; step < MAX_FINISH_STEPS && !(await under.closed()); step += 1) {
+    await towardsTheEnd(model, under).run(model, under);
+  }
+  if (!(await under.closed())) {
+    throw new Error(`the workflow never completed: ${MAX_FINISH_STEPS} steps towards its end left it ${model.status}, running`);
+  }
+  // The query, not the result: the test client's result() unlocks time skipping for everyone meanwhile.
+  const result = await under.state();
+  if (!['SETTLED', 'DENIED', 'CANCELLED'].includes(result.status)) throw new Error(`the workflow completed in ${result.status}, not a terminal state`);
+  if (result.status === 'SETTLED' && under.world.openTitles().length > 0) throw new Error('the workflow completed SETTLED with titles still open');
+}

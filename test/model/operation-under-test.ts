@@ -1,0 +1,172 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
+import { MODEL_TASK_QUEUE, ModelEnvironment } from './model-environment';
+import type { OperationWorld } from './world';
+
+const { EventType } = temporal.api.enums.v1;
+const TASK_CLOSED = [EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT];
+const ACTIVITY_CLOSED = [
+  EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED, EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
+];
+const RUN_CLOSED = [
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+];
+/** Longer than any stand-in activity takes: a workflow not at rest by then is stuck in a task, which is a failure of its own. */
+const REST_TIMEOUT_MS = 30_000;
+/** An update's answer travels by a long poll after the task that settled it: the grace it gets at rest. */
+const ANSWER_GRACE_MS = 1_000;
+
+export type UpdateName = 'approve' | 'deny' | 'cancel' | 'sendForSignature' | 'retryDisbursement' | 'payerPayment';
+
+/** One update as sent: its id (also its actor), what it asked, and its answer once it came. */
+export interface SentUpdate {
+  id: string;
+  name: UpdateName;
+  arg: unknown;
+  answer: { ok: true; value: unknown } | { ok: false; code: string } | null;
+}
+
+/**
+ * The system under test of one model run: its operation's workflow on the shared environment,
+ * the OperationWorld its activities write, and every update sent to it with its answer.
+ */
+export class OperationUnderTest {
+  readonly updates: SentUpdate[] = [];
+  /** A run of this workflow was seen starting from another's continue-as-new. */
+  continuedAsNew = false;
+  private readonly answers = new Map<string, Promise<void>>();
+  private count = 0;
+
+  private constructor(readonly model: ModelEnvironment, readonly world: OperationWorld, readonly handle: WorkflowHandle) {}
+
+  static async start(model: ModelEnvironment, world: OperationWorld, input: Omit<OperationWorkflowInput, 'operationId' | 'initialStatus'>): Promise<OperationUnderTest> {
+    model.worlds.set(world.operationId, world);
+    const handle = await model.env.client.workflow.start('operationWorkflow', {
+      taskQueue: MODEL_TASK_QUEUE, workflowId: `operation-${world.operationId}`,
+      args: [{ ...input, operationId: world.operationId, initialStatus: world.status }],
+    });
+    const under = new OperationUnderTest(model, world, model.env.client.workflow.getHandle(handle.workflowId));
+    await under.atRest();
+    return under;
+  }
+
+  get operationId(): string {
+    return this.world.operationId;
+  }
+
+  /** Sends an update and waits until the workflow accepted or refused it; its answer is recorded whenever it comes. */
+  async update(name: UpdateName, arg: (id: string) => unknown): Promise<SentUpdate> {
+    this.count += 1;
+    const id = `${name}-${this.count}`;
+    const sent: SentUpdate = { id, name, arg: arg(id), answer: null };
+    this.updates.push(sent);
+    const record = (settle: Promise<unknown>) => settle.then(
+      (value) => { sent.answer = { ok: true, value }; },
+      (err: unknown) => { sent.answer = { ok: false, code: refusalCode(err) }; },
+    );
+    try {
+      const handle = await this.handle.startUpdate(name, { args: [sent.arg], updateId: id, waitForStage: WorkflowUpdateStage.ACCEPTED });
+      this.answers.set(id, record(handle.result()));
+    } catch (err) {
+      await record(Promise.reject(err));
+    }
+    await this.atRest();
+    return sent;
+  }
+
+  async signal(name: 'signerSigned' | 'disbursementSettled'): Promise<void> {
+    await this.handle.signal(name).catch((err: unknown) => {
+      if (!isClosed(err)) throw err;
+    });
+    await this.atRest();
+  }
+
+  async state(): Promise<OperationState> {
+    return this.handle.query<OperationState>('state');
+  }
+
+  /** Updates with no answer yet, after the grace an answer needs to arrive. */
+  async unanswered(): Promise<SentUpdate[]> {
+    const waiting = this.updates.filter((u) => u.answer === null);
+    await Promise.race([Promise.all(waiting.map((u) => this.answers.get(u.id))), sleep(ANSWER_GRACE_MS)]);
+    return this.updates.filter((u) => u.answer === null);
+  }
+
+  /** The latest run has closed (completed, or continued as new into nothing: never here). */
+  async closed(): Promise<boolean> {
+    const { workflowExecutionInfo } = await this.model.env.client.workflowService.describeWorkflowExecution({
+      namespace: 'default', execution: { workflowId: this.handle.workflowId },
+    });
+    return (workflowExecutionInfo?.status ?? 1) !== temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  }
+
+  /**
+   * Waits until the latest run has no workflow task pending and no activity in flight but those
+   * its stalled provider holds: what the workflow does next waits on a timer, a message or a stall.
+   */
+  async atRest(): Promise<void> {
+    const deadline = Date.now() + REST_TIMEOUT_MS;
+    while (!(await this.restingNow())) {
+      if (this.model.workerFailure) throw new Error(`the worker stopped: ${String(this.model.workerFailure)}`);
+      if (Date.now() > deadline) {
+        const last = (await this.latestHistory()).slice(-8).map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(', ');
+        throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms; provider calls running ${this.model.gate.running(this.operationId)}; history ends ${last}`);
+      }
+      await sleep(10);
+    }
+  }
+
+  private async restingNow(): Promise<boolean> {
+    const { gate } = this.model;
+    if (gate.running(this.operationId) > 0) return false;
+    const events = await this.latestHistory();
+    if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
+    let taskPending = false;
+    const activities = new Set<string>();
+    for (const event of events) {
+      const type = event.eventType!;
+      if (type === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) taskPending = true;
+      else if (TASK_CLOSED.includes(type)) taskPending = false;
+      else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
+      else if (ACTIVITY_CLOSED.includes(type)) activities.delete(String(scheduledEventIdOf(event)));
+    }
+    // The latest run: a continue-as-new is never its last event, the new run's start is.
+    if (RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)) return true;
+    return !taskPending && (activities.size === 0 || gate.isStalled(this.operationId));
+  }
+
+  private async latestHistory(): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+    const events: temporal.api.history.v1.IHistoryEvent[] = [];
+    let nextPageToken: Uint8Array | undefined;
+    do {
+      const page = await this.model.env.client.workflowService.getWorkflowExecutionHistory({
+        namespace: 'default', execution: { workflowId: this.handle.workflowId }, nextPageToken, maximumPageSize: 1000,
+      });
+      events.push(...(page.history?.events ?? []));
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+    } while (nextPageToken);
+    return events;
+  }
+}
+
+function scheduledEventIdOf(event: temporal.api.history.v1.IHistoryEvent): unknown {
+  const attrs = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes
+    ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes;
+  return attrs?.scheduledEventId;
+}
+
+const isClosed = (err: unknown) => err instanceof Error && /not found|already completed/i.test(err.message);
+
+/**
+ * The contract's code a refusal carries (its ApplicationFailure type); a closed workflow refuses
+ * everything. Anything else is no refusal the api could render: `error: …`, which fails the run.
+ */
+function refusalCode(err: unknown): string {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'refused';
+  if (isClosed(err)) return 'workflow_closed';
+  return `error: ${err instanceof Error ? err.message : String(err)}`;
+}

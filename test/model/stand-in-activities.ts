@@ -1,0 +1,126 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { createContractActivities } from '../../activities/contract';
+import type { createDisbursementActivities } from '../../activities/disbursement';
+import type { createOperationActivities } from '../../activities/operations';
+import type { createTitleActivities } from '../../activities/titles';
+import { Money } from '../../domain/money';
+import { payerPaymentRefusal } from '../../domain/title-rules';
+import type { ProviderGate } from './provider-gate';
+import type { OperationWorld } from './world';
+
+type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
+  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities>;
+
+export interface StandInDeps {
+  worlds: ReadonlyMap<string, OperationWorld>;
+  gate: ProviderGate;
+  /** The test server's clock (time skipped), which the workflow's own `Date.now()` follows. */
+  now: () => Promise<number>;
+}
+
+/**
+ * Activities that stand in for Postgres and the providers (issue #23 allows them here): the same
+ * signatures as the real factories, idempotent like them, writing one OperationWorld each. The
+ * provider calls pass through the gate, so a model run decides when they answer.
+ */
+export function createStandInActivities({ worlds, gate, now }: StandInDeps): Activities {
+  const world = (operationId: string): OperationWorld => {
+    const found = worlds.get(operationId);
+    if (!found) throw ApplicationFailure.nonRetryable(`operation ${operationId} not found`, 'operation_not_found');
+    return found;
+  };
+  const titleWorld = (titleId: string) => {
+    const w = world(titleId.replace(/-t\d+$/, ''));
+    return { w, title: w.title(titleId) };
+  };
+  const balance = (title: OperationWorld['titles'][number]) => ({
+    status: title.status, outstandingBalance: title.outstanding.toString(), paidAmount: title.paid.toString(),
+  });
+
+  return {
+    async recordOperationCreated() {},
+
+    async transitionOperation({ operationId, to, decidedBy }) {
+      world(operationId).move(to, decidedBy ?? null);
+    },
+
+    async releaseOperation({ operationId, to, actor }) {
+      world(operationId).move(to, actor);
+    },
+
+    dispatchContract: ({ operationId, attempt }) => gate.call(operationId, () => {
+      const w = world(operationId);
+      if (w.document?.attempt === attempt) return { contractId: `${operationId}-c${attempt}` };
+      if (w.dispatchMode === 'refuse') throw ApplicationFailure.nonRetryable('the provider refused the document', 'esign_create_failed');
+      w.document = { attempt, signers: w.signers, signed: 0, lost: false };
+      return { contractId: `${operationId}-c${attempt}` };
+    }),
+
+    checkSignatures: ({ operationId }) => gate.call(operationId, () => {
+      const { document } = world(operationId);
+      if (!document) return { allSigned: false };
+      if (document.lost) throw ApplicationFailure.nonRetryable('document unknown to the provider', 'esign_document_not_found');
+      return { allSigned: document.signers > 0 && document.signed === document.signers };
+    }),
+
+    voidContract: ({ operationId }) => gate.call(operationId, () => {
+      world(operationId).document = null;
+    }),
+
+    startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
+      const w = world(operationId);
+      const key = `operation-${operationId}-pix-${attempt}`;
+      let payment = w.pixPayments.find((p) => p.key === key);
+      if (!payment) {
+        if (w.settledPayments().length > 0) w.violations.push(`PIX attempt ${attempt} ordered after an earlier one settled: paid twice`);
+        const status = ({ settle: 'SETTLED', pending: 'PENDING', refuse: 'REJECTED' } as const)[w.pixMode];
+        payment = { key, attempt, status };
+        w.pixPayments.push(payment);
+      }
+      return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
+    }),
+
+    getDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
+      const payment = world(operationId).pixPayments.find((p) => p.attempt === attempt)!;
+      return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
+    }),
+
+    async reconcileAndMarkPaid({ operationId, workflowId }) {
+      world(operationId).move('PAID', workflowId);
+      return { status: 'SETTLED', reason: null };
+    },
+
+    async titleTrackingOfOperation({ operationId }) {
+      const at = await now();
+      return world(operationId).titles.map((title) => ({
+        titleId: title.titleId, ...balance(title), overdueAt: new Date(at + title.overdueAfterMs).toISOString(), payableId: null,
+      }));
+    },
+
+    async applyPayerPayment({ titleId, payment }) {
+      const { w, title } = titleWorld(titleId);
+      const amount = Money.of(payment.paidAmountBrl);
+      const result = (remaining: Money) => ({
+        paymentId: `${titleId}-${payment.externalId}`, titleId, externalId: payment.externalId, paidAmountBrl: amount.toString(),
+        paidAt: payment.paidAt ?? new Date(0).toISOString(), titleStatus: remaining.isZero() ? 'PAID' as const : 'PARTIALLY_PAID' as const, remaining: remaining.toString(),
+      });
+      if (title.applied.has(payment.externalId)) return { result: result(title.outstanding), title: balance(title) };
+      const refusal = payerPaymentRefusal(balance(title), payment.paidAmountBrl);
+      if (refusal) {
+        w.violations.push(`the workflow applied a payment its rules refuse (${refusal.code}) to ${titleId}`);
+        throw ApplicationFailure.nonRetryable(refusal.code, refusal.code, refusal.detail);
+      }
+      title.applied.set(payment.externalId, amount);
+      title.outstanding = title.outstanding.minus(amount);
+      title.paid = title.paid.plus(amount);
+      title.status = title.outstanding.isZero() ? 'PAID' : 'PARTIALLY_PAID';
+      return { result: result(title.outstanding), title: balance(title) };
+    },
+
+    async markTitleOverdue({ titleId }) {
+      const { title } = titleWorld(titleId);
+      if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') title.status = 'OVERDUE';
+      return { ...balance(title), payableId: title.status === 'OVERDUE' ? `${titleId}-payable` : null };
+    },
+  };
+}

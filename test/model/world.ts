@@ -1,0 +1,89 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { LifecycleStatus, readModelMove } from '../../domain/operation-lifecycle';
+import type { TitleStatus } from '../../domain/title-rules';
+import { Money } from '../../domain/money';
+
+/** How the stand-in e-sign provider answers the next dispatch: as it should, or refusing (the `esign-fail-create` sandbox value). */
+export type DispatchMode = 'ok' | 'refuse';
+/** How the stand-in PIX provider answers the next order: settled at once, pending until told, or refused. */
+export type PixMode = 'settle' | 'pending' | 'refuse';
+
+export interface WorldTitle {
+  titleId: string;
+  face: Money;
+  outstanding: Money;
+  paid: Money;
+  status: TitleStatus;
+  /** Workflow time from PAID until the title turns OVERDUE (a due date still in the future), or ≤ 0 (already past). */
+  overdueAfterMs: number;
+  /** external_id → amount applied: a second application of one external_id is a double credit. */
+  applied: Map<string, Money>;
+}
+
+export interface PixPayment {
+  key: string;
+  attempt: number;
+  status: 'PENDING' | 'SETTLED' | 'REJECTED';
+}
+
+/** A move the read model took, with who asked for it (the update's actor) when a request caused it. */
+export interface ReadModelMove {
+  from: LifecycleStatus;
+  to: LifecycleStatus;
+  actor: string | null;
+}
+
+/**
+ * One operation's rows and its providers, in memory: what the stand-in activities read and write
+ * instead of Postgres, the e-sign provider and the PIX provider. Whatever the workflow asks that
+ * the real rows or providers would refuse, or that breaks an invariant (a move the state table
+ * does not allow, a second payment of one external_id, a second PIX settled), is written down in
+ * `violations` as well as refused, so a model run fails on it even when the workflow copes.
+ */
+export class OperationWorld {
+  status: LifecycleStatus;
+  readonly moves: ReadModelMove[] = [];
+  readonly violations: string[] = [];
+  dispatchMode: DispatchMode = 'ok';
+  pixMode: PixMode = 'settle';
+  /** The document in force at the provider: its signers and how many have signed; null when none is. */
+  document: { attempt: number; signers: number; signed: number; lost: boolean } | null = null;
+  readonly pixPayments: PixPayment[] = [];
+  readonly titles: WorldTitle[];
+
+  constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
+    this.status = initialStatus;
+    this.titles = titles.map((t, i) => ({
+      titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), outstanding: Money.of(t.face), paid: Money.ZERO,
+      status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(),
+    }));
+  }
+
+  /** The read model's guarded move (activities/operations.ts `moveOperation`): false when already there or past it; a move off the table fails as it does there. */
+  move(to: LifecycleStatus, actor: string | null): boolean {
+    const decision = readModelMove(this.status, to);
+    if (decision === 'refuse') {
+      this.violations.push(`read model refused ${this.status} → ${to} (not in the state table)`);
+      throw ApplicationFailure.nonRetryable(`cannot move ${this.status} to ${to}`, 'invalid_transition');
+    }
+    if (decision === 'done') return false;
+    this.moves.push({ from: this.status, to, actor });
+    this.status = to;
+    if (to === 'DENIED' || to === 'CANCELLED') for (const title of this.titles) title.status = 'CANCELLED';
+    return true;
+  }
+
+  title(titleId: string): WorldTitle {
+    const title = this.titles.find((t) => t.titleId === titleId);
+    if (!title) throw new Error(`no title ${titleId}`);
+    return title;
+  }
+
+  settledPayments(): PixPayment[] {
+    return this.pixPayments.filter((p) => p.status === 'SETTLED');
+  }
+
+  openTitles(): WorldTitle[] {
+    return this.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+  }
+}
