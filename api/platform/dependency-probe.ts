@@ -22,6 +22,9 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
   }
 }
 
+/** The longest wait of the Temporal client between two attempts (5 s, plus 20 % jitter). */
+const CLIENT_RETRY_WAIT_MS = 6_000;
+
 /** Reachability of what the api depends on, for the health routes. */
 export class DependencyProbe {
   constructor(private readonly db: Knex, private readonly temporal: TemporalHandle, private readonly timeoutMs = 1_000) {}
@@ -31,12 +34,14 @@ export class DependencyProbe {
   }
 
   /**
-   * The call carries its own deadline, so the client's retries of an unreachable server end with it
-   * (a retry left pending would run on a connection closed meanwhile); the race is only a backstop.
+   * The call carries its own deadline and is left to settle by itself: the client retries an
+   * unreachable server after waits of up to 6 s (5 s and its jitter), and the first attempt after
+   * the deadline ends it. Giving up on it earlier would leave a retry pending, which then runs on a
+   * connection the api may have closed meanwhile (an uncaught "Channel has been shut down").
    */
   temporalServer(): Promise<ProbeResult> {
     const { connection } = this.temporal;
-    return timed(() => connection.withDeadline(Date.now() + this.timeoutMs, () => connection.workflowService.getSystemInfo({})), this.timeoutMs + 500);
+    return timed(() => connection.withDeadline(Date.now() + this.timeoutMs, () => connection.workflowService.getSystemInfo({})), this.timeoutMs + CLIENT_RETRY_WAIT_MS);
   }
 
   async workerPollers(): Promise<{ status: 'ok' | 'down'; task_queue: string; pollers: number }> {

@@ -73,4 +73,14 @@ describe('health', function () {
     expect(res.status, res.text).to.be.oneOf([200, 503]);
     expect(res.body.dependencies.database.status).to.equal('ok');
   });
+
+  it('closes cleanly while its background probes keep failing to reach Temporal: no client retry outlives the connection', async () => {
+    for (const probingFor of [2_300, 3_100]) {
+      const unreachable = await startApi(testConfig({ TEMPORAL_ADDRESS: '127.0.0.1:1' }));
+      await new Promise((resolve) => setTimeout(resolve, probingFor));
+      await unreachable.close();
+    }
+    // A retry left pending would now run on the closed connection and throw where mocha sees it.
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+  });
 });

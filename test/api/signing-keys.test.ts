@@ -82,7 +82,7 @@ describe('token signing keys', function () {
         const res = await me(api, leaked);
         expect(res.status).to.equal(401);
         expect(res.body.detail).to.equal('invalid_token');
-      }, 1_000);
+      }, 2_000);
       const kids = (await api.get('/v1/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
       expect(kids).to.not.include(kidOf(leaked));
       expect((await me(api, await tokenFor(api, credential))).status).to.equal(200);
