@@ -10,6 +10,7 @@ import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/reposi
 import { WebhookDeliveryRepository } from '../db/repositories/webhooks-deliveries';
 import { createWebhookTransport } from './webhooks-http';
 import { CipherRing } from '../db/crypto/cipher-ring';
+import { webhookDeliveries, webhookDeliveryLag } from '../db/telemetry/metrics';
 
 export interface WebhookActivityDeps {
   db: Knex;
@@ -92,6 +93,8 @@ export function createWebhookActivities({ db, config, logger, resolveHost }: Web
         nextRetryAt: retrying ? new Date(Date.now() + input.nextRetryInMs!) : null,
         error: outcome.error,
       });
+      webhookDeliveries.inc({ outcome: delivered ? 'delivered' : retrying ? 'failed' : 'given_up' });
+      if (delivered) webhookDeliveryLag.observe((Date.now() - new Date(event.occurredAt).getTime()) / 1000);
       if (!delivered) {
         logger.info('webhook attempt failed', {
           event_id: event.eventId, subscription_id: subscription.id, attempt_number: record.attemptNumber,

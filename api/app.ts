@@ -12,6 +12,7 @@ import { RouteTable } from './openapi/route-table';
 import { requestContext } from './middleware/request-context';
 import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
+import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
@@ -81,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   const now = deps.now ?? (() => new Date());
   const limits = { db, config: config.rateLimit, now };
 
-  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger)]));
+  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.

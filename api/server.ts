@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { loadConfig, Config } from '../db/config';
+import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
 import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
@@ -12,10 +12,15 @@ import { ReferenceCache } from './cache/reference-cache';
 import { purgeExpiredRecords } from '../db/repositories/idempotency';
 import { purgeIdleWindows } from '../db/repositories/rate-limit';
 import { purgeCallbackSignatures } from '../db/repositories/callback-signatures';
+import { startMetricsServer } from '../db/telemetry/metrics-server';
+import { watchPool } from '../db/telemetry/metrics';
+import { serveBusinessGauges } from '../db/telemetry/business-gauges';
 
 export interface RunningApi {
   server: Server;
   url: string;
+  /** Where this process's metrics are scraped. */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
@@ -23,6 +28,8 @@ export interface RunningApi {
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
+  const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.api);
+  const unwatch = [watchPool(db, 'api'), serveBusinessGauges(db)];
   const keys = await KeyRing.load(db, config.jwt.privateKeyPem, { intervalMs: config.jwt.keyReloadIntervalMs });
   const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
@@ -46,8 +53,11 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   return {
     server,
     url: `http://${config.http.host}:${port}`,
+    metricsUrl: metrics.url,
     async close() {
       clearInterval(purge);
+      await metrics.close();
+      for (const stop of unwatch) stop();
       await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -60,7 +70,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
 if (require.main === module) {
   const config = loadConfig();
   startApi(config).then((api) => {
-    process.stdout.write(`api listening on ${api.url}\n`);
+    process.stdout.write(`api listening on ${api.url}, metrics on ${api.metricsUrl}\n`);
     const stop = () => { api.close().finally(() => process.exit(0)); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -39,8 +39,13 @@ export interface Config {
   titles: { graceDaysOverride: number | null };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   openapi: { validateResponses: boolean };
+  /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
+  metrics: { host: string; port: number | null };
   logLevel: string;
 }
+
+/** Where each process kind serves its metrics when METRICS_PORT is not set: OpenTelemetry's Prometheus exporter port, and the next. */
+export const DEFAULT_METRICS_PORTS = { api: 9464, worker: 9465 } as const;
 
 export class ConfigError extends Error {}
 
@@ -186,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
+    metrics: { host: str(env, 'METRICS_HOST', '127.0.0.1'), port: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null },
     logLevel: str(env, 'LOG_LEVEL', 'info'),
   };
   if (config.serviceEnv === 'prod') {

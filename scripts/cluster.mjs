@@ -28,6 +28,7 @@ say([
   `Postgres       ${cluster.serverUrl.replace(/:[^:@/]+@/, ':***@')}   (databases receivables, temporal, temporal_visibility)`,
   `Sandbox        ${cluster.sandboxUrl}   (e-sign, PIX, mailbox; state in ${cluster.appEnv.SANDBOX_STATE_FILE})`,
   'Workers        2 processes on task queue operations',
+  `Metrics        ${[...cluster.metricsUrls.apis, ...cluster.metricsUrls.workers].join('  ')}   (api processes, then workers)`,
   `Logs           ${cluster.logs}/`,
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
   'Backoffice     backoffice@example.com / backoffice-dev-password',

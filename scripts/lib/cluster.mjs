@@ -111,10 +111,17 @@ export async function startCluster({
     const migrated = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), 'db/cli.ts', 'migrate', 'seed'], { cwd: ROOT, env: appEnv, encoding: 'utf8' });
     if (migrated.status !== 0) throw new Error(`migration failed:\n${migrated.stderr}`);
 
+    // Each app process has its own metrics listener: the api processes from 9464 up, the workers after them (or free ports).
+    const metricsBase = Number(env.METRICS_PORT ?? 9464);
+    const metricsPorts = [];
+    for (let i = 0; i < apiProcesses + workerCount; i += 1) metricsPorts.push(await port(metricsBase + i));
+    const apiMetricsPorts = metricsPorts.slice(0, apiProcesses);
+    const workerMetricsPorts = metricsPorts.slice(apiProcesses);
     const supervise = (name, args, ready, extra = {}) => new Supervised(name, NODE_TSX[0], args, { cwd: ROOT, env: appEnv, logFile: path.join(logs, `${name}.log`), ready, ...extra });
     const sandbox = supervise('sandbox', [...NODE_TSX.slice(1), 'sandbox/main.ts'], /sandbox providers on/);
     const apiPids = new Set();
     const apis = supervise('api', [path.join(ROOT, 'scripts', 'lib', 'api-cluster.mjs'), String(apiProcesses), 'api/server.ts', '--import', 'tsx'], new RegExp(`(api process \\d+ listening[\\s\\S]*){${apiProcesses}}`), {
+      env: { ...appEnv, METRICS_PORTS: apiMetricsPorts.join(',') },
       onLine: (line) => {
         const up = /api process (\d+) listening/.exec(line);
         const down = /api process (\d+) exited/.exec(line);
@@ -122,13 +129,16 @@ export async function startCluster({
         if (down) apiPids.delete(Number(down[1]));
       },
     });
-    const workers = Array.from({ length: workerCount }, (_, i) => i + 1).map((n) => supervise(`worker-${n}`, [...NODE_TSX.slice(1), 'worker/main.ts'], /worker polling task queue/));
+    const workers = Array.from({ length: workerCount }, (_, i) => i + 1).map((n) => supervise(`worker-${n}`, [...NODE_TSX.slice(1), 'worker/main.ts'], /worker polling task queue/, {
+      env: { ...appEnv, METRICS_PORT: String(workerMetricsPorts[n - 1]) },
+    }));
     for (const service of [sandbox, apis, ...workers]) {
       await service.start();
       stops.push(() => service.stop());
     }
 
-    return { ...infra, apiUrl, sandboxUrl, databaseUrl, sandbox, apis, apiPids, workers, appEnv };
+    const metricsUrls = { apis: apiMetricsPorts.map((p) => `http://127.0.0.1:${p}/metrics`), workers: workerMetricsPorts.map((p) => `http://127.0.0.1:${p}/metrics`) };
+    return { ...infra, apiUrl, sandboxUrl, databaseUrl, sandbox, apis, apiPids, workers, appEnv, metricsUrls };
   } catch (err) {
     await stopAll();
     throw err;
