@@ -13,6 +13,7 @@ import { requestContext } from './middleware/request-context';
 import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
 import { httpMetrics } from './middleware/http-metrics';
+import { traceRoute } from './middleware/trace-route';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(pipeline([
     // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
     resolveRoute(routes),
+    traceRoute(),
     noStoreForSecrets(),
     perIpRateLimit(limits),
     ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),

@@ -15,6 +15,7 @@ import { purgeCallbackSignatures } from '../db/repositories/callback-signatures'
 import { startMetricsServer } from '../db/telemetry/metrics-server';
 import { watchPool } from '../db/telemetry/metrics';
 import { serveBusinessGauges } from '../db/telemetry/business-gauges';
+import { startTracing } from '../db/telemetry/tracing';
 
 export interface RunningApi {
   server: Server;
@@ -26,6 +27,7 @@ export interface RunningApi {
 
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
+  const tracing = startTracing(config.tracing, 'receivables-api');
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
   const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.api);
@@ -35,7 +37,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
   const listener = cache.listen(config.databaseUrl, logger);
   const auth = new AuthService(db, tokens, config, cache);
-  const temporal = connectTemporal(config.temporal, config.payloadKeys);
+  const temporal = connectTemporal(config.temporal, config.payloadKeys, tracing.sdk !== null);
   const now = options.now ?? (() => new Date());
   const app = createApp({ config, db, temporal, keys, auth, cache, probe: new DependencyProbe(db, temporal), logger, now, resolveHost: options.resolveHost });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.

@@ -12,6 +12,8 @@ import { encryptingDataConverter } from '../db/crypto/payload-codec';
 import { installRuntime } from './runtime';
 import { startMetricsServer } from '../db/telemetry/metrics-server';
 import { watchPool } from '../db/telemetry/metrics';
+import { startTracing } from '../db/telemetry/tracing';
+import { tracingOptions } from './tracing';
 
 export interface RunningWorker {
   worker: Worker;
@@ -26,7 +28,9 @@ export interface RunningWorker {
  * real dependencies. The only place where those dependencies are wired together.
  */
 export async function startWorker(config: Config, options: { resolveHost?: HostResolver } = {}): Promise<RunningWorker> {
+  const tracing = startTracing(config.tracing, 'receivables-worker');
   const logger = createLogger(config.logLevel, 'worker');
+  const traced = tracingOptions(tracing);
   const temporalMetrics = await installRuntime(logger, config.logLevel);
   const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20));
   const unwatchPool = watchPool(db, 'worker');
@@ -45,10 +49,11 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
     // it (10 s by default): an approval or payer payment arriving then must still fit the api's
     // 20 s update deadline. Workflows here are short to replay, so falling back early costs little.
     stickyQueueScheduleToStartTimeout: '3s',
+    ...traced.worker,
   });
   const run = worker.run();
   // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
-  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {
