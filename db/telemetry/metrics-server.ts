@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { registry } from './metrics';
+import { registry } from './registry';
 
 export interface MetricsServer {
   url: string;

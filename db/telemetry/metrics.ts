@@ -1,27 +1,17 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Knex } from 'knex';
+import { registry } from './registry';
 
 /**
- * The process's metrics, named after OpenTelemetry's semantic conventions where one exists (HTTP
- * server, database client pool) and `receivables_` for the business. One registry per process, as
+ * The process's metrics, named after OpenTelemetry's semantic conventions where one exists
+ * (database client pool) and `receivables_` for the business. One registry per process, as
  * the Temporal runtime is: counters count what this process did, and the scrape of its loopback
  * listener (db/telemetry/metrics-server.ts) reads them. Every label takes its values from a closed
- * set (states, outcomes, route templates, cache names): nothing a request carries becomes a label.
+ * set (states, outcomes, cache names): nothing a request carries becomes a label.
  */
-export const registry = new Registry();
 
-/** OpenTelemetry's advice for `http.server.request.duration`, in seconds. */
-const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 /** Webhook lag runs from milliseconds (first attempt) to hours (the retry schedule). */
 const LAG_BUCKETS = [0.1, 0.5, 1, 5, 30, 60, 300, 1800, 7200, 18000, 36000, 86400];
-
-export const httpServerDuration = new Histogram({
-  name: 'http_server_request_duration_seconds',
-  help: 'Duration of HTTP server requests, by method, route template and status code.',
-  labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
-  buckets: HTTP_BUCKETS,
-  registers: [registry],
-});
 
 export const operationTransitions = new Counter({
   name: 'receivables_operation_transitions_total',
