@@ -45,6 +45,7 @@ import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../db/crypto/payload-codec';
 import { CipherRing } from '../db/crypto/cipher-ring';
 import { webPageRoutes } from './backoffice/web-pages';
+import { systemRoutes } from './backoffice/system-routes';
 import { pipeline, routerDispatch } from './http/pipeline';
 
 /** Express matches paths without regard to case, so the pages' prefixes are matched so too. */
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
+    systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config }),
     assignorPayableRoutes(),

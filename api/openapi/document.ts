@@ -15,6 +15,7 @@ import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
+import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 
 /**
@@ -67,6 +68,7 @@ const PARTS: Part[] = [
   { paths: webhookPaths, schemas: webhookSchemas },
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },
+  { paths: systemPaths, schemas: systemSchemas },
 ];
 
 /**

@@ -24,6 +24,15 @@ export class SystemFiguresRepository {
     return rows.map((row) => ({ status: row.status, count: Number(row.count), oldestSeconds: Math.max(0, Number(row.oldest)) }));
   }
 
+  /** Deliveries (event × subscription) whose latest attempt failed and that wait for their next attempt. */
+  async deliveriesRetrying(): Promise<number> {
+    const [{ count }] = await this.db
+      .from(this.db('webhook_deliveries').distinctOn('subscription_id', 'event_id')
+        .select('delivered_successfully', 'next_retry_at').orderBy([{ column: 'subscription_id' }, { column: 'event_id' }, { column: 'attempt_number', order: 'desc' }]).as('latest'))
+      .where('delivered_successfully', false).whereNotNull('next_retry_at').count('* as count');
+    return Number(count);
+  }
+
   async outboxPending(): Promise<number> {
     const [{ count }] = await this.db('workflow_outbox').whereNull('started_at').count('* as count');
     return Number(count);

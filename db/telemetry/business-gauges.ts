@@ -15,7 +15,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
-interface Snapshot { states: StateFigure[]; outboxPending: number }
+interface Snapshot { states: StateFigure[]; outboxPending: number; deliveriesRetrying: number }
 
 let source: SystemFiguresRepository | undefined;
 let last: { at: number; read: Promise<Snapshot | null> } | undefined;
@@ -26,8 +26,8 @@ function snapshot(): Promise<Snapshot | null> {
   if (!last || Date.now() - last.at > FRESH_MS) {
     last = {
       at: Date.now(),
-      read: within(READ_TIMEOUT_MS, Promise.all([figures.operationsByState(), figures.outboxPending()]))
-        .then(([states, outboxPending]) => ({ states, outboxPending }), () => null),
+      read: within(READ_TIMEOUT_MS, Promise.all([figures.operationsByState(), figures.outboxPending(), figures.deliveriesRetrying()]))
+        .then(([states, outboxPending, deliveriesRetrying]) => ({ states, outboxPending, deliveriesRetrying }), () => null),
     };
   }
   return last.read;
@@ -79,6 +79,17 @@ const outboxPending = new Gauge({
   },
 });
 
+const deliveriesRetrying = new Gauge({
+  name: 'receivables_webhook_deliveries_retrying',
+  help: 'Webhook deliveries (event and subscription) whose latest attempt failed and that wait for their next attempt.',
+  registers: [registry],
+  async collect() {
+    const read = await snapshot();
+    if (!read) return this.reset();
+    this.set(read.deliveriesRetrying);
+  },
+});
+
 /**
  * The figures read from Postgres at scrape time (operations per state and their oldest, the outbox
  * backlog, whether Postgres answered), served by the api processes from `db` until the returned
@@ -90,6 +101,6 @@ export function serveBusinessGauges(db: Knex): () => void {
   return () => {
     source = undefined;
     last = undefined;
-    for (const gauge of [databaseUp, operations, oldest, outboxPending]) gauge.reset();
+    for (const gauge of [databaseUp, operations, oldest, outboxPending, deliveriesRetrying]) gauge.reset();
   };
 }

@@ -4,6 +4,7 @@ import { operationView } from './operation.js';
 import { queueView } from './queue.js';
 import { signInView } from './sign-in.js';
 import { stuckView } from './stuck.js';
+import { systemView } from './system.js';
 
 const nav = document.getElementById('nav');
 
@@ -18,6 +19,7 @@ function route() {
   const operation = /^\/operations\/([0-9a-f-]{36})$/.exec(path);
   if (operation) return operationView(operation[1]);
   if (path === '/stuck') return stuckView();
+  if (path === '/system') return systemView();
   return queueView(params);
 }
 
