@@ -29,6 +29,8 @@ say([
   `Sandbox        ${cluster.sandboxUrl}   (e-sign, PIX, mailbox; state in ${cluster.appEnv.SANDBOX_STATE_FILE})`,
   'Workers        2 processes on task queue operations',
   `Metrics        ${[...cluster.metricsUrls.apis, ...cluster.metricsUrls.workers].join('  ')}   (api processes, then workers)`,
+  `Prometheus     ${cluster.prometheus?.url ?? '(off)'}   (every api, worker, the sandbox and the Temporal server; rules of ops/prometheus/)`,
+  `Jaeger         ${cluster.jaeger ? `${cluster.jaeger.queryUrl}   (traces; query API /api/traces/<trace id>)` : '(off)'}`,
   `Logs           ${cluster.logs}/`,
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
   'Backoffice     backoffice@example.com / backoffice-dev-password',
