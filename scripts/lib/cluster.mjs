@@ -62,6 +62,7 @@ export async function startCluster({
     }
     let temporal;
     let webUi = null;
+    let apiPort = null;
     if (devServer) {
       const devPort = await freePort();
       temporal = await startTemporalDev({ binary: temporalCli, port: devPort, uiPort: await freePort(), headless: true, dbFile: path.join(dataDir, 'temporal.db') });
@@ -81,7 +82,10 @@ export async function startCluster({
 
       if (tools.ui) {
         const webPort = await port(Number(env.CLUSTER_TEMPORAL_UI_PORT ?? 8233));
-        webUi = await startTemporalWeb({ binary: tools.ui, dir: path.join(dataDir, 'web'), temporalAddress: temporal.address, port: webPort, logFile: path.join(logs, 'temporal-web.log') });
+        // Temporal Web decodes through the api's codec with the console's session cookie (same site, credentials included).
+        apiPort = apps ? await port(Number(env.PORT ?? 8000)) : null;
+        const codecEndpoint = apps ? `${env.PUBLIC_URL ?? `http://127.0.0.1:${apiPort}`}/v1/backoffice/codec` : null;
+        webUi = await startTemporalWeb({ binary: tools.ui, dir: path.join(dataDir, 'web'), temporalAddress: temporal.address, port: webPort, codecEndpoint, logFile: path.join(logs, 'temporal-web.log') });
         stops.push(() => webUi.stop());
       }
     }
@@ -96,7 +100,7 @@ export async function startCluster({
       stops.push(() => jaeger.stop());
     }
     const databaseUrl = await createDatabase(serverUrl, env.CLUSTER_DATABASE ?? 'receivables');
-    const apiPort = await port(Number(env.PORT ?? 8000));
+    apiPort ??= await port(Number(env.PORT ?? 8000));
     const sandboxPort = await port(Number(env.SANDBOX_PORT ?? 8100));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;

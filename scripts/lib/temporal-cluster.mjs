@@ -130,7 +130,8 @@ export async function startTemporalWeb({ binary, dir, temporalAddress, port, cod
   const config = {
     temporalGrpcAddress: temporalAddress, host: '127.0.0.1', port, enableUi: true, defaultNamespace: 'default',
     cors: { allowOrigins: [`http://127.0.0.1:${port}`] }, auth: { enabled: false },
-    ...(codecEndpoint ? { codec: { endpoint: codecEndpoint } } : {}),
+    // includeCredentials: the browser sends the api's codec_session cookie (set when an operator signs in to the console).
+    ...(codecEndpoint ? { codec: { endpoint: codecEndpoint, includeCredentials: true } } : {}),
   };
   writeFileSync(path.join(dir, 'development.yaml'), JSON.stringify(config, null, 2));
   const log = createWriteStream(logFile, { flags: 'a' });

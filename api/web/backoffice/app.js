@@ -1,4 +1,4 @@
-import { session } from './api.js';
+import { session, signOut } from './api.js';
 import { say } from './dom.js';
 import { operationView } from './operation.js';
 import { queueView } from './queue.js';
@@ -23,8 +23,8 @@ function route() {
   return queueView(params);
 }
 
-document.getElementById('sign-out').addEventListener('click', () => {
-  session.clear();
+document.getElementById('sign-out').addEventListener('click', async () => {
+  await signOut();
   say('Signed out.');
   location.hash = '#/queue';
   route();
