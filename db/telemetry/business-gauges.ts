@@ -42,57 +42,39 @@ const databaseUp = new Gauge({
   },
 });
 
-const operations = new Gauge({
-  name: 'receivables_operations',
-  help: 'Operations in each lifecycle state now, across originators.',
-  labelNames: ['lifecycle_status'] as const,
-  registers: [registry],
-  async collect() {
-    const read = await snapshot();
-    if (!read) return this.reset();
-    const counts = new Map(read.states.map((s) => [s.status, s.count]));
-    for (const status of LIFECYCLE_STATUSES) this.set({ lifecycle_status: status }, counts.get(status) ?? 0);
-  },
-});
+/** A gauge per lifecycle state, from the snapshot; absent while Postgres does not answer. */
+function perState(name: string, help: string, pick: (figure: StateFigure) => number): Gauge<'lifecycle_status'> {
+  return new Gauge({
+    name, help, labelNames: ['lifecycle_status'] as const, registers: [registry],
+    async collect() {
+      const read = await snapshot();
+      if (!read) return this.reset();
+      const values = new Map(read.states.map((figure) => [figure.status, pick(figure)]));
+      for (const status of LIFECYCLE_STATUSES) this.set({ lifecycle_status: status }, values.get(status) ?? 0);
+    },
+  });
+}
 
-const oldest = new Gauge({
-  name: 'receivables_operation_oldest_in_state_seconds',
-  help: 'How long the operation longest in each lifecycle state has been in it (0 when none is).',
-  labelNames: ['lifecycle_status'] as const,
-  registers: [registry],
-  async collect() {
-    const read = await snapshot();
-    if (!read) return this.reset();
-    const ages = new Map(read.states.map((s) => [s.status, s.oldestSeconds]));
-    for (const status of LIFECYCLE_STATUSES) this.set({ lifecycle_status: status }, ages.get(status) ?? 0);
-  },
-});
+/** One figure of the snapshot; absent while Postgres does not answer. */
+function single(name: string, help: string, pick: (read: Snapshot) => number): Gauge {
+  return new Gauge({
+    name, help, registers: [registry],
+    async collect() {
+      const read = await snapshot();
+      if (!read) return this.reset();
+      this.set(pick(read));
+    },
+  });
+}
 
-const outboxPending = new Gauge({
-  name: 'receivables_outbox_pending',
-  help: 'Workflow starts written to the outbox and not started yet.',
-  registers: [registry],
-  async collect() {
-    const read = await snapshot();
-    if (!read) return this.reset();
-    this.set(read.outboxPending);
-  },
-});
-
-const deliveriesRetrying = new Gauge({
-  name: 'receivables_webhook_deliveries_retrying',
-  help: 'Webhook deliveries (event and subscription) whose latest attempt failed and that wait for their next attempt.',
-  registers: [registry],
-  async collect() {
-    const read = await snapshot();
-    if (!read) return this.reset();
-    this.set(read.deliveriesRetrying);
-  },
-});
+const operations = perState('receivables_operations', 'Operations in each lifecycle state now, across originators.', (figure) => figure.count);
+const oldest = perState('receivables_operation_oldest_in_state_seconds', 'How long the operation longest in each lifecycle state has been in it (0 when none is).', (figure) => figure.oldestSeconds);
+const outboxPending = single('receivables_outbox_pending', 'Workflow starts written to the outbox and not started yet.', (read) => read.outboxPending);
+const deliveriesRetrying = single('receivables_webhook_deliveries_retrying', 'Webhook deliveries (event and subscription) whose latest attempt failed and that wait for their next attempt.', (read) => read.deliveriesRetrying);
 
 /**
  * The figures read from Postgres at scrape time (operations per state and their oldest, the outbox
- * backlog, whether Postgres answered), served by the api processes from `db` until the returned
+ * backlog, the deliveries failing, whether Postgres answered), served by the api processes from `db` until the returned
  * function is called. Every api serves the same figures: rules take their `max`.
  */
 export function serveBusinessGauges(db: Knex): () => void {
