@@ -17,12 +17,13 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 interface Snapshot { states: StateFigure[]; outboxPending: number; deliveriesRetrying: number }
 
-let source: SystemFiguresRepository | undefined;
+/** The api instances of this process serving the figures (tests start several); the latest one reads. */
+const sources: SystemFiguresRepository[] = [];
 let last: { at: number; read: Promise<Snapshot | null> } | undefined;
 
 function snapshot(): Promise<Snapshot | null> {
-  if (!source) return Promise.resolve(null);
-  const figures = source;
+  const figures = sources.at(-1);
+  if (!figures) return Promise.resolve(null);
   if (!last || Date.now() - last.at > FRESH_MS) {
     last = {
       at: Date.now(),
@@ -38,7 +39,7 @@ const databaseUp = new Gauge({
   help: '1 when this process read its figures from Postgres at the last scrape, 0 when Postgres did not answer.',
   registers: [registry],
   async collect() {
-    if (source) this.set((await snapshot()) ? 1 : 0);
+    if (sources.length > 0) this.set((await snapshot()) ? 1 : 0);
   },
 });
 
@@ -78,11 +79,13 @@ const deliveriesRetrying = single('receivables_webhook_deliveries_retrying', 'We
  * function is called. Every api serves the same figures: rules take their `max`.
  */
 export function serveBusinessGauges(db: Knex): () => void {
-  source = new SystemFiguresRepository(db);
+  const source = new SystemFiguresRepository(db);
+  sources.push(source);
   last = undefined;
   return () => {
-    source = undefined;
+    sources.splice(sources.indexOf(source), 1);
     last = undefined;
+    if (sources.length > 0) return;
     for (const gauge of [databaseUp, operations, oldest, outboxPending, deliveriesRetrying]) gauge.reset();
   };
 }
