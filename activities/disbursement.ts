@@ -5,6 +5,7 @@ import type { DisbursementOutcome } from '../domain/lifecycle-messages';
 import { DisbursementsRepository } from '../db/repositories/disbursements';
 import type { PixPayment, PixProvider } from './pix-client';
 import { PixError } from './provider-errors';
+import { pixDisbursements } from '../db/telemetry/metrics';
 
 export interface DisbursementActivityDeps {
   db: Knex;
@@ -19,6 +20,11 @@ export const disbursementKey = (operationId: string, attempt: number) => `operat
 
 export function createDisbursementActivities({ db, pix, pixCallbackUrl }: DisbursementActivityDeps) {
   const disbursements = new DisbursementsRepository(db);
+
+  /** Settles the attempt's row and counts the outcome, once however often a retried activity gets here. */
+  async function settle(id: string, status: PixPayment['status'], settledAmount: string | null, reason: string | null): Promise<void> {
+    if (status !== 'PENDING' && await disbursements.settle(id, status, settledAmount, reason)) pixDisbursements.inc({ outcome: status.toLowerCase() });
+  }
 
   /**
    * The payment as the provider has it. One it no longer knows by id (404) is looked up by our
@@ -42,17 +48,17 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       if (row.status !== 'PENDING') return { status: row.status, reason: row.rejectionReason };
       if (Money.of(row.amount).isZero()) {
         // Debt netting consumed the whole liquid value: nothing to send, nothing to wait for.
-        await disbursements.settle(row.id, 'SETTLED', '0.00', null);
+        await settle(row.id, 'SETTLED', '0.00', null);
         return { status: 'SETTLED', reason: null };
       }
       try {
         const payment = await pix.createPayment(key, row.amount, order.recipient, pixCallbackUrl);
-        await disbursements.ordered(row.id, payment.paymentId);
-        if (payment.status !== 'PENDING') await disbursements.settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
+        if (await disbursements.ordered(row.id, payment.paymentId)) pixDisbursements.inc({ outcome: 'ordered' });
+        await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
         return { status: payment.status, reason: payment.rejectionReason };
       } catch (err) {
         if (err instanceof PixError && err.code === 'pix_rejected') {
-          await disbursements.settle(row.id, 'REJECTED', '0.00', err.message);
+          await settle(row.id, 'REJECTED', '0.00', err.message);
           return { status: 'REJECTED', reason: 'pix_rejected' };
         }
         throw err;
@@ -64,10 +70,10 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       if (row.status !== 'PENDING' || !row.providerPaymentId) return { status: row.status, reason: row.rejectionReason };
       const payment = await paymentOrReconciled(row.providerPaymentId, row.idempotencyKey);
       if (!payment) {
-        await disbursements.settle(row.id, 'REJECTED', '0.00', 'pix_payment_not_found');
+        await settle(row.id, 'REJECTED', '0.00', 'pix_payment_not_found');
         return { status: 'REJECTED', reason: 'pix_payment_not_found' };
       }
-      if (payment.status !== 'PENDING') await disbursements.settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
+      await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
       return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? 'pix_rejected' : null) };
     },
 

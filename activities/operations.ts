@@ -5,6 +5,7 @@ import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
+import { afterCommit, operationTransitions } from '../db/telemetry/metrics';
 
 export interface OperationActivityDeps {
   db: Knex;
@@ -43,7 +44,7 @@ function found(op: LifecycleOperation | undefined, operationId: string): Lifecyc
  * row already in `to`, or past it, and changes nothing (`readModelMove`).
  */
 export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown> }): Promise<LifecycleOperation | null> {
-  return db.transaction(async (trx) => {
+  const moved = await db.transaction(async (trx) => {
     const operations = new OperationLifecycleRepository(trx);
     const op = found(await operations.lock(args.operationId), args.operationId);
     const decision = readModelMove(op.lifecycleStatus, args.to);
@@ -63,6 +64,9 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
     }
     return updated;
   });
+  // Counted when the caller's transaction, if any, commits: a rolled-back move is retried and counted then.
+  if (moved) afterCommit(db, () => operationTransitions.inc({ to: args.to }));
+  return moved;
 }
 
 function moveData(args: { to: LifecycleStatus; decidedBy?: string; errorCode?: string }, at: Date): Record<string, unknown> {

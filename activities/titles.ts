@@ -9,6 +9,7 @@ import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/tit
 import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
 import { payerPaymentRefusal } from '../domain/title-rules';
+import { afterCommit, titlesOverdue } from '../db/telemetry/metrics';
 
 export interface TitleActivityDeps {
   db: Knex;
@@ -89,6 +90,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         const payables = new PayablesRepository(trx, title.originatorId);
         if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
           await titles.markOverdue(titleId);
+          afterCommit(trx, () => titlesOverdue.inc());
           const payable = await payables.open({
             assignorId: title.assignorId, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.externalId}`,
             amount: Money.of(title.outstandingBalance), dueDate: businessDate(new Date()),

@@ -12,6 +12,7 @@ import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/reposi
 import { WebhookDeliveryRepository } from '../db/repositories/webhooks-deliveries';
 import { CipherRing } from '../db/crypto/cipher-ring';
 import { createWebhookTransport } from './webhooks-http';
+import { webhookDeliveries, webhookDeliveryLag } from '../db/telemetry/metrics';
 
 export interface SendDeps {
   db: Knex;
@@ -101,6 +102,8 @@ export function createEventSender({ db, config, logger, resolveHost }: SendDeps)
       nextRetryAt: retrying ? new Date(Date.now() + options.nextRetryInMs!) : null,
       error: outcome.error,
     });
+    webhookDeliveries.inc({ outcome: delivered ? 'delivered' : retrying ? 'failed' : 'given_up' });
+    if (delivered) webhookDeliveryLag.observe((Date.now() - new Date(event.occurredAt).getTime()) / 1000);
     if (delivered) await deliveries.received(subscription.id, event.eventId);
     await moveHealth(subscription, delivered, new Date());
     if (!delivered) {

@@ -13,6 +13,8 @@ import { RouteTable } from './openapi/route-table';
 import { requestContext } from './middleware/request-context';
 import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
+import { httpMetrics } from './middleware/http-metrics';
+import { traceRoute } from './middleware/trace-route';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
@@ -45,6 +47,7 @@ import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../db/crypto/payload-codec';
 import { CipherRing } from '../db/crypto/cipher-ring';
 import { webPageRoutes } from './backoffice/web-pages';
+import { systemRoutes } from './backoffice/system-routes';
 import { pipeline, routerDispatch } from './http/pipeline';
 
 /** Express matches paths without regard to case, so the pages' prefixes are matched so too. */
@@ -84,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
   const now = deps.now ?? (() => new Date());
   const limits = { db, config: config.rateLimit, now };
 
-  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger)]));
+  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
@@ -102,6 +105,7 @@ export function createApp(deps: AppDeps): Express {
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
+    systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config }),
     eventRoutes(now),
@@ -114,6 +118,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(pipeline([
     // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
     resolveRoute(routes),
+    traceRoute(),
     noStoreForSecrets(),
     perIpRateLimit(limits),
     ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { loadConfig, Config } from '../db/config';
+import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
 import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
@@ -18,17 +18,26 @@ import { purgeCallbackSignatures } from '../db/repositories/callback-signatures'
 import { purgeExpiredEvents } from '../db/repositories/events';
 import { purgeSendSlots } from '../db/repositories/webhook-throttle';
 import { keptSince } from '../domain/event-retention';
+import { startMetricsServer } from '../db/telemetry/metrics-server';
+import { watchPool } from '../db/telemetry/metrics';
+import { serveBusinessGauges } from '../db/telemetry/business-gauges';
+import { startTracing } from '../db/telemetry/tracing';
 
 export interface RunningApi {
   server: Server;
   url: string;
+  /** Where this process's metrics are scraped. */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
+  const tracing = startTracing(config.tracing, 'receivables-api');
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
+  const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.api);
+  const unwatch = [watchPool(db, 'api'), serveBusinessGauges(db)];
   const cipher = new CipherRing(config.payloadKeys);
   await ensureActiveKey(db, cipher, config.jwt.privateKeyPem, config.jwt.tokenTtlSeconds);
   const keys = await KeyRing.load(db, cipher, { intervalMs: config.jwt.keyReloadIntervalMs });
@@ -41,7 +50,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
     keys.refresh().catch((err) => logger.warn('reloading the signing keys failed', { err: (err as Error).message }));
   });
   const listener = cache.listen(config.databaseUrl, logger);
-  const temporal = connectTemporal(config.temporal, config.payloadKeys);
+  const temporal = connectTemporal(config.temporal, config.payloadKeys, tracing.sdk !== null);
   const now = options.now ?? (() => new Date());
   const probe = new DependencyProbe(db, temporal);
   const health = new HealthMonitor(probe);
@@ -63,9 +72,12 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   return {
     server,
     url: `http://${config.http.host}:${port}`,
+    metricsUrl: metrics.url,
     async close() {
       clearInterval(purge);
       await health.stop();
+      await metrics.close();
+      for (const stop of unwatch) stop();
       await listener.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -78,7 +90,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
 if (require.main === module) {
   const config = loadConfig();
   startApi(config).then((api) => {
-    process.stdout.write(`api listening on ${api.url}\n`);
+    process.stdout.write(`api listening on ${api.url}, metrics on ${api.metricsUrl}\n`);
     const stop = () => { api.close().finally(() => process.exit(0)); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -1,4 +1,5 @@
 import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../db/config';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
 
@@ -9,10 +10,16 @@ export interface TemporalHandle {
   taskQueue: string;
 }
 
-/** A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. */
-export function connectTemporal(config: Config['temporal'], payloadKeys: Config['payloadKeys']): TemporalHandle {
+/**
+ * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. With
+ * `traced`, starts, updates, signals and queries carry the request's trace to the workflow.
+ */
+export function connectTemporal(config: Config['temporal'], payloadKeys: Config['payloadKeys'], traced = false): TemporalHandle {
   const connection = Connection.lazy({ address: config.address, connectTimeout: 2_000 });
-  const client = new Client({ connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys) });
+  const client = new Client({
+    connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),
+    ...(traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
+  });
   return { client, connection, namespace: config.namespace, taskQueue: config.taskQueue };
 }
 

@@ -7,6 +7,7 @@ import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring
 import { PASSWORD_LOG2N } from './crypto/passwords';
 import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
+import type { TracingSettings } from './telemetry/tracing';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -49,8 +50,15 @@ export interface Config {
   titles: { graceDaysOverride: number | null };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   openapi: { validateResponses: boolean };
+  /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
+  metrics: { host: string; port: number | null };
+  /** OpenTelemetry traces, by OTLP/HTTP to `tracesUrl` (the standard OTEL_EXPORTER_OTLP_* variables); null: tracing off. */
+  tracing: TracingSettings;
   logLevel: string;
 }
+
+/** Where each process kind serves its metrics when METRICS_PORT is not set: OpenTelemetry's Prometheus exporter port, and the next. */
+export const DEFAULT_METRICS_PORTS = { api: 9464, worker: 9465 } as const;
 
 export class ConfigError extends Error {}
 
@@ -138,6 +146,26 @@ function serviceEnv(env: Env): ServiceEnv {
   return value;
 }
 
+/**
+ * OpenTelemetry's own variables: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the traces URL as it is,
+ * OTEL_EXPORTER_OTLP_ENDPOINT a base to which `/v1/traces` is added; OTEL_SDK_DISABLED=true turns
+ * tracing off whatever they say. Shared by the sandbox, whose spans belong to the same traces.
+ */
+export function tracingSettings(env: Env): TracingSettings {
+  const url = (name: string) => {
+    const value = optional(env, name);
+    if (value === null) return null;
+    try {
+      return new URL(value).toString().replace(/\/$/, '');
+    } catch {
+      throw new ConfigError(`${name} must be a URL, got "${value}"`);
+    }
+  };
+  const base = url('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const tracesUrl = bool(env, 'OTEL_SDK_DISABLED', false) ? null : url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base}/v1/traces`);
+  return { tracesUrl, serviceName: optional(env, 'OTEL_SERVICE_NAME') };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const svcEnv = serviceEnv(env);
   const port = int(env, 'PORT', 8000);
@@ -213,6 +241,8 @@ export function loadConfig(env: Env = process.env): Config {
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
+    metrics: { host: str(env, 'METRICS_HOST', '127.0.0.1'), port: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null },
+    tracing: tracingSettings(env),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
   };
   try {

@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { activeSpanIds } from './telemetry/span-ids';
 
 const SECRET_KEYS = new Set([
   'client_secret', 'clientsecret', 'secret', 'password', 'access_token', 'accesstoken', 'token', 'authorization',
@@ -27,11 +28,17 @@ const redactSecrets = winston.format((info) => {
   return info;
 });
 
+/** A line written inside a traced request, workflow task or activity names its trace and span (unless it names them itself). */
+const traceIds = winston.format((info) => {
+  if (info.trace_id === undefined) Object.assign(info, activeSpanIds());
+  return info;
+});
+
 export function createLogger(level: string, service: string): winston.Logger {
   return winston.createLogger({
     level,
     defaultMeta: { service },
-    format: winston.format.combine(redactSecrets(), winston.format.timestamp(), winston.format.json()),
+    format: winston.format.combine(traceIds(), redactSecrets(), winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn'] })],
   });
 }

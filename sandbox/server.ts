@@ -11,6 +11,16 @@ import { FaultBook, MAGIC_EFFECTS } from './magic';
 import { Payment, PixLedger } from './pix/payments';
 import { pixRoutes } from './pix/routes';
 import { StateFile } from './state-file';
+import { observeHttpRequest, registry } from '../db/telemetry/registry';
+
+const MOUNTS = ['/esign', '/pix'];
+
+/** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
+function routeOf(req: express.Request): string {
+  if (!req.route) return 'unmatched';
+  const mount = MOUNTS.find((prefix) => req.originalUrl.startsWith(`${prefix}/`)) ?? '';
+  return `${mount}${String(req.route.path)}`;
+}
 
 export interface RunningSandbox {
   url: string;
@@ -78,6 +88,17 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
 
   const app = express();
   app.disable('x-powered-by');
+  // Timed by the route the request matched (`/pix/payments/:id`), never by its path. The router has
+  // given back its mount point by the time the answer is sent, so the route is read when it matched.
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.on('finish', () => observeHttpRequest(req.method, routeOf(req), res.statusCode, (performance.now() - started) / 1000));
+    next();
+  });
+  // Like a real provider's, on the sandbox's own port: Prometheus scrapes it in the cluster.
+  app.get('/metrics', (_req, res, next) => {
+    registry.metrics().then((text) => res.type(registry.contentType).send(text), next);
+  });
   app.use(express.json({ limit: '100kb' }));
   // Every answer leaves after the state it acknowledges is on disk (reads count magic values too).
   app.use((_req, res, next) => {

@@ -33,7 +33,7 @@ try {
     args: args.filter((arg) => arg !== '--apps'),
     serverUrl: cluster.serverUrl,
     temporalAddress: cluster.temporal.address,
-    ...(apps ? { env: { ...testEnv, TEST_API_URL: cluster.apiUrl, TEST_SANDBOX_URL: cluster.sandboxUrl }, freshDatabase: false } : {}),
+    ...(apps ? { env: { ...testEnv, TEST_API_URL: cluster.apiUrl, TEST_SANDBOX_URL: cluster.sandboxUrl, TEST_API_METRICS_URL: cluster.metricsUrls.apis[0], TEST_WORKER_METRICS_URL: cluster.metricsUrls.workers[0], TEST_PROMETHEUS_URL: cluster.prometheus?.url ?? '', TEST_JAEGER_URL: cluster.jaeger?.queryUrl ?? '' }, freshDatabase: false } : {}),
   }));
 } finally {
   await cluster.stop();

@@ -1,7 +1,7 @@
-import { DefaultLogger, LogLevel, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { Client, Connection } from '@temporalio/client';
-import { loadConfig, Config } from '../db/config';
-import { createLogger, Logger } from '../db/logger';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
+import { createLogger } from '../db/logger';
 import { createDb } from '../db/connection';
 import { createActivities } from './activities';
 import type { HostResolver } from '../domain/url-guard';
@@ -9,10 +9,17 @@ import { systemResolver } from '../activities/webhooks-http';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { startOutboxRelay } from './outbox-relay';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
+import { installRuntime } from './runtime';
+import { startMetricsServer } from '../db/telemetry/metrics-server';
+import { watchPool } from '../db/telemetry/metrics';
+import { startTracing } from '../db/telemetry/tracing';
+import { tracingOptions } from './tracing';
 
 export interface RunningWorker {
   worker: Worker;
   run: Promise<void>;
+  /** Where this process's metrics are scraped. */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -20,23 +27,14 @@ export interface RunningWorker {
  * The operations worker: the workflow bundle plus the activities, built from factories with the
  * real dependencies. The only place where those dependencies are wired together.
  */
-const TEMPORAL_LEVELS: Record<string, LogLevel> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
-let runtimeInstalled = false;
-
-/** The SDK logs through our logger, at our level (once per process: the runtime is global). */
-function installRuntime(logger: Logger, level: string): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  Runtime.install({
-    logger: new DefaultLogger(TEMPORAL_LEVELS[level] ?? 'INFO', (entry) => logger.log(entry.level.toLowerCase() === 'trace' ? 'debug' : entry.level.toLowerCase(), entry.message, entry.meta)),
-    telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: TEMPORAL_LEVELS[level] ?? 'INFO' }) } },
-  });
-}
-
 export async function startWorker(config: Config, options: { resolveHost?: HostResolver } = {}): Promise<RunningWorker> {
+  const tracing = startTracing(config.tracing, 'receivables-worker');
   const logger = createLogger(config.logLevel, 'worker');
-  installRuntime(logger, config.logLevel);
+  const traced = tracingOptions(tracing);
+  const temporalMetrics = await installRuntime(logger, config.logLevel);
   const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20));
+  const unwatchPool = watchPool(db, 'worker');
+  const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.worker, [temporalMetrics]);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   // One converter for the worker and the relay's and dispatcher's client: payloads sealed both ways.
   const dataConverter = encryptingDataConverter(config.payloadKeys);
@@ -51,21 +49,25 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
     // it (10 s by default): an approval or payer payment arriving then must still fit the api's
     // 20 s update deadline. Workflows here are short to replay, so falling back early costs little.
     stickyQueueScheduleToStartTimeout: '3s',
+    ...traced.worker,
   });
   const run = worker.run();
-  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace, dataConverter });
+  // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {
     worker,
     run,
+    metricsUrl: metrics.url,
     async stop() {
       await dispatcher.stop();
       await relay.stop();
-      await client.connection.close();
+      await metrics.close();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await run.catch(() => undefined);
       await connection.close();
+      unwatchPool();
       await db.destroy();
     },
   };
@@ -73,7 +75,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
 
 if (require.main === module) {
   startWorker(loadConfig()).then((w) => {
-    process.stdout.write(`worker polling task queue ${w.worker.options.taskQueue}\n`);
+    process.stdout.write(`worker polling task queue ${w.worker.options.taskQueue}, metrics on ${w.metricsUrl}\n`);
     const stop = () => { w.stop().finally(() => process.exit(0)); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

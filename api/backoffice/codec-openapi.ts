@@ -40,6 +40,12 @@ export const codecPaths = {
       security: userSecurity('backoffice:operate'),
       responses: { 204: { description: 'Cookie set' }, ...errors(401, 403, 429) },
     },
+    delete: {
+      operationId: 'codecSessionEnd', tags: ['codec'], summary: 'End the codec session: Temporal Web shows ciphertext again',
+      description: 'Expires `codec_session` (the console calls it when the operator signs out). Authenticated like the codec routes, by the token or the cookie itself.',
+      security: userSecurity('backoffice:operate'),
+      responses: { 204: { description: 'Cookie expired' }, ...errors(401, 403, 429) },
+    },
   },
   '/v1/backoffice/codec/decode': codecOperation('codecDecode', 'Decode Temporal payloads for an operator'),
   '/v1/backoffice/codec/encode': codecOperation('codecEncode', 'Encode Temporal payloads for an operator'),

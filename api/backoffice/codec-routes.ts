@@ -34,14 +34,17 @@ const toJson = (p: Payload): JsonPayload => ({
 /**
  * CORS for Temporal Web, ahead of route resolution so the browser's preflight is answered: only
  * the configured origins, with credentials (the operator's token). A request from any other
- * origin is refused in the envelope; one without `Origin` (the Temporal CLI) goes on to authentication.
+ * origin is refused in the envelope; one without `Origin` (the Temporal CLI) or from the api's own
+ * origin (the console) goes on to authentication.
  */
 export function codecCors(allowedOrigins: string[], namespace: string): RequestHandler {
   const allowed = new Set(allowedOrigins);
   return (req, res, next) => {
     res.vary('Origin');
     const origin = req.get('Origin');
-    if (origin !== undefined) {
+    // The console, on the api's own origin, opens and closes the session: a same-origin call needs no CORS.
+    const sameOrigin = origin === `${req.protocol}://${req.get('Host')}`;
+    if (origin !== undefined && !sameOrigin) {
       if (!allowed.has(origin)) return next(new Forbidden({ code: 'origin_not_allowed', message: 'This origin may not call the codec endpoint' }));
       res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true' });
     }
@@ -69,11 +72,15 @@ export function codecCors(allowedOrigins: string[], namespace: string): RequestH
  */
 export function codecRoutes(codec: PayloadCodec, session: { maxAgeSeconds: number; secure: boolean }): Router {
   const router = Router();
+  const cookie = (value: string, maxAgeSeconds: number) => [
+    `${SESSION_COOKIE}=${value}`, `Path=${CODEC_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(session.secure ? ['Secure'] : []),
+  ].join('; ');
   router.post(`${CODEC_PATH}/session`, handle(async (req) => {
     const token = req.get('Authorization')!.split(' ')[1];
-    const attributes = [`Path=${CODEC_PATH}`, `Max-Age=${session.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(session.secure ? ['Secure'] : [])];
-    return { status: 204, headers: { 'Set-Cookie': [`${SESSION_COOKIE}=${token}`, ...attributes].join('; ') } };
+    return { status: 204, headers: { 'Set-Cookie': cookie(token, session.maxAgeSeconds) } };
   }));
+  // Signing out of the console ends Temporal Web's decoding with it.
+  router.delete(`${CODEC_PATH}/session`, handle(async () => ({ status: 204, headers: { 'Set-Cookie': cookie('', 0) } })));
   const through = (direction: 'encode' | 'decode') => handle(async (req) => {
     try {
       const payloads = await codec[direction]((req.body.payloads as JsonPayload[]).map(fromJson));

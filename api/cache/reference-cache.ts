@@ -36,15 +36,15 @@ export class ReferenceCache {
 
   constructor(private readonly db: Knex, ttlMs: number) {
     this.state = new CacheState(ttlMs);
-    this.credentials = new ScopedCache(this.state);
-    this.credentialsByClientId = new ScopedCache(this.state);
-    this.users = new ScopedCache(this.state);
-    this.policies = new ScopedCache(this.state);
-    this.assignorFees = new ScopedCache(this.state);
-    this.payerFees = new ScopedCache(this.state);
-    this.products = new ScopedCache(this.state);
+    this.credentials = new ScopedCache(this.state, 'credentials');
+    this.credentialsByClientId = new ScopedCache(this.state, 'credentials_by_client_id');
+    this.users = new ScopedCache(this.state, 'users');
+    this.policies = new ScopedCache(this.state, 'policies');
+    this.assignorFees = new ScopedCache(this.state, 'assignor_fees');
+    this.payerFees = new ScopedCache(this.state, 'payer_fees');
+    this.products = new ScopedCache(this.state, 'products');
     // A rendered read carries every title (kilobytes, not bytes): fewer of them, and still far more than the operations being polled at once.
-    this.operations = new ScopedCache(this.state, OPERATION_READS_KEPT);
+    this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READS_KEPT);
     const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.

@@ -1,3 +1,5 @@
+import { cacheRequests } from '../../db/telemetry/metrics';
+
 interface Entry<V> {
   value: V;
   expires: number;
@@ -21,13 +23,21 @@ export class CacheState {
 export class ScopedCache<V> {
   private readonly scopes = new Map<string, Map<string, Entry<V>>>();
   private size = 0;
+  private readonly hits: ReturnType<typeof cacheRequests.labels>;
+  private readonly misses: ReturnType<typeof cacheRequests.labels>;
 
-  /** Above `maxEntries` entries the cache starts over: bounded memory whatever the traffic. */
-  constructor(private readonly state: CacheState, private readonly maxEntries = 50_000) {}
+  /** Above `maxEntries` entries the cache starts over: bounded memory whatever the traffic. `name` labels its hits and misses. */
+  constructor(private readonly state: CacheState, name: string, private readonly maxEntries = 50_000) {
+    this.hits = cacheRequests.labels(name, 'hit');
+    this.misses = cacheRequests.labels(name, 'miss');
+  }
 
+  /** A read, counted as a hit or a miss. */
   peek(scope: string, key: string): { value: V } | undefined {
     const entry = this.scopes.get(scope)?.get(key);
-    return entry && entry.expires > this.state.now() ? entry : undefined;
+    const hit = entry && entry.expires > this.state.now() ? entry : undefined;
+    (hit ? this.hits : this.misses).inc();
+    return hit;
   }
 
   /** Stores what a load begun at `epoch` read, unless an invalidation came in between. */

@@ -20,6 +20,9 @@ export type Executor = (work: Work) => Promise<Reply>;
 export interface RequestContext {
   requestId: string;
   correlationId: string;
+  /** The request's trace and span ids (api/http/traceparent.ts), for its log line. */
+  traceId: string;
+  spanId: string;
   startedAt: number;
   clientIp: string;
   route?: RouteSpec;

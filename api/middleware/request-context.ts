@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../../db/config';
 import type { Logger } from '../../db/logger';
 import { defaultExecutor } from '../http/unit-of-work';
+import { traceIdsOf } from '../http/traceparent';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,9 +50,12 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
     const requestId = incoming && SAFE_ID.test(incoming) ? incoming : newRequestId();
     const callerCorrelation = req.get('X-Correlation-Id');
     const correlationId = callerCorrelation && SAFE_ID.test(callerCorrelation) ? callerCorrelation : requestId;
+    const { traceId, spanId, traceparent } = traceIdsOf(req.get('traceparent'));
     req.ctx = {
       requestId,
       correlationId,
+      traceId,
+      spanId,
       startedAt: performance.now(),
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       // The route is resolved later in the pipeline, so whether to open a transaction is decided when the work runs.
@@ -60,6 +64,7 @@ export function requestContext(config: Config, db: Knex, logger: Logger): Reques
     for (const name in platform) res.setHeader(name, platform[name]);
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Correlation-Id', correlationId);
+    res.setHeader('traceparent', traceparent);
     next();
   };
 }

@@ -11,6 +11,8 @@ export function requestLog(logger: Logger): RequestHandler {
       logger.info('request', {
         request_id: req.ctx.requestId,
         correlation_id: req.ctx.correlationId,
+        trace_id: req.ctx.traceId,
+        span_id: req.ctx.spanId,
         originator_id: principal?.originatorId ?? null,
         method: req.method,
         route: req.ctx.route?.pathTemplate ?? req.path,

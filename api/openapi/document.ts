@@ -16,6 +16,7 @@ import { webhookEvents } from '../webhooks/event-openapi';
 import { eventPaths, eventSchemas } from '../events/openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
+import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 
 /**
@@ -70,6 +71,7 @@ const PARTS: Part[] = [
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },
   { paths: eventPaths, schemas: eventSchemas },
+  { paths: systemPaths, schemas: systemSchemas },
 ];
 
 /**

@@ -14,6 +14,7 @@ import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow, OutboxRow } from '../../db/workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
 import type { ReviewReason } from './double-assignment';
+import { afterCommit, operationTransitions } from '../../db/telemetry/metrics';
 
 /** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
 export interface NfeFields {
@@ -139,6 +140,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
+  afterCommit(trx, () => operationTransitions.inc({ to: status }));
 
   // Locked from here to the commit.
   const exposure = await new ExposureRepository(trx, input.originatorId).lockForOperation(assignor.id, payerRows.map((p) => p.id));

@@ -37,7 +37,7 @@ function descendantsCpuSeconds() {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function measure(name, options) {
-  const cluster = await startCluster({ fixedPorts: false, fresh: true, web: false, dataDir: path.join(ROOT, '.data', `bench-${name}`), env: {
+  const cluster = await startCluster({ observability: false, fixedPorts: false, fresh: true, web: false, dataDir: path.join(ROOT, '.data', `bench-${name}`), env: {
     ...process.env, LOG_LEVEL: 'warn',
     // The journeys poll every 100 ms from one address and one token: with the default budgets every
     // journey in flight stalled ~55 s on 429s.

@@ -40,7 +40,8 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
   const children: Child[] = [];
   const pids: Record<string, number> = {};
   const base = {
-    ...benchSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0',
+    // Metrics listeners on free ports: a bench may run beside `npm run dev` and starts several processes.
+    ...benchSecrets(), DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, SERVICE_ENV: 'dev', LOG_LEVEL: 'warn', PORT: '0', METRICS_PORT: '0',
     RATE_LIMIT_IP_RPM: HIGH, RATE_LIMIT_TOKEN_RPM: HIGH, RATE_LIMIT_AUTH_TOKEN_RPM: HIGH, RATE_LIMIT_LOGIN_RPM: HIGH,
   };
   // The sandbox keeps its state in a file of this run: without one it would share (and grow) the dev

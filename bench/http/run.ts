@@ -2,7 +2,7 @@
  * The fixed cost of a request: bare Express 5 echoing the body against the api's hot routes,
  * measured in one run on the same machine within about a minute.
  *
- *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--baseline DIR [--rounds N]] [--profile-api DIR]
+ *   npm run bench:http -- [--seconds 8] [--warmup 2] [--connections 10] [--only TEXT] [--baseline DIR | --traced [--rounds N]] [--profile-api DIR]
  *
  * Scenarios, each a closed loop of `--connections` keep-alive connections (autocannon) for
  * `--seconds` after `--warmup` seconds not counted:
@@ -22,11 +22,16 @@
  * so a before/after comparison shares the machine's conditions.
  * --rounds N: with --baseline, each pair is measured in N alternating slices of SECONDS / N (p50 and p99 are then the
  * median of the slices'), so a neighbour's load falls on the baseline and ours alike.
+ * --traced: the instrumentation's cost. A second api of this checkout runs with tracing on
+ * (OTEL_EXPORTER_OTLP_ENDPOINT at a local receiver that takes every export and discards it), and
+ * each api scenario runs against it right after the untraced one, as with --baseline (--rounds too).
  * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { businessDate } from '../../domain/pricing';
 import { startChild } from '../../test/support/child-process';
@@ -43,6 +48,7 @@ const PROFILE_DIR = option('profile-api', '');
 const ONLY = option('only', '');
 const BASELINE = option('baseline', '');
 const ROUNDS = Math.max(1, Number(option('rounds', '1')));
+const TRACED = process.argv.includes('--traced');
 const OPERATIONS = 50;
 
 const say = (line: string) => process.stderr.write(`[bench:http] ${line}\n`);
@@ -99,15 +105,32 @@ async function measure(group: Scenario[]): Promise<Result[]> {
   return group.map((scenario, at) => resultOf(scenario, tallies[at]));
 }
 
+/** An OTLP/HTTP endpoint that answers every export at once and keeps nothing: the exporter's cost is the api's, not a collector's. */
+async function discardingOtlpReceiver(): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
 async function main(): Promise<void> {
+  if (TRACED && BASELINE) throw new Error('--traced and --baseline each bring a second api: choose one');
   const profile: Record<string, string> = PROFILE_DIR
     ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, '..', 'support', 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(PROFILE_DIR) }
     : {};
   const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...profile } });
   const bare = await startChild('bench/http/bare-express.ts', {}, /bare express listening on (http:\/\/[\d.:]+)/);
+  const receiver = TRACED ? await discardingOtlpReceiver() : null;
   const baseline = BASELINE
     ? await startChild(path.resolve(BASELINE, 'api', 'server.ts'), { ...stack.apiEnv, NODE_OPTIONS: '' }, /api listening on (http:\/\/[\d.:]+)/)
     : null;
+  const traced = receiver
+    ? await startChild('api/server.ts', { ...stack.apiEnv, NODE_OPTIONS: '', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, /api listening on (http:\/\/[\d.:]+)/)
+    : null;
+  const second = baseline ?? traced;
+  const secondLabel = baseline ? 'baseline' : 'traced';
   try {
     const [originator] = await seedOriginators(stack.db, stack.apiUrl, 1, false, 20);
     for (let i = 0; i < OPERATIONS; i += 1) {
@@ -133,13 +156,12 @@ async function main(): Promise<void> {
       { name: `GET /v1/operations?limit=${OPERATIONS}`, url: `${stack.apiUrl}/v1/operations?limit=${OPERATIONS}`, method: 'GET', headers: auth, cpu: api },
     ];
     const chosen = all.filter((scenario, i) => i === 0 || scenario.name.includes(ONLY));
-    const baselineCpu = baseline ? { api: byPid(baseline.process.pid!), postgres: components.postgres } : null;
-    const groups: Scenario[][] = !baseline || !baselineCpu ? chosen.map((scenario) => [scenario]) : chosen.map((scenario, i) => (i === 0 ? [scenario] : [
-      { ...scenario, name: `${scenario.name} (baseline)`, url: scenario.url.replace(stack.apiUrl, baseline.match[1]), cpu: baselineCpu },
-      scenario,
-    ]));
+    const secondCpu = second ? { api: byPid(second.process.pid!), postgres: components.postgres } : null;
+    const other = (scenario: Scenario): Scenario => ({ ...scenario, name: `${scenario.name} (${secondLabel})`, url: scenario.url.replace(stack.apiUrl, second!.match[1]), cpu: secondCpu! });
+    // A baseline runs before ours; the traced api after ours, so each pair reads "before, after".
+    const groups: Scenario[][] = !second ? chosen.map((scenario) => [scenario]) : chosen.map((scenario, i) => (i === 0 ? [scenario] : baseline ? [other(scenario), scenario] : [scenario, other(scenario)]));
     const startLoad = load();
-    say(`load average before: ${startLoad}; ${groups.flat().length} scenarios of ${WARMUP} + ${SECONDS} s${ROUNDS > 1 && baseline ? ` (in ${ROUNDS} alternating slices)` : ''}, ${CONNECTIONS} connections`);
+    say(`load average before: ${startLoad}; ${groups.flat().length} scenarios of ${WARMUP} + ${SECONDS} s${ROUNDS > 1 && second ? ` (in ${ROUNDS} alternating slices)` : ''}, ${CONNECTIONS} connections`);
     const started = Date.now();
     const results: Result[] = [];
     for (const group of groups) {
@@ -165,6 +187,8 @@ async function main(): Promise<void> {
   } finally {
     await bare.kill('SIGTERM');
     await baseline?.kill('SIGTERM');
+    await traced?.kill('SIGTERM');
+    receiver?.close();
     await stack.stop();
   }
 }

@@ -82,14 +82,16 @@ export class DisbursementsRepository {
     return row && toDisbursement(row);
   }
 
-  async ordered(id: string, providerPaymentId: string): Promise<void> {
-    await this.db('disbursements').where({ id }).update({ provider_payment_id: providerPaymentId });
+  /** True when this call recorded the order (a retried activity finds it recorded). */
+  async ordered(id: string, providerPaymentId: string): Promise<boolean> {
+    return (await this.db('disbursements').where({ id }).whereNull('provider_payment_id').update({ provider_payment_id: providerPaymentId })) > 0;
   }
 
-  async settle(id: string, status: PixStatus, settledAmount: string | null, reason: string | null): Promise<void> {
-    await this.db('disbursements').where({ id }).update({
+  /** Settles a PENDING row; true when this call did (a retried activity finds it settled). */
+  async settle(id: string, status: PixStatus, settledAmount: string | null, reason: string | null): Promise<boolean> {
+    return (await this.db('disbursements').where({ id, status: 'PENDING' }).update({
       status, settled_amount: settledAmount, rejection_reason: reason, updated_at: new Date(),
       settled_at: status === 'PENDING' ? null : new Date(),
-    });
+    })) > 0;
   }
 }

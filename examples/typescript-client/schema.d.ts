@@ -283,7 +283,11 @@ export interface paths {
          * @description Sets `codec_session` (HttpOnly, SameSite=Strict, Path=/v1/backoffice/codec, the token's lifetime), which the codec routes accept in place of the Authorization header: Temporal Web with "include cross-origin credentials", on the same site as the api, then decodes.
          */
         post: operations["codecSession"];
-        delete?: never;
+        /**
+         * End the codec session: Temporal Web shows ciphertext again
+         * @description Expires `codec_session` (the console calls it when the operator signs out). Authenticated like the codec routes, by the token or the cookie itself.
+         */
+        delete: operations["codecSessionEnd"];
         options?: never;
         head?: never;
         patch?: never;
@@ -421,6 +425,26 @@ export interface paths {
          * @description DISBURSEMENT_FAILED and CONTRACT_ERROR at once, DISBURSING after 10 minutes, CONTRACT_SENT after 2 days; each with the action that unsticks it (docs/operations.md) and a link to its workflow in Temporal Web.
          */
         get: operations["stuckOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Key figures of the api's own metrics: requests and errors per route, operations per state, outbox, deliveries failing
+         * @description What the console's System page shows and refreshes. Operations per state, the outbox backlog and the deliveries failing are read from Postgres (kept 5 s); requests per route are counted by the api process that answers.
+         */
+        get: operations["backofficeSystemFigures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2367,6 +2391,35 @@ export interface components {
             threshold_seconds: number;
             waiting_seconds: number;
         };
+        /** @description The key figures of the api's own metrics (GET /metrics on its loopback listener), for the console's System page. */
+        SystemFigures: {
+            /** @description Whether this process read its figures from Postgres within 2 s */
+            database_up: boolean;
+            operations: {
+                count: number;
+                lifecycle_status: components["schemas"]["LifecycleStatus"];
+                /** @description How long the oldest operation in this state has been in it */
+                oldest_seconds: number;
+            }[];
+            /** @description Workflow starts not made yet; null when Postgres did not answer */
+            outbox_pending: number | null;
+            /**
+             * Format: date-time
+             * @description Request counts are those of the api process that answered, since this moment
+             */
+            process_started_at: string;
+            routes: {
+                client_errors: number;
+                mean_ms: number;
+                method: string;
+                requests: number;
+                /** @description Route template, `unmatched`, or a page tree */
+                route: string;
+                server_errors: number;
+            }[];
+            /** @description Deliveries whose latest attempt failed, waiting for the next; null when Postgres did not answer */
+            webhook_deliveries_retrying: number | null;
+        };
         Title: {
             backing_type: string;
             /** Format: date-time */
@@ -3658,6 +3711,51 @@ export interface operations {
             };
         };
     };
+    codecSessionEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cookie expired */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     backofficeGetOperation: {
         parameters: {
             query?: never;
@@ -4198,6 +4296,53 @@ export interface operations {
             };
             /** @description Schema failure or business-rule violation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    backofficeSystemFigures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemFigures"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

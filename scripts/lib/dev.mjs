@@ -11,6 +11,8 @@ const apiUrl = `http://127.0.0.1:${apiPort}`;
 const infra = await startInfra({ purpose: 'dev', codecEndpoint: `${process.env.PUBLIC_URL ?? apiUrl}/v1/backoffice/codec` });
 const databaseUrl = process.env.DATABASE_URL ?? (await createDatabase(infra.serverUrl, 'receivables'));
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+// METRICS_PORT sets the api's metrics port; the worker's is the next one.
+const metricsPorts = { api: Number(process.env.METRICS_PORT ?? 9464), worker: Number(process.env.METRICS_PORT ?? 9464) + 1 };
 const env = serviceEnv({
   databaseUrl, temporalAddress: infra.temporalAddress, apiPort, sandboxPort,
   overrides: {
@@ -36,6 +38,7 @@ async function shutdown() {
   process.exit(0);
 }
 const services = startServices(env, {
+  metricsPorts,
   onExit: (name, code) => {
     say(`${name} exited (${code}); stopping everything`);
     void shutdown();
@@ -54,6 +57,7 @@ say([
   `Temporal Web   ${infra.temporalWebUrl ?? '(external Temporal: see TEMPORAL_WEB_URL)'}`,
   `Temporal gRPC  ${infra.temporalAddress}`,
   `Sandbox        ${sandboxUrl}   (e-sign signing pages, PIX, mailbox)`,
+  `Metrics        http://127.0.0.1:${metricsPorts.api}/metrics (api)   http://127.0.0.1:${metricsPorts.worker}/metrics (worker)`,
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
   `Backoffice     ${apiUrl}/backoffice/   (backoffice@example.com / backoffice-dev-password)`,
   `API reference  ${apiUrl}/docs/   (with the integration guides)`,

@@ -38,19 +38,20 @@ export function migrateAndSeed(env) {
 
 /**
  * Starts the sandbox (when present), the worker and the api. `onExit(name, code)` hears of a child
- * that ends before `stop()`; `stop()` ends them all and resolves when they are gone.
+ * that ends before `stop()`; `stop()` ends them all and resolves when they are gone. Each process
+ * has its own metrics listener: `metricsPorts` gives the api's and the worker's (0: a free port).
  */
-export function startServices(env, { onExit = () => {}, stdio = 'inherit' } = {}) {
+export function startServices(env, { onExit = () => {}, stdio = 'inherit', metricsPorts = { api: 0, worker: 0 } } = {}) {
   const children = [];
   let stopping = false;
-  const start = (name, entry) => {
-    const child = spawn(TSX, [entry], { cwd: ROOT, env, stdio: ['ignore', stdio, stdio] });
+  const start = (name, entry, own = {}) => {
+    const child = spawn(TSX, [entry], { cwd: ROOT, env: { ...env, ...own }, stdio: ['ignore', stdio, stdio] });
     child.on('exit', (code, signal) => { if (!stopping) onExit(name, code ?? signal); });
     children.push(child);
   };
   if (existsSync(path.join(ROOT, 'sandbox', 'main.ts'))) start('sandbox', 'sandbox/main.ts');
-  start('worker', 'worker/main.ts');
-  start('api', 'api/server.ts');
+  start('worker', 'worker/main.ts', { METRICS_PORT: String(metricsPorts.worker) });
+  start('api', 'api/server.ts', { METRICS_PORT: String(metricsPorts.api) });
   return {
     stop: async () => {
       stopping = true;

@@ -41,6 +41,7 @@ export function temporalPorts(frontend, free) {
   return {
     frontend, frontendHttp: free(), history: free(), matching: free(), worker: free(),
     frontendMembership: free(), historyMembership: free(), matchingMembership: free(), workerMembership: free(),
+    metrics: free(),
   };
 }
 
@@ -59,7 +60,11 @@ function serverConfig({ serverUrl, ports }) {
       defaultStore: 'postgres-default', visibilityStore: 'postgres-visibility', numHistoryShards: 4,
       datastores: { 'postgres-default': store(TEMPORAL_DATABASES.history, 20), 'postgres-visibility': store(TEMPORAL_DATABASES.visibility, 5) },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: {
+      membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
+      // The server's own metrics (sync match, persistence latency, ...) for the cluster's Prometheus.
+      metrics: { prometheus: { framework: 'opentelemetry', timerType: 'histogram', listenAddress: `127.0.0.1:${ports.metrics}` } },
+    },
     services: {
       frontend: service(ports.frontend, ports.frontendMembership, { httpPort: ports.frontendHttp }),
       history: service(ports.history, ports.historyMembership),
@@ -97,6 +102,7 @@ export async function startTemporalServer({ binary, dir, serverUrl, ports, dynam
   let child;
   const handle = {
     address: `127.0.0.1:${ports.frontend}`,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
     get pid() { return child.pid; },
     async start() {
       child = spawn(binary, ['--root', dir, '--config', '.', '--env', 'development', '--allow-no-auth', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -124,7 +130,8 @@ export async function startTemporalWeb({ binary, dir, temporalAddress, port, cod
   const config = {
     temporalGrpcAddress: temporalAddress, host: '127.0.0.1', port, enableUi: true, defaultNamespace: 'default',
     cors: { allowOrigins: [`http://127.0.0.1:${port}`] }, auth: { enabled: false },
-    ...(codecEndpoint ? { codec: { endpoint: codecEndpoint } } : {}),
+    // includeCredentials: the browser sends the api's codec_session cookie (set when an operator signs in to the console).
+    ...(codecEndpoint ? { codec: { endpoint: codecEndpoint, includeCredentials: true } } : {}),
   };
   writeFileSync(path.join(dir, 'development.yaml'), JSON.stringify(config, null, 2));
   const log = createWriteStream(logFile, { flags: 'a' });

@@ -194,6 +194,20 @@ describe('backoffice console in Chromium', () => {
     await shows(page.getByRole('table', { name: 'Payer payments' }), `boleto-${op.id}`);
   });
 
+  it('shows the api\'s own figures on the System page and refreshes them in place', async () => {
+    await page.goto('/backoffice/#/system');
+    await shows(heading(), /^System$/);
+    const creations = page.getByRole('table', { name: 'Requests per route' }).getByRole('row').filter({ hasText: '/v1/operations/direct' });
+    const requestsNow = async () => Number(await creations.getByRole('cell').nth(2).textContent());
+    const before = await requestsNow();
+    expect(before).to.be.greaterThan(0);
+    await shows(page.getByRole('table', { name: 'Operations per state' }), 'WAITING_APPROVAL');
+    await created(needsApproval('system-page'));
+    await eventually(async () => expect(await requestsNow()).to.equal(before + 1), 15_000);
+    await shows(page.getByRole('definition').first(), /^\d+$/);
+    await screenshot(page, 'system');
+  });
+
   it('returns to sign-in when the session is no longer valid, and signs out', async () => {
     await page.evaluate(`sessionStorage.setItem('backoffice.session', '${JSON.stringify({ token: 'expired.token.value', email: 'x@example.com' })}')`);
     await page.goto('/backoffice/#/stuck');

@@ -10,7 +10,10 @@ import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webh
 // Every test calls from 127.0.0.1 and rate-limit windows are shared in Postgres, so every api the
 // suite starts, in this process or as a child process (which inherits the environment), gets
 // budgets the whole suite cannot exhaust. Rate-limit tests set low ones (and their own X-Forwarded-For).
+// Metrics listeners take a free port each: the suite starts several apis and workers, in this
+// process and as children, and may run beside `npm run dev`.
 Object.assign(process.env, {
+  METRICS_PORT: '0',
   RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
   RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '1000000', RATE_LIMIT_HEALTH_RPM: '1000000',
 });
@@ -31,8 +34,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 let db: Db | undefined;
-let api: Promise<Pick<RunningApi, 'url' | 'close'>> | undefined;
-let worker: Promise<Pick<RunningWorker, 'stop'>> | undefined;
+let api: Promise<Pick<RunningApi, 'url' | 'metricsUrl' | 'close'>> | undefined;
+let worker: Promise<Pick<RunningWorker, 'metricsUrl' | 'stop'>> | undefined;
 let sandbox: Promise<RunningSandbox> | undefined;
 const extraApis: RunningApi[] = [];
 
@@ -62,7 +65,11 @@ export function sandboxCallbackSecrets(): SandboxConfig['callbackSecrets'] {
  * starts none of its own, and the shared api, worker and sandbox below are those.
  */
 const cluster = process.env.TEST_API_URL
-  ? { apiUrl: process.env.TEST_API_URL, sandboxUrl: process.env.TEST_SANDBOX_URL ?? '' }
+  ? {
+    apiUrl: process.env.TEST_API_URL, sandboxUrl: process.env.TEST_SANDBOX_URL ?? '',
+    // One api process's and one worker's metrics listener (each process has its own).
+    apiMetricsUrl: process.env.TEST_API_METRICS_URL ?? '', workerMetricsUrl: process.env.TEST_WORKER_METRICS_URL ?? '',
+  }
   : null;
 const leftRunning = async () => undefined;
 
@@ -84,8 +91,8 @@ async function providerUrls(): Promise<Record<string, string>> {
   return { ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl };
 }
 
-export function sharedApi(): Promise<Pick<RunningApi, 'url' | 'close'>> {
-  if (cluster) api ??= Promise.resolve({ url: cluster.apiUrl, close: leftRunning });
+export function sharedApi(): Promise<Pick<RunningApi, 'url' | 'metricsUrl' | 'close'>> {
+  if (cluster) api ??= Promise.resolve({ url: cluster.apiUrl, metricsUrl: cluster.apiMetricsUrl, close: leftRunning });
   api ??= providerUrls().then((urls) => startApi(testConfig(urls), { resolveHost: fixedResolver(API_HOSTS) }));
   return api;
 }
@@ -98,8 +105,8 @@ export async function anotherApi(overrides: Record<string, string> = {}, options
 }
 
 /** Provider callbacks reach the shared api, so the worker hands out its real address. */
-export function sharedWorker(): Promise<Pick<RunningWorker, 'stop'>> {
-  if (cluster) worker ??= Promise.resolve({ stop: leftRunning });
+export function sharedWorker(): Promise<Pick<RunningWorker, 'metricsUrl' | 'stop'>> {
+  if (cluster) worker ??= Promise.resolve({ metricsUrl: cluster.workerMetricsUrl, stop: leftRunning });
   worker ??= Promise.all([providerUrls(), webhookWorkerEnv(), sharedApi()])
     .then(([urls, webhooks, running]) => startWorker(testConfig({ ...urls, ...webhooks, PUBLIC_URL: running.url }), { resolveHost: fixedResolver(WORKER_HOSTS) }));
   return worker;

@@ -15,7 +15,7 @@ describe('provider callback handlers without a verified signature', () => {
       const app = express();
       app.use(express.json());
       app.use((req, _res, next) => {
-        req.ctx = { requestId: 'r', correlationId: 'r', startedAt: 0, clientIp: '127.0.0.1', execute: (work) => work({ db: null as never, afterCommit: () => undefined }) };
+        req.ctx = { requestId: 'r', correlationId: 'r', traceId: '0'.repeat(32), spanId: '0'.repeat(16), startedAt: 0, clientIp: '127.0.0.1', execute: (work) => work({ db: null as never, afterCommit: () => undefined }) };
         next();
       });
       app.use(providerCallbackRoutes({ db: null as never, temporal: null as never }));

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { ReplayWorkerOptions, Worker } from '@temporalio/worker';
+import { Resource } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HISTORIES_DIR, historyFromJson } from '../support/histories';
+import { tracingOptions } from '../../worker/tracing';
 
 /**
  * Determinism guard: every lifecycle path recorded in test/workflows/histories (by
@@ -43,14 +46,25 @@ describe('recorded workflow histories', function () {
     expect(decoded.filter((text) => /sign_?url|\/esign\/sign\//i.test(text))).to.deep.equal([]);
   });
 
-  it('replay with the current workflow code', async () => {
+  async function replayFailures(options: Partial<ReplayWorkerOptions> = {}): Promise<string[]> {
     const histories = files.map((file) => ({
       workflowId: file, history: historyFromJson(readFileSync(join(HISTORIES_DIR, file), 'utf8')),
     }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows') }, histories)) {
+    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows'), ...options }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
-    expect(failures).to.deep.equal([]);
+    return failures;
+  }
+
+  it('replay with the current workflow code', async () => {
+    expect(await replayFailures()).to.deep.equal([]);
+  });
+
+  it('replay with the tracing interceptors a worker adds when OTEL_EXPORTER_OTLP_ENDPOINT is set', async () => {
+    const spanProcessor = new SimpleSpanProcessor(new InMemorySpanExporter());
+    const { worker } = tracingOptions({ sdk: { spanProcessor, resource: new Resource({}) }, shutdown: async () => undefined });
+    expect(worker.interceptors?.workflowModules).to.have.length(1);
+    expect(await replayFailures({ interceptors: worker.interceptors, sinks: worker.sinks })).to.deep.equal([]);
   });
 });

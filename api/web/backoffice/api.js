@@ -20,11 +20,28 @@ export const session = {
   clear() { sessionStorage.removeItem(KEY); },
 };
 
+const OPERATE = 'backoffice:operate';
+const CODEC_SESSION = '/v1/backoffice/codec/session';
+
+/**
+ * Signing in with backoffice:operate also opens the codec session (an HttpOnly cookie), so Temporal
+ * Web on the same site decodes this operator's workflows with no further step. Decoding is a
+ * convenience: a refusal there never stops the sign-in.
+ */
 export async function signIn(email, password) {
   const res = await fetch('/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Refusal(res.status, body.detail);
-  session.set({ token: body.access_token, email, scopes: body.scopes ?? [] });
+  const scopes = body.scopes ?? [];
+  session.set({ token: body.access_token, email, scopes });
+  if (scopes.includes(OPERATE)) await fetch(CODEC_SESSION, { method: 'POST', headers: { Authorization: `Bearer ${body.access_token}` } }).catch(() => undefined);
+}
+
+/** Signing out closes the codec session too. */
+export async function signOut() {
+  const current = session.get();
+  session.clear();
+  if (current?.scopes?.includes(OPERATE)) await fetch(CODEC_SESSION, { method: 'DELETE', headers: { Authorization: `Bearer ${current.token}` } }).catch(() => undefined);
 }
 
 async function call(method, path, body) {

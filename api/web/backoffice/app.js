@@ -1,10 +1,11 @@
-import { session } from './api.js';
+import { session, signOut } from './api.js';
 import { say } from './dom.js';
 import { operationView } from './operation.js';
 import { queueView } from './queue.js';
 import { signInView } from './sign-in.js';
 import { stuckView } from './stuck.js';
 import { webhooksView } from './webhooks.js';
+import { systemView } from './system.js';
 
 const nav = document.getElementById('nav');
 
@@ -20,11 +21,12 @@ function route() {
   if (operation) return operationView(operation[1]);
   if (path === '/stuck') return stuckView();
   if (path === '/webhooks') return webhooksView(params);
+  if (path === '/system') return systemView();
   return queueView(params);
 }
 
-document.getElementById('sign-out').addEventListener('click', () => {
-  session.clear();
+document.getElementById('sign-out').addEventListener('click', async () => {
+  await signOut();
   say('Signed out.');
   location.hash = '#/queue';
   route();

@@ -1,0 +1,43 @@
+import { randomFillSync } from 'node:crypto';
+import { trace, TraceFlags } from '@opentelemetry/api';
+
+const INCOMING = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const ZERO_TRACE = '0'.repeat(32);
+
+/** Random ids drawn from a pool refilled for 256 requests at a time, as request ids are. */
+const POOLED = 256;
+const pool = Buffer.alloc(24 * POOLED);
+let drawn = POOLED;
+
+function randomIds(): { traceId: string; spanId: string } {
+  if (drawn === POOLED) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  const at = 24 * drawn++;
+  return { traceId: pool.toString('hex', at, at + 16), spanId: pool.toString('hex', at + 16, at + 24) };
+}
+
+export interface TraceIds {
+  traceId: string;
+  spanId: string;
+  /** W3C `traceparent` of this request's span, sent back beside the request id. */
+  traceparent: string;
+}
+
+/**
+ * The request's place in a trace. With tracing on, the server span the HTTP instrumentation opened
+ * (continuing the caller's `traceparent`); with it off, the caller's trace id, or a new one, and a
+ * span id of this request, not sampled: a caller and our logs still share one id to search by.
+ */
+export function traceIdsOf(incoming: string | undefined): TraceIds {
+  const span = trace.getActiveSpan();
+  if (span) {
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-0${traceFlags & TraceFlags.SAMPLED}` };
+  }
+  const ids = randomIds();
+  const continued = incoming ? INCOMING.exec(incoming)?.[1] : undefined;
+  const traceId = continued && continued !== ZERO_TRACE ? continued : ids.traceId;
+  return { traceId, spanId: ids.spanId, traceparent: `00-${traceId}-${ids.spanId}-00` };
+}

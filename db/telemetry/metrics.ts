@@ -1,0 +1,108 @@
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Knex } from 'knex';
+import { registry } from './registry';
+
+/**
+ * The process's metrics, named after OpenTelemetry's semantic conventions where one exists
+ * (database client pool) and `receivables_` for the business. One registry per process, as
+ * the Temporal runtime is: counters count what this process did, and the scrape of its loopback
+ * listener (db/telemetry/metrics-server.ts) reads them. Every label takes its values from a closed
+ * set (states, outcomes, cache names): nothing a request carries becomes a label.
+ */
+
+/** Webhook lag runs from milliseconds (first attempt) to hours (the retry schedule). */
+const LAG_BUCKETS = [0.1, 0.5, 1, 5, 30, 60, 300, 1800, 7200, 18000, 36000, 86400];
+
+export const operationTransitions = new Counter({
+  name: 'receivables_operation_transitions_total',
+  help: 'Operations that entered a lifecycle state (creation included), counted once per move committed.',
+  labelNames: ['to'] as const,
+  registers: [registry],
+});
+
+export const pixDisbursements = new Counter({
+  name: 'receivables_pix_disbursements_total',
+  help: 'PIX disbursements by outcome: ordered at the provider, settled, rejected (refused, or lost by the provider).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'receivables_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome: delivered, failed (to be retried), given_up (the last attempt failed).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveryLag = new Histogram({
+  name: 'receivables_webhook_delivery_lag_seconds',
+  help: 'From the event to its successful delivery to a subscription, retries included.',
+  buckets: LAG_BUCKETS,
+  registers: [registry],
+});
+
+export const titlesOverdue = new Counter({
+  name: 'receivables_titles_overdue_total',
+  help: 'Titles that turned OVERDUE (their deadline passed unpaid).',
+  registers: [registry],
+});
+
+export const cacheRequests = new Counter({
+  name: 'receivables_cache_requests_total',
+  help: 'Reads of the api\'s reference caches, by cache and result (hit, miss).',
+  labelNames: ['cache', 'result'] as const,
+  registers: [registry],
+});
+
+/** Pools this process reads Postgres through, by pool name (`api`, `worker`); several of one name add up. */
+const pools = new Map<Knex, string>();
+
+type Tarn = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+const tarnOf = (db: Knex): Tarn | undefined => (db.client as { pool?: Tarn }).pool;
+
+function sumPools(read: (pool: Tarn) => number): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const [db, name] of pools) {
+    const pool = tarnOf(db);
+    sums.set(name, (sums.get(name) ?? 0) + (pool ? read(pool) : 0));
+  }
+  return sums;
+}
+
+new Gauge({
+  name: 'db_client_connection_count',
+  help: 'Connections of the Postgres pool by state (used, idle).',
+  labelNames: ['db_client_connection_pool_name', 'db_client_connection_state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [name, used] of sumPools((pool) => pool.numUsed())) this.set({ db_client_connection_pool_name: name, db_client_connection_state: 'used' }, used);
+    for (const [name, idle] of sumPools((pool) => pool.numFree())) this.set({ db_client_connection_pool_name: name, db_client_connection_state: 'idle' }, idle);
+  },
+});
+
+new Gauge({
+  name: 'db_client_connection_pending_requests',
+  help: 'Requests waiting for a connection of the Postgres pool.',
+  labelNames: ['db_client_connection_pool_name'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [name, waiting] of sumPools((pool) => pool.numPendingAcquires())) this.set({ db_client_connection_pool_name: name }, waiting);
+  },
+});
+
+/** The pool's gauges follow `db` until the returned function is called (when it is destroyed). */
+export function watchPool(db: Knex, name: string): () => void {
+  pools.set(db, name);
+  return () => { pools.delete(db); };
+}
+
+/**
+ * Runs `count` once the transaction `db` belongs to commits (at once when `db` is no transaction),
+ * so a move rolled back, and retried, is counted once.
+ */
+export function afterCommit(db: Knex, count: () => void): void {
+  if (!db.isTransaction) return count();
+  (db as Knex.Transaction).executionPromise.then(count, () => undefined);
+}

@@ -1,0 +1,53 @@
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+/** Where spans go: OTLP/HTTP at `tracesUrl`, or nowhere (null) and then no SDK at all. */
+export interface TracingSettings {
+  tracesUrl: string | null;
+  serviceName: string | null;
+}
+
+export interface Tracing {
+  /** What the Temporal worker's workflow span sink needs; absent when tracing is off. */
+  sdk: { spanProcessor: SpanProcessor; resource: Resource } | null;
+  shutdown(): Promise<void>;
+}
+
+const OFF: Tracing = { sdk: null, shutdown: async () => undefined };
+let started: Tracing | undefined;
+
+/**
+ * The process's OpenTelemetry SDK, once: a tracer provider exporting by OTLP/HTTP in batches, W3C
+ * trace context propagation, and the instrumentations of Node's HTTP server and client (api and
+ * sandbox requests, webhook deliveries) and of fetch (the provider adapters), which carry
+ * `traceparent` on every outgoing call. Off (nothing registered, nothing patched, nothing paid on
+ * the hot path) unless an OTLP endpoint is configured. Incoming requests whose path matches
+ * `untraced` get no span.
+ */
+export function startTracing(settings: TracingSettings, defaultServiceName: string, untraced: RegExp = /^\/metrics/): Tracing {
+  if (started) return started;
+  if (!settings.tracesUrl) return (started = OFF);
+  const resource = new Resource({ 'service.name': settings.serviceName ?? defaultServiceName });
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      // Scrapes of the metrics listeners are not traffic worth a trace; `untraced` may add paths.
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => untraced.test(req.url ?? '') }),
+      new UndiciInstrumentation(),
+    ],
+  });
+  // The instrumentations patch a module as it is required; node:http and node:https were required
+  // before this ran (by express, undici's fetch needs no patch), so they are required again here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('http'); require('https');
+  started = { sdk: { spanProcessor, resource }, shutdown: () => provider.shutdown() };
+  return started;
+}
