@@ -104,6 +104,12 @@ export async function anotherApi(overrides: Record<string, string> = {}, options
   return started;
 }
 
+/** Closes one api of anotherApi's before the suite ends (one whose clock or settings must not outlive its test). */
+export async function closeApi(running: RunningApi): Promise<void> {
+  extraApis.splice(extraApis.indexOf(running), 1);
+  await running.close();
+}
+
 /** Provider callbacks reach the shared api, so the worker hands out its real address. */
 export function sharedWorker(): Promise<Pick<RunningWorker, 'metricsUrl' | 'stop'>> {
   if (cluster) worker ??= Promise.resolve({ metricsUrl: cluster.workerMetricsUrl, stop: leftRunning });
