@@ -1,12 +1,14 @@
 // Schemathesis against the whole stack (Postgres, Temporal, sandbox providers, worker, api), as
 // `npm test` starts it, with rate limits off. Config: fuzz/schemathesis.toml; hooks: fuzz/hooks.py.
-// The services' logs go to a file (named at the end) so that the log shows schemathesis' report.
+// The services' logs and schemathesis' own report go to files under .data/; the log gets one
+// verdict line (scripts/lib/fuzz-verdict.mjs), so the only test-runner summary in CI is the suite's.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureSchemathesis } from './contract-tools.mjs';
 import { createDatabase, dropDatabase, ROOT, say, startInfra } from './infra.mjs';
+import { fuzzVerdict } from './fuzz-verdict.mjs';
 import { freePort } from './ports.mjs';
 import { migrateAndSeed, serviceEnv, startServices } from './stack.mjs';
 
@@ -66,6 +68,9 @@ const apiUrl = `http://127.0.0.1:${apiPort}`;
 mkdirSync(path.join(ROOT, '.data'), { recursive: true });
 const logFile = path.join(ROOT, '.data', `fuzz-services-${process.pid}.log`);
 const logFd = openSync(logFile, 'w');
+const reportFile = path.join(ROOT, '.data', `fuzz-report-${process.pid}.txt`);
+const reportJson = path.join(ROOT, '.data', `fuzz-report-${process.pid}.json`);
+const reportFd = openSync(reportFile, 'w');
 
 let code = 1;
 let services = null;
@@ -74,12 +79,13 @@ try {
   services = startServices(env, { stdio: logFd, onExit: (name, exitCode) => say(`${name} exited (${exitCode}) during the fuzz run`) });
   await waitForHealth(apiUrl, 90_000);
   const prepared = await prepare(apiUrl);
-  say(`fuzzing ${apiUrl} with schemathesis (services' logs in ${path.relative(ROOT, logFile)})`);
+  say(`fuzzing ${apiUrl} with schemathesis (its report in ${path.relative(ROOT, reportFile)}, services' logs in ${path.relative(ROOT, logFile)})`);
   const child = spawn(schemathesis, [
-    '--config-file', path.join(ROOT, 'fuzz', 'schemathesis.toml'), 'run', `${apiUrl}/v1/openapi.json`, ...process.argv.slice(2),
+    '--config-file', path.join(ROOT, 'fuzz', 'schemathesis.toml'), 'run', `${apiUrl}/v1/openapi.json`,
+    '--report', 'json', '--report-json-path', reportJson, '--no-color', ...process.argv.slice(2),
   ], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: ['ignore', reportFd, reportFd],
     env: {
       ...process.env,
       PYTHONPATH: ROOT,
@@ -98,12 +104,17 @@ try {
   const stop = () => child.kill('SIGINT');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  await new Promise((resolve) => child.on('exit', resolve));
+  if (!existsSync(reportJson)) throw new Error(`schemathesis wrote no run report; its output is in ${path.relative(ROOT, reportFile)}`);
+  const verdict = fuzzVerdict(JSON.parse(readFileSync(reportJson, 'utf8')), { reportFile: path.relative(ROOT, reportFile) });
+  process.stdout.write(`${verdict.line}\n`);
+  code = verdict.clean ? 0 : 1;
 } catch (err) {
   say(`fuzz run failed: ${err.message}`);
 } finally {
   await services?.stop();
   closeSync(logFd);
+  closeSync(reportFd);
   await dropDatabase(infra.serverUrl, database).catch(() => undefined);
   await infra.stop();
 }
