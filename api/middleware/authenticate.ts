@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Forbidden, NotAuthenticated } from '../../domain/errors';
 import type { AuthService } from '../auth/auth-service';
+import { withBearerChallenge } from '../auth/oauth-errors';
 import type { Principal } from '../../domain/principal';
 import type { SecurityRequirement } from '../openapi/route-table';
 
@@ -51,7 +52,7 @@ export function authenticate(auth: AuthService): RequestHandler {
       req.ctx.principal = principal;
       next();
     } catch (err) {
-      next(err);
+      next(err instanceof NotAuthenticated ? withBearerChallenge(err) : err);
     }
   };
 }

@@ -3,6 +3,7 @@ import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../../db/logger';
+import { tokenEndpointError } from '../auth/oauth-errors';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
 function redactInputs(err: ValidationFailed): ValidationFailed {
@@ -41,6 +42,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new Unavailable('workflow_unavailable');
     } else if (err instanceof AppError) {
       appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
+      if (req.ctx?.route?.pathTemplate === '/v1/auth/token') appError = tokenEndpointError(appError, /^basic /i.test(req.get('Authorization') ?? ''));
     } else {
       logger.error('unhandled error', { request_id: req.ctx?.requestId, err: (err as Error).message, stack: (err as Error).stack });
       appError = new AppError(500, 'internal_error');

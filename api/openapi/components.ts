@@ -77,6 +77,14 @@ export const components = (publicUrl: string) => ({
       description: 'On deliveries to subscribers: hex HMAC-SHA256 of the raw body keyed with `hmac_secret`, the same check in the project\'s own form',
     },
   },
+  headers: {
+    'WWW-Authenticate': {
+      description: 'On a 401: `Bearer realm="receivables-anticipation-api"` when no credential was sent, with `error="invalid_token"` and the code as '
+        + '`error_description` when the token or credential was refused (RFC 6750 §3); on the token endpoint, a `Basic` challenge with '
+        + '`error="invalid_client"` when the client authenticated with HTTP Basic (RFC 6749 §5.2).',
+      schema: { type: 'string', maxLength: 500 },
+    },
+  },
   parameters: {
     IdempotencyKey: {
       name: 'Idempotency-Key', in: 'header', required: false,
