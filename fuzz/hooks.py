@@ -100,6 +100,21 @@ def _split_nullable_format(schema):
     schema["anyOf"] = [string, {"type": "null"}]
 
 
+def _restore_number_grids(node):
+    """The document states JSON numbers' decimals as `x-number-grid` (a list of `multipleOf` and
+    `maximum`), since float-dividing validators misread `multipleOf: 0.01`; schemathesis reads
+    `multipleOf` as the exact decimal, so for it the grid becomes the `anyOf` it stands for."""
+    if isinstance(node, dict):
+        grid = node.get("x-number-grid")
+        if grid:
+            node["anyOf"] = [dict(entry) for entry in grid]
+        for value in node.values():
+            _restore_number_grids(value)
+    elif isinstance(node, list):
+        for value in node:
+            _restore_number_grids(value)
+
+
 def _types(schema):
     kind = schema.get("type")
     return kind if isinstance(kind, list) else [kind]
@@ -145,6 +160,7 @@ def before_load_schema(context, raw_schema):
         raw_schema["components"]["securitySchemes"][name] = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
     _annotate(raw_schema["paths"])
     _annotate(schemas)
+    _restore_number_grids(schemas)
     for (path, method), body in _examples().items():
         media = raw_schema["paths"][path][method]["requestBody"]["content"]["application/json"]
         media["examples"] = {"valid": {"value": body}}

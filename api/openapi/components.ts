@@ -5,14 +5,20 @@ import { checkedByHandler } from './handler-checked';
 
 /**
  * The JSON numbers `domain/money-input.ts` reads as amounts: at most 15 significant digits (beyond
- * them the number is no longer the one the client wrote) and at most 2 decimals. Schemathesis reads
- * `multipleOf` as the exact decimal written, not as a binary float.
+ * them the number is no longer the one the client wrote) and at most 2 decimals. As `multipleOf`
+ * these are exact only to a validator that reads the decimal written (schemathesis does); Prism,
+ * Ajv and most others divide binary floats and refuse 0.07 or 33.33. So the document states the
+ * grid as the extension `x-number-grid` (the handler enforces it), and the fuzz hooks turn it back
+ * into `multipleOf` for schemathesis.
  */
+export const NUMBER_GRID_EXTENSION = 'x-number-grid';
 export const MONEY_NUMBER_GRID = [
   { multipleOf: 0.01, maximum: 9_999_999_999_999.99 },
   { multipleOf: 0.1, maximum: 99_999_999_999_999.9 },
   { multipleOf: 1, maximum: 999_999_999_999_999 },
 ];
+/** Rates: at most 4 decimals, up to 100. */
+export const RATE_NUMBER_GRID = [{ multipleOf: 0.0001, maximum: 100 }];
 
 /**
  * The strings `parseDecimal` accepts: not negative (but `-0` is zero), at most 16 digits before the
@@ -108,16 +114,17 @@ export const components = (publicUrl: string) => ({
     MoneyInput: checkedByHandler({
       description: 'BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. '
         + 'A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; '
-        + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
+        + 'zeros after the second decimal are accepted); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; '
+        + '`x-number-grid` states it, the server checks it).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: MONEY_PATTERN, minimum: 0, anyOf: MONEY_NUMBER_GRID }),
+    }, { pattern: MONEY_PATTERN, minimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
     PositiveMoneyInput: checkedByHandler({
       description: 'A MoneyInput above zero: `0`, `"0.00"` and `"000"` are refused (greater_than).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, anyOf: MONEY_NUMBER_GRID }),
+    }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullablePositiveMoneyInput: { anyOf: [ref('PositiveMoneyInput'), { type: 'null' }] },
     Date: { type: 'string', format: 'date', examples: ['2027-01-15'] },
     ErrorEnvelope: {

@@ -16,6 +16,7 @@ import { webhookEvents } from '../webhooks/event-openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
+import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
@@ -80,6 +81,7 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
   if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
   return {
     openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Receivables Anticipation API',
       version: '1.6.0',
@@ -88,8 +90,8 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
     },
     servers: [{ url: '/' }],
     tags: TAGS,
-    paths,
-    components: { ...base, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
+    paths: withPipelineAnswers(paths),
+    components: { ...base, headers: { ...base.headers, ...pipelineHeaders }, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
     webhooks: webhookEvents,
   };
 }

@@ -39,6 +39,13 @@ const BODIES: Record<string, string> = {
   createWebhook: `{ url: 'https://hooks.example.com/in', events: ['operation.created'] }`,
   codecDecode: `{ payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' }, data: 'AAAA' }] }`,
   codecEncode: `{ payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'e30=' }] }`,
+  // Routes that read no body declare an ignored one (issue #24: the document states what the server accepts).
+  cancelStockItem: '{}',
+  retryDisbursement: '{}',
+  rotateWebhookSecret: '{}',
+  retryWebhookDelivery: '{}',
+  codecSession: '{}',
+  backofficeResendContract: '{}',
 };
 
 type Document = { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };
