@@ -9,9 +9,12 @@ accepts (a narrower schema would turn valid values into "invalid data the api ac
 """
 
 import datetime
+import hashlib
+import hmac
+import json
 import os
-
 import re
+import time
 
 import schemathesis
 from hypothesis import strategies as st
@@ -21,6 +24,10 @@ POLICY_IDS = os.environ["FUZZ_POLICY_IDS"].split(",")
 ASSIGNOR_IDS = os.environ["FUZZ_ASSIGNOR_IDS"].split(",")
 ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
 STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
+CALLBACK_SECRETS = {
+    "/v1/internal/esign/callback": os.environ["FUZZ_ESIGN_CALLBACK_SECRET"],
+    "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
+}
 
 
 def _check_digit(digits, weights):
@@ -210,3 +217,33 @@ def filter_failure(context, failure, case, response):
         return False
     code = _refusal_code(response)
     return code is None or code in SHAPE_CODES
+
+
+def _bytes_sent(body):
+    """The body as schemathesis' requests transport sends JSON (requests' own json.dumps)."""
+    if isinstance(body, bytes):
+        return body
+    return json.dumps(body, allow_nan=False).encode("utf-8")
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    """Signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
+    sent, when the call carries the placeholder credentials; a call stripped of them stays unsigned."""
+    secret = CALLBACK_SECRETS.get(case.operation.path)
+    headers = case.headers or {}
+    if secret is None or "X-Provider-Signature" not in headers:
+        return
+    try:
+        body = _bytes_sent(case.body) if case.body is not None and not _is_not_set(case.body) else b""
+    except (TypeError, ValueError):
+        return
+    timestamp = str(int(time.time()))
+    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+    headers["X-Provider-Timestamp"] = timestamp
+    headers["X-Provider-Signature"] = f"v1={digest}"
+    case.headers = headers
+
+
+def _is_not_set(value):
+    return type(value).__name__ == "NotSet"

@@ -31,8 +31,9 @@ export function authenticate(auth: AuthService): RequestHandler {
   return async (req, _res, next) => {
     try {
       const security = req.ctx.route!.security;
-      // No requirement, or an empty one among them: the route is public (the token exchange reads its Basic client itself).
-      if (security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0)) return next();
+      // No requirement, or one naming no scheme of ours: the route is public here (the token exchange
+      // reads its Basic client itself; provider callbacks were verified by their signature before).
+      if (security.length === 0 || security.some((requirement) => !Object.keys(requirement).some((scheme) => scheme in SCHEME_TOKEN_TYPE))) return next();
       const header = req.get('Authorization');
       const clientId = req.get('X-Client-Id');
       const clientSecret = req.get('X-Client-Secret');

@@ -1,5 +1,6 @@
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../domain/provider-signature';
 import { ref } from './helpers';
 import { checkedByHandler } from './handler-checked';
 
@@ -77,6 +78,16 @@ export const components = (publicUrl: string) => ({
     webhookSignature: {
       type: 'apiKey', in: 'header', name: 'webhook-signature',
       description: 'On deliveries to subscribers: Standard Webhooks HMAC-SHA256 of `webhook-id.webhook-timestamp.body` keyed with the subscription secret; verify it before trusting the event',
+    },
+    // The provider callbacks' proof of origin, checked before the body is read (api/middleware/provider-signature.ts).
+    providerSignature: {
+      type: 'apiKey', in: 'header', name: SIGNATURE_HEADER,
+      description: 'Provider callbacks only: `v1=<hex HMAC-SHA256 of "<X-Provider-Timestamp>.<raw body>">` keyed with the provider\'s callback secret '
+        + '(ESIGN_CALLBACK_SECRET or PIX_CALLBACK_SECRET); with providerTimestamp',
+    },
+    providerTimestamp: {
+      type: 'apiKey', in: 'header', name: TIMESTAMP_HEADER,
+      description: 'Provider callbacks only: Unix seconds when the provider signed; more than CALLBACK_TOLERANCE_SECONDS (300) away from now is refused',
     },
     serviceSignature: {
       type: 'apiKey', in: 'header', name: 'X-Service-Signature',

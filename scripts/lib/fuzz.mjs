@@ -99,6 +99,8 @@ try {
       FUZZ_ASSIGNOR_IDS: prepared.assignorId,
       FUZZ_ASSIGNOR_DOCUMENT: FUZZ_ASSIGNOR_CPF,
       FUZZ_STOCK_ITEM_IDS: prepared.stockItemIds.join(','),
+      FUZZ_ESIGN_CALLBACK_SECRET: env.ESIGN_CALLBACK_SECRET,
+      FUZZ_PIX_CALLBACK_SECRET: env.PIX_CALLBACK_SECRET,
     },
   });
   const stop = () => child.kill('SIGINT');
