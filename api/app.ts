@@ -17,7 +17,7 @@ import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
-import { errorHandler } from './middleware/error-handler';
+import { errorHandler, lastResortJson } from './middleware/error-handler';
 import { perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
@@ -125,5 +125,6 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(mapValidatorErrors);
   app.use(errorHandler(logger));
+  app.use(lastResortJson(logger));
   return app;
 }
