@@ -59,13 +59,15 @@ export const components = (publicUrl: string) => ({
     clientCredentials: {
       type: 'oauth2',
       description: 'RS256 JWT from `POST /v1/auth/token` (the OAuth2 client credentials grant, or the same exchange as JSON), sent as '
-        + '`Authorization: Bearer <token>`. Token type `client`.',
+        + '`Authorization: Bearer <token>`. Token type `client`. The tokens follow RFC8725 (JSON Web Token Best Current Practices): RS256 only '
+        + '(`none` and HMAC refused), a `kid` resolved against the JWKS, `aud` and `exp` always checked, 15 minutes of life.',
       flows: { clientCredentials: { tokenUrl: `${publicUrl}/v1/auth/token`, scopes: Object.fromEntries(CLIENT_SCOPES.map((s) => [s, scopeDescriptions[s]])) } },
     },
     // Not an OAuth2 password grant: login takes JSON `email` and `password`, so no flow is claimed.
     userSession: {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-      description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users). Roles: ${
+      description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users), `
+        + `following RFC8725 as the client tokens do. Roles: ${
         BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}.`,
     },
     clientBasic: {

@@ -88,7 +88,8 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    // Integrators' api (Spectral OWASP api9: every server states its audience).
+    servers: [{ url: '/', 'x-internal': false }],
     tags: TAGS,
     paths: withPipelineAnswers(paths),
     components: { ...base, headers: { ...base.headers, ...pipelineHeaders }, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },

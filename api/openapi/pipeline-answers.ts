@@ -1,7 +1,8 @@
 /**
  * What the request pipeline adds to every operation's answers, stated once for the whole document:
  * the headers it sends (platform, request ids, rate limits, idempotency replays), the 503 a
- * database outage gives on any route that reaches Postgres, and the body a POST without one of
+ * database outage gives on any route that reaches Postgres, the 500 of a defect (always the
+ * error envelope, never an HTML page), and the body a POST without one of
  * its own accepts and ignores. The sections' `openapi.ts` files state only what their routes add.
  */
 import type { Schema } from './helpers';
@@ -14,9 +15,9 @@ export const pipelineHeaders = {
   'X-Service-Env': header('The deployment\'s environment', { enum: ['prod', 'sandbox', 'dev'] }, true),
   'X-Service-API-Version': header('The version of this document the deployment serves', { type: 'string', maxLength: 20, examples: ['1.6.0'] }, true),
   'X-Service-Banner': header('Outside production only: the environment in capitals', { type: 'string', maxLength: 20, examples: ['SANDBOX'] }),
-  'X-RateLimit-Limit': header('Requests per minute of the bucket: the origin address\'s on success, the one that refused on a 429', { type: 'integer', minimum: 0 }),
-  'X-RateLimit-Remaining': header('Requests left in that bucket\'s sliding minute (0 on a 429)', { type: 'integer', minimum: 0 }),
-  'Retry-After': header('Seconds to wait before the bucket admits another request', { type: 'integer', minimum: 0 }, true),
+  'X-RateLimit-Limit': header('Requests per minute of the bucket: the origin address\'s on success, the one that refused on a 429', { type: 'integer', format: 'int32', minimum: 0 }),
+  'X-RateLimit-Remaining': header('Requests left in that bucket\'s sliding minute (0 on a 429)', { type: 'integer', format: 'int32', minimum: 0 }),
+  'Retry-After': header('Seconds to wait before the bucket admits another request', { type: 'integer', format: 'int32', minimum: 0 }, true),
   'Idempotency-Replayed': header('`true` when this answer is the stored one of an earlier request with the same `Idempotency-Key` and body', { const: 'true' }),
 };
 
@@ -28,6 +29,11 @@ const NO_IDEMPOTENCY = new Set(['/v1/auth/token', '/v1/auth/login']);
 
 const databaseUnavailable = {
   description: 'database_unavailable: Postgres did not answer within the request\'s budget (1.5 s by default); nothing was done, retry with backoff',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+};
+
+const internalError = {
+  description: 'internal_error: a defect of ours, logged with the request id; nothing to change on the caller\'s side',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 };
 
@@ -49,6 +55,7 @@ export function withPipelineAnswers<T>(sectionPaths: T): T {
       const limited = operation['x-rate-limit'] !== 'exempt';
       // Every limited route admits the request through Postgres (the rate-limit window) before anything else.
       if (limited && !operation.responses['503']) operation.responses['503'] = { ...databaseUnavailable };
+      operation.responses['500'] ??= { ...internalError };
       if (method === 'post' && !operation.requestBody) operation.requestBody = ignoredBody;
       const replayable = MUTATING.has(method) && path.startsWith('/v1/') && !NO_IDEMPOTENCY.has(path);
       for (const [status, response] of Object.entries(operation.responses)) {
