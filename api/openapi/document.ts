@@ -17,6 +17,7 @@ import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } fr
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
+import { addLinks } from './links';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
@@ -79,6 +80,8 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
   const paths: Record<string, unknown> = Object.assign({}, ...PARTS.map((part) => part.paths));
   // Production has no simulated counterparts: their routes are absent, so they are also 404.
   if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
+  const answered = withPipelineAnswers(paths);
+  addLinks(answered as never);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -91,7 +94,7 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
     // Integrators' api (Spectral OWASP api9: every server states its audience).
     servers: [{ url: '/', 'x-internal': false }],
     tags: TAGS,
-    paths: withPipelineAnswers(paths),
+    paths: answered,
     components: { ...base, headers: { ...base.headers, ...pipelineHeaders }, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
     webhooks: webhookEvents,
   };

@@ -65,4 +65,21 @@ describe('the OpenAPI document states what the pipeline answers', () => {
       for (const list of lists) expect(list.allOf.some((rule: Json) => rule.maxItems === 1000), path).to.equal(true);
     }
   });
+
+  it('links each creation to what follows it, with the target\'s own path parameters', () => {
+    const byId = new Map(operations.map(({ path, op }) => [op.operationId, { path, op }]));
+    const links = operations.flatMap(({ op }) => Object.values(op.responses as Json).flatMap((response) => Object.values((response as Json).links ?? {}) as Json[]));
+    expect(links.length).to.be.greaterThan(20);
+    for (const link of links) {
+      const target = byId.get(link.operationId);
+      expect(target, link.operationId).to.not.equal(undefined);
+      const pathParameters = [...target!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(Object.keys(link.parameters), link.operationId).to.deep.equal(pathParameters);
+    }
+    const fromCreation = document.paths['/v1/operations/direct'].post.responses['201'].links;
+    expect(fromCreation.read).to.deep.equal({ operationId: 'getOperation', parameters: { id: '$response.body#/id' } });
+    expect(fromCreation.payFirstTitle.parameters).to.deep.equal({ id: '$response.body#/titles/0/id' });
+    const prod = buildDocument('http://127.0.0.1:8000', 'prod') as Json;
+    expect(prod.paths['/v1/operations/direct'].post.responses['201'].links).to.not.have.property('simulatePayerOfFirstTitle');
+  });
 });
