@@ -5,6 +5,7 @@ import * as oauth from 'oauth4webapi';
 import { anotherApi } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, TestCredential } from '../support/factories';
+import { rejectionOf } from '../support/rejection';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -12,15 +13,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /**
@@ -57,14 +49,14 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
 
     it('reports a wrong secret (sent in the body, its default) as invalid_client', async () => {
       const config = await configure('sk_not_the_secret');
-      const err = await rejection(client.clientCredentialsGrant(config));
+      const err = await rejectionOf(client.clientCredentialsGrant(config));
       expect(err).to.be.instanceOf(client.ResponseBodyError);
       expect(err).to.include({ error: 'invalid_client', error_description: 'invalid_client_credentials', status: 401 });
     });
 
     it('reports a refused token on a protected route as the Bearer invalid_token challenge', async () => {
       const config = await configure(credential.secret);
-      const err = await rejection(client.fetchProtectedResource(config, 'not-a-token', new URL('/v1/operations', issuer), 'GET'));
+      const err = await rejectionOf(client.fetchProtectedResource(config, 'not-a-token', new URL('/v1/operations', issuer), 'GET'));
       expect(err).to.be.instanceOf(client.WWWAuthenticateChallengeError);
       const [challenge] = (err as client.WWWAuthenticateChallengeError).cause;
       expect(challenge.scheme).to.equal('bearer');
@@ -90,7 +82,7 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
     it('reports a wrong secret sent in the body as the invalid_client error of the body (RFC 6749 §5.2)', async () => {
       const as = await server();
       const response = await oauth.clientCredentialsGrantRequest(as, { client_id: credential.clientId }, oauth.ClientSecretPost('sk_not_the_secret'), new URLSearchParams(), insecure);
-      const err = await rejection(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
+      const err = await rejectionOf(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
       expect(err).to.be.instanceOf(oauth.ResponseBodyError);
       expect(err).to.include({ error: 'invalid_client', error_description: 'invalid_client_credentials', status: 401 });
     });
@@ -98,7 +90,7 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
     it('reports a wrong secret in HTTP Basic as invalid_client, from the Basic challenge RFC 6749 §5.2 requires', async () => {
       const as = await server();
       const response = await oauth.clientCredentialsGrantRequest(as, { client_id: credential.clientId }, oauth.ClientSecretBasic('sk_not_the_secret'), new URLSearchParams(), insecure);
-      const err = await rejection(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
+      const err = await rejectionOf(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
       expect(err).to.be.instanceOf(oauth.WWWAuthenticateChallengeError);
       const [challenge] = (err as oauth.WWWAuthenticateChallengeError).cause;
       expect(challenge.scheme).to.equal('basic');
@@ -111,7 +103,7 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
       const response = await oauth.clientCredentialsGrantRequest(as, { client_id: credential.clientId }, oauth.ClientSecretBasic(credential.secret), { scope: 'contract:send' }, insecure);
       const body = (await response.clone().json()) as { detail: { code: string } };
       expect(body.detail).to.include({ code: 'scope_not_allowed' });
-      const err = await rejection(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
+      const err = await rejectionOf(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
       expect(err).to.include({ error: 'invalid_scope', status: 403 });
     });
   });
