@@ -1,6 +1,6 @@
 export interface FuzzRunReport {
   schemathesis_version: string;
-  seed: number | null;
+  seed: string | number | null;
   complete: boolean;
   stop_reason: string;
   exit_code: number;
@@ -10,4 +10,4 @@ export interface FuzzRunReport {
   errors: { title: string; count: number }[];
   warnings: Record<string, string[]>;
 }
-export function fuzzVerdict(report: FuzzRunReport, options: { reportFile: string }): { clean: boolean; line: string };
+export function fuzzVerdict(report: FuzzRunReport, options: { reportFile: string }): { passed: boolean; line: string };
