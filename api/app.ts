@@ -20,7 +20,7 @@ import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { mapValidatorErrors, openapiValidation } from './middleware/openapi-validation';
-import { errorHandler } from './middleware/error-handler';
+import { errorHandler, lastResortJson } from './middleware/error-handler';
 import { perIdentityRateLimit, perIpRateLimit, perTokenRateLimit } from './middleware/rate-limit';
 import { idempotency } from './middleware/idempotency';
 import { providerSignature } from './middleware/provider-signature';
@@ -135,5 +135,6 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(mapValidatorErrors);
   app.use(errorHandler(logger));
+  app.use(lastResortJson(logger));
   return app;
 }

@@ -47,8 +47,8 @@ export class RuleViolation extends AppError {
 }
 
 export class NotAuthenticated extends AppError {
-  constructor(code: string) {
-    super(401, code);
+  constructor(code: string, headers: Record<string, string> = {}) {
+    super(401, code, headers);
   }
 }
 

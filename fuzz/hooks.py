@@ -9,9 +9,12 @@ accepts (a narrower schema would turn valid values into "invalid data the api ac
 """
 
 import datetime
+import hashlib
+import hmac
+import json
 import os
-
 import re
+import time
 
 import schemathesis
 from hypothesis import strategies as st
@@ -21,6 +24,12 @@ POLICY_IDS = os.environ["FUZZ_POLICY_IDS"].split(",")
 ASSIGNOR_IDS = os.environ["FUZZ_ASSIGNOR_IDS"].split(",")
 ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
 STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
+OPERATION_IDS = os.environ["FUZZ_OPERATION_IDS"].split(",")
+TITLE_IDS = os.environ["FUZZ_TITLE_IDS"].split(",")
+CALLBACK_SECRETS = {
+    "/v1/internal/esign/callback": os.environ["FUZZ_ESIGN_CALLBACK_SECRET"],
+    "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
+}
 
 
 def _check_digit(digits, weights):
@@ -60,6 +69,28 @@ schemathesis.openapi.format("dev-assignor", st.sampled_from(ASSIGNOR_IDS))
 # UUIDs, as the contract recommends: every write is a new request that reaches its route, rather
 # than an idempotent replay or a 409 for a key reused with another body.
 schemathesis.openapi.format("idempotency-key", st.uuids().map(str))
+# The operation and title scripts/lib/fuzz.mjs created first, for their `{id}` routes in every phase
+# (the stateful phase follows the document's links to the ones it creates itself).
+schemathesis.openapi.format("dev-operation", st.sampled_from(OPERATION_IDS))
+schemathesis.openapi.format("dev-title", st.sampled_from(TITLE_IDS))
+PATH_ID_FORMATS = (
+    ("/v1/operations/{id}", "dev-operation"),
+    ("/v1/backoffice/operations/{id}", "dev-operation"),
+    ("/v1/titles/{id}", "dev-title"),
+    ("/v1/backoffice/titles/{id}", "dev-title"),
+    ("/v1/sandbox/titles/{id}", "dev-title"),
+)
+
+
+def _annotate_path_ids(paths):
+    for path, item in paths.items():
+        fmt = next((f for prefix, f in PATH_ID_FORMATS if path.startswith(prefix)), None)
+        if fmt is None:
+            continue
+        for operation in item.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                if parameter.get("in") == "path" and parameter.get("name") == "id":
+                    parameter["schema"] = {**parameter["schema"], "format": fmt}
 
 FIELD_FORMATS = {
     "cpf": "cpf",
@@ -98,6 +129,21 @@ def _split_nullable_format(schema):
     string = {key: schema.pop(key) for key in list(schema) if key not in ("description", "title")}
     string["type"] = "string"
     schema["anyOf"] = [string, {"type": "null"}]
+
+
+def _restore_number_grids(node):
+    """The document states JSON numbers' decimals as `x-number-grid` (a list of `multipleOf` and
+    `maximum`), since float-dividing validators misread `multipleOf: 0.01`; schemathesis reads
+    `multipleOf` as the exact decimal, so for it the grid becomes the `anyOf` it stands for."""
+    if isinstance(node, dict):
+        grid = node.get("x-number-grid")
+        if grid:
+            node["anyOf"] = [dict(entry) for entry in grid]
+        for value in node.values():
+            _restore_number_grids(value)
+    elif isinstance(node, list):
+        for value in node:
+            _restore_number_grids(value)
 
 
 def _types(schema):
@@ -144,7 +190,9 @@ def before_load_schema(context, raw_schema):
     for name in ("clientCredentials", "userSession"):
         raw_schema["components"]["securitySchemes"][name] = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
     _annotate(raw_schema["paths"])
+    _annotate_path_ids(raw_schema["paths"])
     _annotate(schemas)
+    _restore_number_grids(schemas)
     for (path, method), body in _examples().items():
         media = raw_schema["paths"][path][method]["requestBody"]["content"]["application/json"]
         media["examples"] = {"valid": {"value": body}}
@@ -160,9 +208,10 @@ SHAPE_CODES = {"validation_error", "idempotency_key_invalid"}
 
 
 # Comparisons between two amounts of one object (an NFV above its gross, a liquid value above the
-# requested value, a percent of the NFV under one cent): JSON Schema cannot state an order between
-# two fields' values, so a generated body may break one while matching the document.
-CROSS_FIELD = re.compile(r"cannot exceed|is less than one cent")
+# requested value, a percent of the NFV under one cent) and an external_id repeated across the items
+# of one list: JSON Schema cannot state an order between two fields' values, nor uniqueness of one
+# property across items, so a generated body may break one while matching the document.
+CROSS_FIELD = re.compile(r"cannot exceed|is less than one cent|must be unique within the operation")
 
 
 def _only_cross_field(response):
@@ -194,3 +243,36 @@ def filter_failure(context, failure, case, response):
         return False
     code = _refusal_code(response)
     return code is None or code in SHAPE_CODES
+
+
+def _bytes_sent(body):
+    """The body as schemathesis' requests transport sends JSON (requests' own json.dumps)."""
+    if isinstance(body, bytes):
+        return body
+    return json.dumps(body, allow_nan=False).encode("utf-8")
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    """Signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
+    sent, when the call carries the placeholder credentials; a call stripped of them stays unsigned."""
+    secret = CALLBACK_SECRETS.get(case.operation.path)
+    headers = case.headers or {}
+    # Only the placeholders of fuzz/schemathesis.toml, both of them: a check that sends a wrong or a
+    # missing credential must reach the api as it sent it.
+    placeholders = headers.get("X-Provider-Signature") == "v1=placeholder" and headers.get("X-Provider-Timestamp") == "0"
+    if secret is None or not placeholders:
+        return
+    try:
+        body = _bytes_sent(case.body) if case.body is not None and not _is_not_set(case.body) else b""
+    except (TypeError, ValueError):
+        return
+    timestamp = str(int(time.time()))
+    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+    headers["X-Provider-Timestamp"] = timestamp
+    headers["X-Provider-Signature"] = f"v1={digest}"
+    case.headers = headers
+
+
+def _is_not_set(value):
+    return type(value).__name__ == "NotSet"

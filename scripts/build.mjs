@@ -2,6 +2,7 @@
 // `npm run build`: the compiled JavaScript production runs (`node dist/api/server.js`,
 // `node dist/worker/main.js`, `node dist/db/cli.js migrate`, `node dist/sandbox/main.js`).
 // A fresh dist/ each time, so nothing stale from a deleted source file is shipped.
+import './lib/on-supported-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';

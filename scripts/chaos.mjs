@@ -3,6 +3,7 @@
 // HTTPS receiver) on the `npm run cluster` topology while processes crash, restart and freeze,
 // then an audit that nothing was lost, doubled or left without a way forward. Exits 1 on any miss.
 // CHAOS_LOAD_SECONDS (default 150) sets how long load and faults run; draining follows.
+import './lib/on-supported-node.mjs';
 import https from 'node:https';
 import path from 'node:path';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run cluster`: the production topology on one machine, without Docker (README "Running it
 // the production way"). Binaries are built once into .tools/; data stays in .data/cluster/.
+import './lib/on-supported-node.mjs';
 import { describePersistence, startCluster } from './lib/cluster.mjs';
 import { say } from './lib/infra.mjs';
 

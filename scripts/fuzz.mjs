@@ -3,5 +3,5 @@
 // dependencies first (as `npm run dev` does).
 import { ensureDependencies } from './lib/ensure-dependencies.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 await import('./lib/fuzz.mjs');

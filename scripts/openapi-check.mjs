@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Contract checks on the live OpenAPI document:
-//   lint      Redocly CLI, `recommended` ruleset plus redocly.yaml (part of `npm run lint`)
+//   lint      Redocly CLI, `recommended` ruleset plus redocly.yaml, and Spectral with the OWASP API
+//             Security ruleset (.spectral.yaml) (part of `npm run lint`)
 //   breaking  oasdiff against every frozen release in api/openapi/releases/ (fails on ERR level);
 //             `<version>.accepted.txt` beside a release lists the ERR findings accepted, each with
 //             its reason on a `#` line above it
@@ -37,6 +38,31 @@ function lint(file) {
   return errors + warnings === 0 ? 0 : 1;
 }
 
+/**
+ * Spectral with the OWASP ruleset: fails on any error; the warnings kept on purpose (.spectral.yaml
+ * says why) are counted by rule, not listed one by one.
+ */
+function spectral(file) {
+  const result = spawnSync(bin('spectral'), ['lint', '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet', file], {
+    cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  let problems;
+  try {
+    problems = JSON.parse(result.stdout || '[]');
+  } catch {
+    process.stderr.write(`${result.stdout}${result.stderr}`);
+    return 1;
+  }
+  const errors = problems.filter((p) => p.severity === 0);
+  for (const problem of errors) process.stderr.write(`error   ${problem.code.padEnd(40)} ${problem.path.join('/')}  ${problem.message}\n`);
+  const kept = {};
+  for (const problem of problems.filter((p) => p.severity > 0)) kept[problem.code] = (kept[problem.code] ?? 0) + 1;
+  const keptText = Object.entries(kept).map(([code, count]) => `${code} ${count}`).join(', ');
+  process.stderr.write(`[openapi] Spectral OWASP (.spectral.yaml): ${errors.length} errors, ${problems.length - errors.length} warnings kept on purpose${keptText ? ` (${keptText})` : ''}\n`);
+  return errors.length === 0 ? 0 : 1;
+}
+
 const mode = process.argv[2];
 if (mode !== 'lint' && mode !== 'breaking') {
   process.stderr.write('usage: node scripts/openapi-check.mjs lint|breaking\n');
@@ -45,7 +71,7 @@ if (mode !== 'lint' && mode !== 'breaking') {
 const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
 const live = path.join(dir, 'openapi.json');
 let status = run(bin('tsx'), ['scripts/openapi-document.ts', live]);
-if (status === 0 && mode === 'lint') status = lint(live);
+if (status === 0 && mode === 'lint') status = lint(live) || spectral(live);
 if (status === 0 && mode === 'breaking') {
   const oasdiff = ensureOasdiff();
   for (const file of readdirSync(RELEASES).filter((f) => f.endsWith('.json')).sort()) {

@@ -5,6 +5,7 @@
 // `npm run test:cluster -- --apps <files>`: the cluster's own processes too — two api processes
 // behind one address, two workers and the sandbox — and the tests call that address
 // (TEST_API_URL; test/support/stack.ts then starts no api, worker or sandbox of its own).
+import './lib/on-supported-node.mjs';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite against real Postgres and a real Temporal server, started here when
 // DATABASE_URL / TEMPORAL_ADDRESS are not given. Each run gets a fresh database.
+import './lib/on-supported-node.mjs';
 import { startInfra } from './lib/infra.mjs';
 import { runMocha } from './lib/mocha.mjs';
 

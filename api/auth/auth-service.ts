@@ -17,6 +17,8 @@ export interface TokenResponse {
   token_type: 'bearer';
   expires_in: number;
   scopes: string[];
+  /** RFC 6749 §5.1: the same scopes, space-separated, for OAuth2 clients. */
+  scope: string;
 }
 
 type LoginResponse = TokenResponse & { user: Record<string, unknown> };
@@ -84,7 +86,7 @@ export class AuthService {
     const access_token = this.tokens.issue({
       sub: row.id, originator_id: row.originatorId, env: row.env, scopes, token_type: 'client',
     });
-    return { access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes };
+    return { access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes, scope: scopes.join(' ') };
   }
 
   async authenticateLegacy(clientId: string, secret: string): Promise<Principal> {
@@ -176,7 +178,7 @@ export class AuthService {
       sub: user.id, originator_id: user.originatorId, env: this.config.serviceEnv, scopes: user.scopes, token_type: 'user',
     });
     return {
-      access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes: user.scopes,
+      access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes: user.scopes, scope: user.scopes.join(' '),
       user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
     };
   }

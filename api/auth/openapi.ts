@@ -1,13 +1,15 @@
 import { anyTokenSecurity, errors, json, jsonBody } from '../openapi/helpers';
+import { SERVER_METADATA_PATH } from './server-metadata';
 
 const tokenResponse = {
   type: 'object',
-  required: ['access_token', 'token_type', 'expires_in', 'scopes'],
+  required: ['access_token', 'token_type', 'expires_in', 'scopes', 'scope'],
   properties: {
     access_token: { type: ['string', 'null'], description: 'RS256 JWT (null in an idempotent replay, never here in practice)' },
     token_type: { const: 'bearer' },
     expires_in: { type: 'integer', examples: [900] },
     scopes: { type: 'array', items: { type: 'string' } },
+    scope: { type: 'string', description: 'The same scopes, space-separated (RFC 6749 §5.1)', examples: ['operation:read stock:read'] },
   },
 };
 
@@ -17,7 +19,56 @@ const clientFields = {
 };
 const scope = { type: 'string', maxLength: 2000, description: 'Optional OAuth-style space-separated subset of the credential\'s scopes' };
 
+const oauthError = {
+  allOf: [
+    { $ref: '#/components/schemas/ErrorEnvelope' },
+    {
+      type: 'object',
+      required: ['error', 'error_description'],
+      properties: {
+        error: { enum: ['invalid_client', 'invalid_scope', 'invalid_request', 'unsupported_grant_type'], description: 'RFC 6749 §5.2 error code' },
+        error_description: { type: 'string', description: 'The contract\'s code or message, in the characters RFC 6749 allows' },
+      },
+    },
+  ],
+};
+/** The token endpoint's refusals carry RFC 6749 §5.2's fields beside the contract's `detail`. */
+const tokenErrors = {
+  401: {
+    description: 'invalid_client: the client credentials are missing or wrong. With HTTP Basic, a `WWW-Authenticate: Basic` challenge (RFC 6749 §5.2)',
+    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+    content: { 'application/json': { schema: oauthError } },
+  },
+  403: json('invalid_scope: scope_not_allowed, a requested scope the credential does not have', oauthError),
+  422: json('invalid_request (or unsupported_grant_type): a schema failure', oauthError),
+  ...errors(429),
+};
+
 export const authPaths = {
+  [SERVER_METADATA_PATH]: {
+    get: {
+      operationId: 'authorizationServerMetadata', tags: ['auth'], summary: 'OAuth2 authorization server metadata (RFC 8414)', security: [], 'x-rate-limit': 'exempt',
+      description: 'Public and not rate limited: what OAuth2 client libraries discover (openid-client, oauth4webapi, Spring Security...): the issuer (this api\'s public address), '
+        + 'the token endpoint, the JWKS, the client credentials grant, the client authentication methods (HTTP Basic or the body) and the scopes.',
+      responses: {
+        200: json('Authorization server metadata', {
+          type: 'object',
+          required: ['issuer', 'token_endpoint', 'jwks_uri', 'grant_types_supported', 'token_endpoint_auth_methods_supported', 'scopes_supported', 'response_types_supported'],
+          properties: {
+            issuer: { type: 'string', format: 'uri' },
+            token_endpoint: { type: 'string', format: 'uri' },
+            jwks_uri: { type: 'string', format: 'uri' },
+            grant_types_supported: { type: 'array', items: { type: 'string' } },
+            token_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string' } },
+            scopes_supported: { type: 'array', items: { type: 'string' } },
+            response_types_supported: { type: 'array', items: { type: 'string' }, maxItems: 0, description: 'None: there is no authorization endpoint' },
+            service_documentation: { type: 'string', format: 'uri' },
+          },
+        }),
+        ...errors(422),
+      },
+    },
+  },
   '/v1/auth/token': {
     post: {
       operationId: 'createToken', tags: ['auth'], summary: 'Exchange API credentials for a JWT',
@@ -51,7 +102,7 @@ export const authPaths = {
           },
         },
       },
-      responses: { 200: json('Token issued', tokenResponse), ...errors(401, 403, 422, 429) },
+      responses: { 200: json('Token issued', tokenResponse), ...tokenErrors },
     },
   },
   '/v1/auth/login': {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Forbidden, NotAuthenticated } from '../../domain/errors';
 import type { AuthService } from '../auth/auth-service';
+import { withBearerChallenge } from '../auth/oauth-errors';
 import { BACKOFFICE_SCOPES, Principal } from '../../domain/principal';
 import type { SecurityRequirement } from '../openapi/route-table';
 
@@ -30,8 +31,9 @@ export function authenticate(auth: AuthService): RequestHandler {
   return async (req, _res, next) => {
     try {
       const security = req.ctx.route!.security;
-      // No requirement, or an empty one among them: the route is public (the token exchange reads its Basic client itself).
-      if (security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0)) return next();
+      // No requirement, or one naming no scheme of ours: the route is public here (the token exchange
+      // reads its Basic client itself; provider callbacks were verified by their signature before).
+      if (security.length === 0 || security.some((requirement) => !Object.keys(requirement).some((scheme) => scheme in SCHEME_TOKEN_TYPE))) return next();
       const header = req.get('Authorization');
       const clientId = req.get('X-Client-Id');
       const clientSecret = req.get('X-Client-Secret');
@@ -51,7 +53,7 @@ export function authenticate(auth: AuthService): RequestHandler {
       req.ctx.principal = principal;
       next();
     } catch (err) {
-      next(err);
+      next(err instanceof NotAuthenticated ? withBearerChallenge(err) : err);
     }
   };
 }

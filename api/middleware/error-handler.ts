@@ -3,6 +3,7 @@ import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../../db/logger';
+import { tokenEndpointError } from '../auth/oauth-errors';
 
 /** `/v1/auth/*` validation bodies never echo what was sent (passwords, secrets). */
 function redactInputs(err: ValidationFailed): ValidationFailed {
@@ -45,12 +46,31 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new Unavailable('workflow_unavailable');
     } else if (err instanceof AppError) {
       appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
+      if (req.ctx?.route?.pathTemplate === '/v1/auth/token') appError = tokenEndpointError(appError, /^basic /i.test(req.get('Authorization') ?? ''));
     } else {
       logger.error('unhandled error', { request_id: req.ctx?.requestId, err: (err as Error).message, stack: (err as Error).stack });
       appError = new AppError(500, 'internal_error');
     }
     if (res.headersSent) return res.end();
     const { status, text } = serialise(appError, logger);
-    res.set(appError.headers).status(status).type('application/json').send(text);
+    res.set(appError.headers).status(status);
+    // With response validation on (every test run), error bodies are checked against the document like every reply.
+    if (res.locals.replyThroughValidator) res.json(JSON.parse(text));
+    else res.type('application/json').send(text);
+  };
+}
+
+/**
+ * After the error handler, for what reaches past it: the response validator refusing an error
+ * body calls a `next` it kept from earlier, which would otherwise end in Express's HTML page.
+ * The answer is still JSON in the contract's envelope; the log says which body broke the document.
+ */
+export function lastResortJson(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    logger.error('answer that breaks the document', { request_id: req.ctx?.requestId, err: (err as Error).message });
+    if (res.headersSent) return res.end();
+    const text = JSON.stringify({ detail: 'internal_error' });
+    res.status(500).setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(text);
   };
 }

@@ -1,18 +1,25 @@
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../domain/provider-signature';
 import { ref } from './helpers';
 import { checkedByHandler } from './handler-checked';
 
 /**
  * The JSON numbers `domain/money-input.ts` reads as amounts: at most 15 significant digits (beyond
- * them the number is no longer the one the client wrote) and at most 2 decimals. Schemathesis reads
- * `multipleOf` as the exact decimal written, not as a binary float.
+ * them the number is no longer the one the client wrote) and at most 2 decimals. As `multipleOf`
+ * these are exact only to a validator that reads the decimal written (schemathesis does); Prism,
+ * Ajv and most others divide binary floats and refuse 0.07 or 33.33. So the document states the
+ * grid as the extension `x-number-grid` (the handler enforces it), and the fuzz hooks turn it back
+ * into `multipleOf` for schemathesis.
  */
+export const NUMBER_GRID_EXTENSION = 'x-number-grid';
 export const MONEY_NUMBER_GRID = [
   { multipleOf: 0.01, maximum: 9_999_999_999_999.99 },
   { multipleOf: 0.1, maximum: 99_999_999_999_999.9 },
   { multipleOf: 1, maximum: 999_999_999_999_999 },
 ];
+/** Rates: at most 4 decimals, up to 100. */
+export const RATE_NUMBER_GRID = [{ multipleOf: 0.0001, maximum: 100 }];
 
 /**
  * The strings `parseDecimal` accepts: not negative (but `-0` is zero), at most 16 digits before the
@@ -53,13 +60,15 @@ export const components = (publicUrl: string) => ({
     clientCredentials: {
       type: 'oauth2',
       description: 'RS256 JWT from `POST /v1/auth/token` (the OAuth2 client credentials grant, or the same exchange as JSON), sent as '
-        + '`Authorization: Bearer <token>`. Token type `client`.',
+        + '`Authorization: Bearer <token>`. Token type `client`. The tokens follow RFC8725 (JSON Web Token Best Current Practices): RS256 only '
+        + '(`none` and HMAC refused), a `kid` resolved against the JWKS, `aud` and `exp` always checked, 15 minutes of life.',
       flows: { clientCredentials: { tokenUrl: `${publicUrl}/v1/auth/token`, scopes: Object.fromEntries(CLIENT_SCOPES.map((s) => [s, scopeDescriptions[s]])) } },
     },
     // Not an OAuth2 password grant: login takes JSON `email` and `password`, so no flow is claimed.
     userSession: {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-      description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users). Roles: ${
+      description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users), `
+        + `following RFC8725 as the client tokens do. Roles: ${
         BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}. `
         + 'Routes asking for these roles also want a staff user: a portal user\'s token is 403 `staff_user_required` there, whatever its scopes.',
     },
@@ -74,9 +83,27 @@ export const components = (publicUrl: string) => ({
       type: 'apiKey', in: 'header', name: 'webhook-signature',
       description: 'On deliveries to subscribers: Standard Webhooks HMAC-SHA256 of `webhook-id.webhook-timestamp.body` keyed with the subscription secret; verify it before trusting the event',
     },
+    // The provider callbacks' proof of origin, checked before the body is read (api/middleware/provider-signature.ts).
+    providerSignature: {
+      type: 'apiKey', in: 'header', name: SIGNATURE_HEADER,
+      description: 'Provider callbacks only: `v1=<hex HMAC-SHA256 of "<X-Provider-Timestamp>.<raw body>">` keyed with the provider\'s callback secret '
+        + '(ESIGN_CALLBACK_SECRET or PIX_CALLBACK_SECRET); with providerTimestamp',
+    },
+    providerTimestamp: {
+      type: 'apiKey', in: 'header', name: TIMESTAMP_HEADER,
+      description: 'Provider callbacks only: Unix seconds when the provider signed; more than CALLBACK_TOLERANCE_SECONDS (300) away from now is refused',
+    },
     serviceSignature: {
       type: 'apiKey', in: 'header', name: 'X-Service-Signature',
       description: 'On deliveries to subscribers: hex HMAC-SHA256 of the raw body keyed with `hmac_secret`, the same check in the project\'s own form',
+    },
+  },
+  headers: {
+    'WWW-Authenticate': {
+      description: 'On a 401: `Bearer realm="receivables-anticipation-api"` when no credential was sent, with `error="invalid_token"` and the code as '
+        + '`error_description` when the token or credential was refused (RFC 6750 §3); on the token endpoint, a `Basic` challenge with '
+        + '`error="invalid_client"` when the client authenticated with HTTP Basic (RFC 6749 §5.2).',
+      schema: { type: 'string', maxLength: 500 },
     },
   },
   parameters: {
@@ -102,16 +129,17 @@ export const components = (publicUrl: string) => ({
     MoneyInput: checkedByHandler({
       description: 'BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. '
         + 'A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; '
-        + 'zeros after the second decimal are accepted); a JSON number has at most 15 significant digits (send larger amounts as strings).',
+        + 'zeros after the second decimal are accepted); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; '
+        + '`x-number-grid` states it, the server checks it).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: MONEY_PATTERN, minimum: 0, anyOf: MONEY_NUMBER_GRID }),
+    }, { pattern: MONEY_PATTERN, minimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
     PositiveMoneyInput: checkedByHandler({
       description: 'A MoneyInput above zero: `0`, `"0.00"` and `"000"` are refused (greater_than).',
       type: ['number', 'string'],
       examples: ['10000.00'],
-    }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, anyOf: MONEY_NUMBER_GRID }),
+    }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullablePositiveMoneyInput: { anyOf: [ref('PositiveMoneyInput'), { type: 'null' }] },
     Date: { type: 'string', format: 'date', examples: ['2027-01-15'] },
     ErrorEnvelope: {

@@ -18,6 +18,8 @@ import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } fr
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
+import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
+import { addLinks } from './links';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
@@ -83,18 +85,22 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record
   const paths: Record<string, unknown> = Object.assign({}, ...PARTS.map((part) => part.paths));
   // Production has no simulated counterparts: their routes are absent, so they are also 404.
   if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
+  const answered = withPipelineAnswers(paths);
+  addLinks(answered as never);
   return {
     openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Receivables Anticipation API',
       version: '1.6.0',
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    // Integrators' api (Spectral OWASP api9: every server states its audience).
+    servers: [{ url: '/', 'x-internal': false }],
     tags: TAGS,
-    paths,
-    components: { ...base, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
+    paths: answered,
+    components: { ...base, headers: { ...base.headers, ...pipelineHeaders }, schemas: Object.assign({ ...base.schemas }, ...PARTS.map((part) => part.schemas ?? {})) },
     webhooks: webhookEvents,
   };
 }

@@ -82,7 +82,10 @@ const errorDescriptions: Record<number, string> = {
 
 /** Error responses by status, all in the contract's `{detail}` envelope. */
 export function errors(...statuses: number[]): Record<string, Schema> {
-  return Object.fromEntries(statuses.map((status) => [String(status), json(errorDescriptions[status] ?? 'Error', ref('ErrorEnvelope'))]));
+  return Object.fromEntries(statuses.map((status) => [String(status), {
+    ...json(errorDescriptions[status] ?? 'Error', ref('ErrorEnvelope')),
+    ...(status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
+  }]));
 }
 
 export const idempotencyKey = (required: boolean): Schema => ({

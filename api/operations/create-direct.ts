@@ -12,6 +12,7 @@ import { ProductsRepository } from '../../db/repositories/products';
 import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
 import { openDebtOf } from './debt-netting';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
+import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
 interface DirectBody {
   bank: BankInput;
@@ -32,8 +33,10 @@ function refuseDuplicateExternalIds(externalIds: readonly string[]): void {
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
+/** Creation and simulation refuse the same lists with the same code (issue #24). */
 export function refuseTooMany(count: number, policy: Policy): void {
-  if (count > policy.maxReceivablesPerOperation) throw new RuleViolation(`too_many_receivables_max_${policy.maxReceivablesPerOperation}`);
+  const max = Math.min(policy.maxReceivablesPerOperation, RECEIVABLES_CEILING);
+  if (count > max) throw new RuleViolation(`too_many_receivables_max_${max}`);
 }
 
 export async function requireProduct(db: Knex, originatorId: string, productId: string | null | undefined): Promise<string | null> {

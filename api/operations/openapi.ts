@@ -1,4 +1,4 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
 import { handlerRule } from '../openapi/handler-checked';
 import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 
@@ -88,7 +88,7 @@ const directBody = {
       required: ['bank', 'receivables'],
       properties: {
         bank: ref('Bank'),
-        receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
+        receivables: receivablesList,
         fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
         product_id: { type: ['string', 'null'], format: 'uuid' },
         policy_id: { type: ['string', 'null'], format: 'uuid' },

@@ -6,6 +6,7 @@ import type { KeyRing } from '../auth/keys';
 import { handle, ok } from '../http/handle';
 import { INTEGRATION_FLOW } from './integration-flow';
 import { readRelease, releasePath, releaseVersions } from '../openapi/releases';
+import { authorizationServerMetadata, SERVER_METADATA_PATH } from '../auth/server-metadata';
 
 export interface PlatformDeps {
   config: Config;
@@ -46,5 +47,7 @@ export function platformRoutes({ config, probe, health, keys, document, startedA
     router.get(releasePath(version), (_req, res) => { res.type('application/json').send(frozen); });
   }
   router.get('/v1/.well-known/jwks.json', handle(async () => ok(keys.jwks())));
+  const metadata = authorizationServerMetadata(config.http.publicUrl);
+  router.get(SERVER_METADATA_PATH, handle(async () => ok(metadata)));
   return router;
 }

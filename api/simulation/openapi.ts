@@ -1,6 +1,7 @@
 import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, json, jsonBody, oneOfNames, ref, sent } from '../openapi/helpers';
-import { POSITIVE_RATE_PATTERN, RATE_PATTERN } from '../openapi/components';
+import { NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN, RATE_NUMBER_GRID, RATE_PATTERN } from '../openapi/components';
 import { checkedByHandler } from '../openapi/handler-checked';
+import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
 /** The net and requested values: zero is refused (greater_than), null counts as not sent. */
@@ -46,17 +47,26 @@ export const TARGET_PRICES_EVERY_RECEIVABLE = {
 /** The routes that create (direct creation, stock request-anticipation) refuse the target beside operation-level rates (domain/pricing/fees.ts). */
 export const TARGET_EXCLUDES_OPERATION_RATES = { properties: { fees: exclusiveWith('total_liquid_value_brl', RATE_FIELDS) } };
 
+/**
+ * Both routes refuse a list longer than the policy's maximum N (at most RECEIVABLES_CEILING) with
+ * 422 too_many_receivables_max_<N>, so the handler, not the validator, checks the length.
+ */
+export const receivablesList = checkedByHandler({
+  type: 'array', minItems: 1, items: ref('ReceivableInput'),
+  description: `At most the policy's maximum N (422 too_many_receivables_max_<N>), never above ${RECEIVABLES_CEILING}`,
+}, { maxItems: RECEIVABLES_CEILING });
+
 /** Receivable item and fees object: shared by `POST /v1/simulate` and `POST /v1/operations/direct`. */
 export const simulationSchemas = {
   RateInput: checkedByHandler({
     description: 'Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput',
     type: ['number', 'string'],
-  }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100, multipleOf: 0.0001 }),
+  }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100, [NUMBER_GRID_EXTENSION]: RATE_NUMBER_GRID }),
   NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
   PositiveRateInput: checkedByHandler({
     description: 'A RateInput above zero',
     type: ['number', 'string'],
-  }, { pattern: POSITIVE_RATE_PATTERN, exclusiveMinimum: 0, maximum: 100, multipleOf: 0.0001 }),
+  }, { pattern: POSITIVE_RATE_PATTERN, exclusiveMinimum: 0, maximum: 100, [NUMBER_GRID_EXTENSION]: RATE_NUMBER_GRID }),
   ReceivableInput: checkedByHandler({
     type: 'object',
     required: ['external_id', 'payer_name', 'payer_document', 'due_date'],
@@ -191,7 +201,7 @@ export const simulationPaths = {
         properties: {
           assignor_document: { type: ['string', 'null'], maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF or CNPJ; selects the assignor\'s fee defaults when registered' },
           policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
-          receivables: { type: 'array', minItems: 1, items: ref('ReceivableInput') },
+          receivables: receivablesList,
           fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
         },
       }, TARGET_PRICES_EVERY_RECEIVABLE)),

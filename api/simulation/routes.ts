@@ -5,6 +5,7 @@ import {
   businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
 import { policyForOperation } from '../../db/repositories/policies';
+import { refuseTooMany } from '../operations/create-direct';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { identifyReceivables } from '../operations/create-direct';
 import { openDebtByDocument } from '../operations/debt-netting';
@@ -32,6 +33,7 @@ async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, b
   // The NF-e keys are checked as creation checks them; without an assignor the issuer is not compared. No claim is looked at.
   identifyReceivables(body.receivables, receivables, assignorDocument);
   const policy = await policyForOperation(body.policy_id ?? null, (policyId) => cache.policy(originatorId, policyId));
+  refuseTooMany(receivables.length, policy);
   const priced = priceOperation({
     receivables,
     fees,

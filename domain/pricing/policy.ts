@@ -47,3 +47,9 @@ export function requirePolicy<P extends PricingPolicy>(policy: P | null): P {
   if (!policy) throw new RuleViolation('originator_policy_not_configured');
   return policy;
 }
+
+/**
+ * The document's `maxItems` of every receivables list: whatever a policy row says, no list above
+ * it is accepted, so the number integrators read there holds.
+ */
+export const RECEIVABLES_CEILING = 1000;

@@ -20,15 +20,6 @@ export function portOpen(port, host = '127.0.0.1') {
   });
 }
 
-export async function waitForPort(port, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await portOpen(port)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not open port ${port} within ${timeoutMs} ms`);
-}
-
 function bindable(port) {
   return new Promise((resolve) => {
     const server = net.createServer();

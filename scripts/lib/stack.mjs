@@ -6,7 +6,8 @@ import path from 'node:path';
 import { ROOT, say } from './infra.mjs';
 import { ephemeralSecrets } from './secrets.mjs';
 
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+// This script's own node (Node 24), not whichever `node` tsx's shebang would find on the PATH.
+const TSX = ['--import', 'tsx'];
 
 /**
  * The environment the api, worker and sandbox share; `overrides` win over the caller's own. The
@@ -33,7 +34,7 @@ export function serviceEnv({ databaseUrl, temporalAddress, apiPort, sandboxPort,
 
 export function migrateAndSeed(env) {
   say('migrating and seeding the dev data...');
-  return spawnSync(TSX, ['db/cli.ts', 'migrate', 'seed'], { cwd: ROOT, env, stdio: 'inherit' }).status === 0;
+  return spawnSync(process.execPath, [...TSX, 'db/cli.ts', 'migrate', 'seed'], { cwd: ROOT, env, stdio: 'inherit' }).status === 0;
 }
 
 /**
@@ -45,7 +46,7 @@ export function startServices(env, { onExit = () => {}, stdio = 'inherit', metri
   const children = [];
   let stopping = false;
   const start = (name, entry, own = {}) => {
-    const child = spawn(TSX, [entry], { cwd: ROOT, env: { ...env, ...own }, stdio: ['ignore', stdio, stdio] });
+    const child = spawn(process.execPath, [...TSX, entry], { cwd: ROOT, env: { ...env, ...own }, stdio: ['ignore', stdio, stdio] });
     child.on('exit', (code, signal) => { if (!stopping) onExit(name, code ?? signal); });
     children.push(child);
   };

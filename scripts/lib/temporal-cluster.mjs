@@ -6,7 +6,7 @@ import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { waitForPort } from './ports.mjs';
+import { OutputTail, STARTUP_BOUNDS_MS, waitForChildPort } from './startup.mjs';
 
 const run = promisify(execFile);
 export const TEMPORAL_DATABASES = { history: 'temporal', visibility: 'temporal_visibility' };
@@ -108,8 +108,8 @@ export async function startTemporalServer({ binary, dir, serverUrl, ports, dynam
       child = spawn(binary, ['--root', dir, '--config', '.', '--env', 'development', '--allow-no-auth', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.pipe(log, { end: false });
       child.stderr.pipe(log, { end: false });
-      await waitForPort(ports.frontend, 120_000, 'Temporal server');
-      if (child.exitCode !== null) throw new Error(`Temporal server exited during start-up; see ${logFile}`);
+      const tail = new OutputTail().follow(child);
+      await waitForChildPort({ child, port: ports.frontend, timeoutMs: STARTUP_BOUNDS_MS.temporalServer, what: `Temporal server (log: ${logFile})`, tail });
     },
     async stop() {
       child.kill('SIGTERM');
@@ -138,6 +138,6 @@ export async function startTemporalWeb({ binary, dir, temporalAddress, port, cod
   const child = spawn(binary, ['--root', dir, '--config', '.', '--env', 'development', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  await waitForPort(port, 60_000, 'Temporal Web');
+  await waitForChildPort({ child, port, timeoutMs: STARTUP_BOUNDS_MS.temporalWeb, what: `Temporal Web (log: ${logFile})`, tail: new OutputTail().follow(child) });
   return { url: `http://127.0.0.1:${port}`, stop: async () => { child.kill('SIGTERM'); await waitForExit(child, 5_000); } };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { waitForPort } from './ports.mjs';
+import { OutputTail, STARTUP_BOUNDS_MS, waitForChildPort } from './startup.mjs';
 
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
 
@@ -24,8 +24,8 @@ export async function startTemporalDev({ binary, port, uiPort, dbFile = null, he
   child.stderr.on('data', (d) => log(String(d)));
   let exited = false;
   child.on('exit', () => { exited = true; });
-  await waitForPort(port, 60_000, 'Temporal dev server');
-  if (exited) throw new Error('Temporal dev server exited during start-up');
+  const tail = new OutputTail().follow(child);
+  await waitForChildPort({ child, port, timeoutMs: STARTUP_BOUNDS_MS.temporalDev, what: 'Temporal dev server', tail });
   return {
     address: `127.0.0.1:${port}`,
     webUrl: headless ? null : `http://127.0.0.1:${uiPort}`,

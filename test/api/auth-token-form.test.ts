@@ -44,9 +44,10 @@ describe('POST /v1/auth/token as standard OAuth2 clients send it (client credent
 
   it('answers the JSON exchange\'s codes: wrong secret, missing client, scope not allowed', async () => {
     const wrong = await exchange({ grant_type: 'client_credentials' }, { Authorization: basic(credential.clientId, 'not-the-secret') });
-    expect([wrong.status, wrong.body]).to.deep.equal([401, { detail: 'invalid_client_credentials' }]);
+    expect([wrong.status, wrong.body]).to.deep.equal([401, { detail: 'invalid_client_credentials', error: 'invalid_client', error_description: 'invalid_client_credentials' }]);
+    expect(wrong.headers.get('www-authenticate')).to.equal('Basic realm="receivables-anticipation-api", error="invalid_client", error_description="invalid_client_credentials"');
     const missing = await exchange({ grant_type: 'client_credentials', client_id: credential.clientId });
-    expect([missing.status, missing.body]).to.deep.equal([401, { detail: 'missing_client_credentials' }]);
+    expect([missing.status, missing.body]).to.deep.equal([401, { detail: 'missing_client_credentials', error: 'invalid_client', error_description: 'missing_client_credentials' }]);
     const scope = await exchange({ grant_type: 'client_credentials', scope: 'backoffice:read' }, { Authorization: basic(credential.clientId, credential.secret) });
     expect(scope.status).to.equal(403);
     expect(scope.body.detail.code).to.equal('scope_not_allowed');
@@ -55,6 +56,7 @@ describe('POST /v1/auth/token as standard OAuth2 clients send it (client credent
   it('refuses another grant, a missing grant_type, and a client sent both ways, with inputs redacted', async () => {
     const password = await exchange({ grant_type: 'password', client_id: credential.clientId, client_secret: credential.secret });
     expect(password.status).to.equal(422);
+    expect(password.body).to.include({ error: 'unsupported_grant_type', error_description: 'Request validation failed' });
     expect(password.body.detail.errors).to.deep.include({ loc: ['body', 'grant_type'], msg: 'must be equal to constant', type: 'literal_error', input: '[REDACTED]' });
     const none = await exchange({ client_id: credential.clientId, client_secret: credential.secret });
     expect(none.body.detail.errors.map((e: { loc: unknown[] }) => e.loc)).to.deep.equal([['body', 'grant_type']]);

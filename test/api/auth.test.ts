@@ -31,7 +31,9 @@ describe('authentication', () => {
       const unknown = await client.post('/v1/auth/token', { client_id: 'zk_sbx_unknown', client_secret: 'nope' });
       expect(wrong.status).to.equal(401);
       expect(wrong.text).to.equal(unknown.text);
-      expect(wrong.body).to.deep.equal({ detail: 'invalid_client_credentials' });
+      // The contract's detail, with RFC 6749 §5.2's fields beside it (issue #24).
+      expect(wrong.body).to.deep.equal({ detail: 'invalid_client_credentials', error: 'invalid_client', error_description: 'invalid_client_credentials' });
+      expect(wrong.headers.get('www-authenticate'), 'no challenge when the client authenticated in the body').to.equal(null);
     });
 
     it('refuses a production credential in a non-production deployment', async () => {
@@ -156,6 +158,7 @@ describe('authentication', () => {
       const wrong = await client.get('/v1/auth/me', { headers: { 'X-Client-Id': credential.clientId, 'X-Client-Secret': 'x' } });
       expect(wrong.status).to.equal(401);
       expect(wrong.body).to.deep.equal({ detail: 'invalid_client_credentials' });
+      expect(wrong.headers.get('www-authenticate')).to.equal('Bearer realm="receivables-anticipation-api", error="invalid_token", error_description="invalid_client_credentials"');
     });
   });
 

@@ -42,6 +42,12 @@ const BODIES: Record<string, string> = {
   enableWebhook: `{ recover: true }`,
   codecDecode: `{ payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' }, data: 'AAAA' }] }`,
   codecEncode: `{ payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'e30=' }] }`,
+  // Routes that read no body declare an ignored one (issue #24: the document states what the server accepts).
+  cancelStockItem: '{}',
+  retryDisbursement: '{}',
+  retryWebhookDelivery: '{}',
+  codecSession: '{}',
+  backofficeResendContract: '{}',
 };
 
 type Document = { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };

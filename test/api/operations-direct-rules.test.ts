@@ -46,11 +46,11 @@ describe('POST /v1/operations/direct: rules and codes', () => {
     expect(await refused(client, unconfigured, directBody(), 422)).to.equal('originator_policy_not_configured');
   });
 
-  it('refuses more receivables than the policy allows with too_many_receivables_max_<N>, on creation only', async () => {
+  it('refuses more receivables than the policy allows with too_many_receivables_max_<N>, as simulation does', async () => {
     const { token: own } = await buildOperationsIntegrator(client, { maxReceivablesPerOperation: 2 });
     const three = [receivable(), receivable(), receivable()];
     expect(await refused(client, own, directBody({ receivables: three }), 422)).to.equal('too_many_receivables_max_2');
-    expect((await client.post('/v1/simulate', { receivables: three }, { token: own })).status).to.equal(200);
+    expect((await client.post('/v1/simulate', { receivables: three }, { token: own })).body).to.deep.equal({ detail: 'too_many_receivables_max_2' });
     await created(client, own, directBody({ receivables: three.slice(1) }));
   });
 

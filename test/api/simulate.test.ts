@@ -7,6 +7,7 @@ import { DEV_SEED } from '../../db/seeds/dev-seed';
 import { cnpj, cpf } from '../support/documents';
 import { Dec, Money } from '../../domain/money';
 import { buildPolicy, buildPricingIntegrator, dueIn, receivable, today } from './simulate.support';
+import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
 describe('POST /v1/simulate', () => {
   let client: ApiClient;
@@ -125,11 +126,19 @@ describe('POST /v1/simulate', () => {
     expect(foreign.body.detail).to.deep.equal({ code: 'policy_not_found', message: `No policy ${cheaper.id} for this originator`, policy_id: cheaper.id });
   });
 
-  it('leaves too_many_receivables to creation: a simulation above the policy maximum is priced', async () => {
+  it('refuses more receivables than the policy allows with creation\'s code, too_many_receivables_max_<N> (issue #24)', async () => {
     const { token } = await buildPricingIntegrator(client, { policy: { maxReceivablesPerOperation: 2 } });
     const res = await client.post('/v1/simulate', { receivables: [receivable(), receivable(), receivable()] }, { token });
-    expect(res.status, res.text).to.equal(200);
-    expect(res.body.receivables).to.have.length(3);
+    expect([res.status, res.body]).to.deep.equal([422, { detail: 'too_many_receivables_max_2' }]);
+    const two = await client.post('/v1/simulate', { receivables: [receivable(), receivable()] }, { token });
+    expect(two.status, two.text).to.equal(200);
+  });
+
+  it('holds every policy to the document\'s maxItems: a policy above it still refuses above the ceiling', async () => {
+    const { token } = await buildPricingIntegrator(client, { policy: { maxReceivablesPerOperation: RECEIVABLES_CEILING + 500 } });
+    const many = Array.from({ length: RECEIVABLES_CEILING + 1 }, () => receivable());
+    const res = await client.post('/v1/simulate', { receivables: many }, { token });
+    expect([res.status, res.body]).to.deep.equal([422, { detail: `too_many_receivables_max_${RECEIVABLES_CEILING}` }]);
   });
 
   it('needs the simulation:create scope', async () => {

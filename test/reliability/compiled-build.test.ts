@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { startChild } from '../support/child-process';
 import { ApiClient } from '../support/http';
@@ -47,6 +49,16 @@ describe('the compiled build', function () {
       await api.kill('SIGTERM');
       await worker.kill('SIGTERM');
     }
+  });
+
+  it('requires nothing at run time but the production dependencies (`npm install --omit=dev`: no embedded Postgres, no tsx)', () => {
+    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const files = (readdirSync(path.join(ROOT, 'dist'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
+    const required = new Set(files.flatMap((file) => [...readFileSync(path.join(ROOT, 'dist', file), 'utf8').matchAll(/require\("([^".][^"]*)"\)/g)].map((m) => m[1])));
+    const packageOf = (name: string) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+    const outside = [...required].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name) && !(packageOf(name) in dependencies));
+    expect(required.size).to.be.greaterThan(10);
+    expect(outside).to.deep.equal([]);
   });
 
   it('the api and the worker refuse to start without SERVICE_ENV', async () => {

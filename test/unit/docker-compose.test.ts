@@ -51,6 +51,12 @@ describe('docker-compose.yml', () => {
     expect(appServices.every(([, s]) => s.environment?.NODE_ENV === 'production'), 'every app process runs in production mode').to.equal(true);
   });
 
+  it('runs our processes on the Node.js major package.json requires, building with the development dependencies', () => {
+    const required = /^>=(\d+)$/.exec((JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node)![1];
+    expect(appServices.map(([, s]) => s.image)).to.deep.equal(appServices.map(() => `node:${required}-bookworm`));
+    expect(JSON.stringify(services.migrate)).to.include('npm ci --include=dev && npm run build');
+  });
+
   it('runs the Temporal and Temporal Web versions npm run cluster builds, on Postgres persistence', () => {
     expect(services.temporal.image).to.equal(`temporalio/server:${versionIn('scripts/lib/cluster-tools.mjs', 'TEMPORAL_SERVER_VERSION')}`);
     expect(services['temporal-schema'].image).to.equal(`temporalio/admin-tools:${versionIn('scripts/lib/cluster-tools.mjs', 'TEMPORAL_SERVER_VERSION')}`);

@@ -1,0 +1,3 @@
+export function freePort(): Promise<number>;
+export function freeLowPort(): Promise<number>;
+export function portOpen(port: number, host?: string): Promise<boolean>;
