@@ -15,6 +15,23 @@ const CALLBACK_OPERATIONS: Record<string, CallbackProvider> = {
   pixCallback: 'pix',
 };
 
+const CALLBACK_PATHS = new Set(['/v1/internal/esign/callback', '/v1/internal/pix/callback']);
+
+/**
+ * A path no route resolves that still spells a callback path once decoded, with its slashes
+ * collapsed and its case folded (`//v1/internal/pix/callback`, `%70ix`, `CALLBACK`): answered as an
+ * unverified callback, 401, since only the routed spellings are ever verified.
+ */
+export function spellsCallbackPath(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  return CALLBACK_PATHS.has(decoded.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, ''));
+}
+
 const callbackProvider = (req: Request): CallbackProvider | undefined =>
   req.method === 'POST' && req.ctx.route ? CALLBACK_OPERATIONS[req.ctx.route.operationId] : undefined;
 

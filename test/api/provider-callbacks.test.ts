@@ -65,7 +65,7 @@ describe('provider callbacks are signed', function () {
     expect((await post(PIX, body, providerSignatureHeaders(secrets().pixSecret, body, now() - 290))).status).to.equal(202);
   });
 
-  it('an unsigned callback reaches no handler on any spelling of either path: 401 where the route resolves, 404 where none does, never 500', async () => {
+  it('an unsigned callback reaches no handler on any spelling of either path: 401, never 404 or 500', async () => {
     const body = JSON.stringify({ document_id: 'doc_unknown', payment_id: 'pay_unknown', status: 'SETTLED' });
     for (const [provider, path] of [['esign', ESIGN], ['pix', PIX]]) {
       // The spellings the route table resolves to the callback operation must be verified there.
@@ -74,15 +74,15 @@ describe('provider callbacks are signed', function () {
         expect(res.status, `${spelling}: ${res.text}`).to.equal(401);
         expect(res.body.detail).to.equal('callback_signature_missing');
       }
-      // Spellings no documented route matches are 404 before any body is read.
+      // Spellings no documented route matches are refused before any body is read, as unverified callbacks.
       const other = [
         path.replace('/internal/', '/internal//'), `/${path}`, `${path}//`, `${path}%2F`, path.replace(provider, `%${provider.charCodeAt(0).toString(16)}${provider.slice(1)}`),
         path.toUpperCase(), path.replace('/callback', '/CALLBACK'),
       ];
       for (const spelling of other) {
         const res = await post(spelling, body, {});
-        expect(res.status, `${spelling}: ${res.text}`).to.equal(404);
-        expect(res.body.detail).to.equal('not_found');
+        expect(res.status, `${spelling}: ${res.text}`).to.equal(401);
+        expect(res.body.detail).to.equal('callback_signature_missing');
       }
     }
     // A valid signature is honoured on the trailing-slash spelling too: the check follows the route.
