@@ -4,6 +4,7 @@ import { eventId, EventType } from '../domain/events';
 import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
+import { OperationApprovalsRepository } from '../db/repositories/operation-approvals';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
 
 export interface OperationActivityDeps {
@@ -89,6 +90,11 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
           ? { lifecycle_status: 'PRE_APPROVED', approved_at: approvedAt.toISOString(), approved_by: args.decidedBy ?? null }
           : {},
       });
+    },
+
+    /** One approval of a four-eyes pair, as the workflow took it (issue #29). */
+    async recordApproval(args: { operationId: string; userId: string; email: string; approvedAt: string }): Promise<void> {
+      await new OperationApprovalsRepository(db).record(args);
     },
 
     /**

@@ -177,7 +177,7 @@ export class AuthService {
     });
     return {
       access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes: user.scopes,
-      user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
+      user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId, roles: user.roles },
     };
   }
 }

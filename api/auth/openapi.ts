@@ -70,7 +70,7 @@ export const authPaths = {
         200: json('Session token', {
           ...tokenResponse,
           required: [...tokenResponse.required, 'user'],
-          properties: { ...tokenResponse.properties, user: { type: 'object' } },
+          properties: { ...tokenResponse.properties, user: { type: 'object', properties: { roles: { type: 'array', items: { type: 'string', enum: ['viewer', 'analyst', 'approver', 'admin'] }, description: 'Staff roles (each a set of backoffice scopes); empty for portal users' } } } },
         }),
         ...errors(401, 422, 423, 429, 503),
       },

@@ -19,6 +19,8 @@ export interface UserRow {
   kind: 'backoffice' | 'originator';
   originatorId: string | null;
   scopes: string[];
+  /** Staff roles (issue #29); empty for portal users and staff created before them. */
+  roles: string[];
   failedAttempts: number;
   lockedUntil: Date | null;
   disabledAt: Date | null;
@@ -31,7 +33,7 @@ const credentialColumns = {
 
 const userColumns = {
   id: 'id', email: 'email', name: 'name', passwordHash: 'password_hash', kind: 'kind', originatorId: 'originator_id',
-  scopes: 'scopes', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
+  scopes: 'scopes', roles: 'roles', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
 };
 
 /** Identity lookups are cross-tenant by nature: they are what establishes the tenant. */
