@@ -25,6 +25,8 @@ import { providerSignature } from './middleware/provider-signature';
 import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
 import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
+import { AuditTrail } from './audit/audit-trail';
+import { auditRoutes } from './audit/routes';
 import { webhookRoutes } from './webhooks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
@@ -90,9 +92,10 @@ export function createApp(deps: AppDeps): Express {
   const pages = webPageRoutes();
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
+  const audit = new AuditTrail(db);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, health: deps.health, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
-    authRoutes(deps.auth),
+    authRoutes(deps.auth, audit),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver }),
     assignorRoutes(),
     productRoutes(deps.cache),
@@ -100,12 +103,13 @@ export function createApp(deps: AppDeps): Express {
     operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
-    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
+    backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
+    auditRoutes(db),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
-    titleRoutes({ temporal: deps.temporal, config }),
+    titleRoutes({ temporal: deps.temporal, config, audit }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
-    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {
+    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),
   ];

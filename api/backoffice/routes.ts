@@ -14,6 +14,8 @@ import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { approvalProgress } from './approval-progress';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { Request } from 'express';
 import { renderOperation } from '../operations/routes';
 
 type StaffRequest = { ctx: { principal?: { tokenType: string; userId?: string; email?: string } } };
@@ -22,6 +24,7 @@ const approverOf = (req: StaffRequest) => ({ userId: req.ctx.principal!.userId!,
 
 export interface BackofficeRouteDeps {
   db: Knex;
+  audit: AuditTrail;
   temporal: TemporalHandle;
   config: Config;
   esign: EsignProvider;
@@ -33,11 +36,18 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const router = Router();
   const repository = new BackofficeRepository(deps.db);
 
-  async function decide(id: string, act: (workflowId: string) => Promise<unknown>) {
+  /** A staff decision through the workflow, recorded in the audit trail with the state before and after. */
+  async function decide(req: Request, action: string, act: (workflowId: string) => Promise<unknown>) {
+    const id = String(req.params.id);
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
     await act(operationWorkflowId(op.id));
-    return { op, operation: await renderOperation(deps.db, op.originatorId, op.id, 'read') };
+    const operation = await renderOperation(deps.db, op.originatorId, op.id, 'read');
+    await deps.audit.record(req, {
+      action, target: { type: 'operation', id: op.id },
+      before: { lifecycle_status: op.lifecycleStatus }, after: { lifecycle_status: operation.lifecycle_status, ...(req.body ?? {}) },
+    });
+    return { op, operation };
   }
 
   router.get('/v1/backoffice/originators', handle(async () => ok({ items: await repository.originators() })));
@@ -71,22 +81,22 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
 
   // The answer says how far four-eyes got: still WAITING_APPROVAL with one approval of two, or moved on.
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
-    const { op, operation } = await decide(String(req.params.id), (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
+    const { op, operation } = await decide(req, 'operation.approve', (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
       decidedBy: userOf(req), note: req.body?.note ?? null, approver: approverOf(req),
     }));
     const progress = await approvalProgress(deps.db, [op]);
     return ok({ ...operation, ...progress.get(op.id) });
   }));
 
-  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => ok((await decide(String(req.params.id), (workflowId) =>
+  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => ok((await decide(req, 'operation.deny', (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))).operation)));
 
-  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(String(req.params.id), (workflowId) =>
+  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
 
   // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
   // answer is the operation, not the signers' URLs, which are the signers' credentials.
-  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(String(req.params.id), (workflowId) =>
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))).operation)));
   return router;
 }

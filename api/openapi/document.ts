@@ -13,6 +13,7 @@ import { payablePaths, payableSchemas } from '../payables/openapi';
 import { creditPaths, creditSchemas } from '../payables/credit-openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
+import { auditPaths, auditSchemas } from '../audit/openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
@@ -67,6 +68,7 @@ const PARTS: Part[] = [
   { paths: webhookPaths, schemas: webhookSchemas },
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },
+  { paths: auditPaths, schemas: auditSchemas },
 ];
 
 /**
