@@ -229,6 +229,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/backoffice/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail, filtered, newest first, by cursor
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id and the record before and after. Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/audit-events.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same page of the audit trail as CSV
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id and the record before and after. Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers. Columns: occurred_at, actor_type, actor_id, actor_email, action, target_type, target_id, ip, user_agent, request_id, before, after, prev_hash, hash; the next page's cursor is in the Link header (rel="next").
+         */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/backoffice/codec/decode": {
         parameters: {
             query?: never;
@@ -320,7 +360,7 @@ export interface paths {
         put?: never;
         /**
          * Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched
-         * @description Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.
+         * @description Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it.
          */
         post: operations["approveOperation"];
         delete?: never;
@@ -380,7 +420,7 @@ export interface paths {
         put?: never;
         /**
          * DISBURSEMENT_FAILED → DISBURSING with a new PIX order
-         * @description Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.
+         * @description Backoffice users with backoffice:act (analysts and approvers), after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.
          */
         post: operations["retryDisbursement"];
         delete?: never;
@@ -1261,6 +1301,19 @@ export interface components {
             zip_code?: string;
         };
         ApprovalQueueItem: {
+            /** @description The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval) */
+            approvals?: {
+                /** Format: date-time */
+                approved_at: string;
+                email: string;
+                /** Format: uuid */
+                user_id: string;
+            }[];
+            /**
+             * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
+             * @enum {integer}
+             */
+            approvals_required?: 1 | 2;
             assignor_document?: string;
             /** Format: uuid */
             assignor_id: string;
@@ -1285,6 +1338,21 @@ export interface components {
                 external_ids: string[];
                 message: string;
             };
+        };
+        ApprovedOperation: components["schemas"]["Operation"] & {
+            /** @description The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval) */
+            approvals: {
+                /** Format: date-time */
+                approved_at: string;
+                email: string;
+                /** Format: uuid */
+                user_id: string;
+            }[];
+            /**
+             * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
+             * @enum {integer}
+             */
+            approvals_required: 1 | 2;
         };
         Assignor: {
             address?: Record<string, never> | null;
@@ -1363,6 +1431,32 @@ export interface components {
         };
         AssignorPayableWithPayments: components["schemas"]["AssignorPayable"] & {
             payments: components["schemas"]["PayablePayment"][];
+        };
+        AuditEvent: {
+            /** @example operation.approve */
+            action: string;
+            actor: {
+                client_id?: string;
+                email?: string;
+                id: string;
+                /** @enum {string} */
+                type: "user" | "client" | "system";
+            };
+            after: unknown;
+            before: unknown;
+            hash: string;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            prev_hash: string;
+            request_id: string | null;
+            target: null | {
+                id: string;
+                type: string;
+            };
+            user_agent: string | null;
         };
         BackofficeOperation: {
             /** Format: date-time */
@@ -2817,7 +2911,10 @@ export interface operations {
                         scopes: string[];
                         /** @constant */
                         token_type: "bearer";
-                        user: Record<string, never>;
+                        user: {
+                            /** @description Staff roles (each a set of backoffice scopes); empty for portal users */
+                            roles?: ("viewer" | "analyst" | "approver" | "admin")[];
+                        };
                     };
                 };
             };
@@ -3022,6 +3119,156 @@ export interface operations {
                         offset?: number;
                         total: number;
                     };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description e.g. operation.approve */
+                action?: string;
+                /** @description Rows by this user or credential id */
+                actor_id?: string;
+                /** @description `created[gte]` and `created[lt]`: occurred at or after, before */
+                created?: {
+                    /** Format: date-time */
+                    gte?: string;
+                    /** Format: date-time */
+                    lt?: string;
+                };
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Rows about this resource (an operation, a title, a user) */
+                target_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit trail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditEvent"][];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description e.g. operation.approve */
+                action?: string;
+                /** @description Rows by this user or credential id */
+                actor_id?: string;
+                /** @description `created[gte]` and `created[lt]`: occurred at or after, before */
+                created?: {
+                    /** Format: date-time */
+                    gte?: string;
+                    /** Format: date-time */
+                    lt?: string;
+                };
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Rows about this resource (an operation, a title, a user) */
+                target_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180), one row per event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */
@@ -3314,13 +3561,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The approved operation */
+            /** @description The operation, approved or with one approval of two */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Operation"];
+                    "application/json": components["schemas"]["ApprovedOperation"];
                 };
             };
             /** @description Not authenticated */
