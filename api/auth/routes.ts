@@ -17,7 +17,7 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
   router.post('/v1/auth/login', handle(async (req) => {
     const email = String(req.body.email);
     try {
-      const session = await auth.login(email, req.body.password);
+      const session = await auth.login(email, req.body.password, req.body.totp);
       await audit.record(req, { action: 'auth.login', actor: { type: 'user', id: String(session.user.id), email }, target: { type: 'user', id: String(session.user.id) } });
       return ok(session);
     } catch (err) {

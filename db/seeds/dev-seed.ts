@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { hashPassword, hashSecret } from '../crypto/passwords';
 import { CLIENT_SCOPES } from '../../domain/principal';
 import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
+import type { CipherRing } from '../crypto/cipher-ring';
 import { Dec, Money } from '../../domain/money';
 import { PoliciesRepository } from '../repositories/policies';
 import { ProductsRepository } from '../repositories/products';
@@ -13,7 +14,10 @@ export const DEV_SEED = {
     { id: '01930000-0000-7000-8000-00000000000b', name: 'Demo Originator B', clientId: 'zk_sbx_demo_b', secret: 'sk_sbx_demo_b_secret', credentialId: '01930000-0000-7000-8000-0000000000b1' },
   ],
   backoffice: { id: '01930000-0000-7000-8000-0000000000f1', email: 'backoffice@example.com', password: 'backoffice-dev-password', name: 'Backoffice Analyst', roles: ['approver'] },
-  admin: { id: '01930000-0000-7000-8000-0000000000f2', email: 'admin@example.com', password: 'admin-dev-password', name: 'Backoffice Admin', roles: ['admin'] },
+  admin: {
+    id: '01930000-0000-7000-8000-0000000000f2', email: 'admin@example.com', password: 'admin-dev-password', name: 'Backoffice Admin', roles: ['admin'],
+    totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU',
+  },
 } as const;
 
 /** Above this both demo policies ask for two approvers (issue #29's four-eyes). */
@@ -45,7 +49,11 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
   }, ids.product);
 }
 
-export async function seedDev(db: Knex): Promise<void> {
+/**
+ * `ring` seals the admin's TOTP secret; the benches, which sign no staff in, seed without one and
+ * their admin has no second factor.
+ */
+export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
   for (const o of DEV_SEED.originators) {
     await db('originators').insert({ id: o.id, name: o.name }).onConflict('id').ignore();
     await seedPricing(db, o.id);
@@ -57,11 +65,12 @@ export async function seedDev(db: Knex): Promise<void> {
       });
     }
   }
-  for (const staff of [DEV_SEED.backoffice, DEV_SEED.admin]) await seedStaff(db, staff);
+  await seedStaff(db, DEV_SEED.backoffice, null);
+  await seedStaff(db, DEV_SEED.admin, ring ? ring.sealText(DEV_SEED.admin.totpSecret) : null);
 }
 
-async function seedStaff(db: Knex, staff: { id: string; email: string; password: string; name: string; roles: readonly StaffRole[] }): Promise<void> {
-  const access = { roles: [...staff.roles], scopes: scopesOfRoles(staff.roles) };
+async function seedStaff(db: Knex, staff: { id: string; email: string; password: string; name: string; roles: readonly StaffRole[] }, totpSealed: string | null): Promise<void> {
+  const access = { roles: [...staff.roles], scopes: scopesOfRoles(staff.roles), ...(totpSealed ? { totp_secret_sealed: totpSealed } : {}) };
   if (!(await db('users').where({ id: staff.id }).first())) {
     await db('users').insert({
       id: staff.id, email: staff.email, name: staff.name, password_hash: await hashPassword(staff.password),

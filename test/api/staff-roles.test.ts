@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DEV_SEED } from '../../db/seeds/dev-seed';
 import { scopesOfRoles } from '../../domain/staff-roles';
+import { totpCode, totpStep } from '../../db/crypto/totp';
 import { buildUser, loginAs } from '../support/factories';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
@@ -62,7 +63,11 @@ describe('staff roles (issue #29)', () => {
     expect(approver.status, approver.text).to.equal(200);
     expect(approver.body.user.roles).to.deep.equal(['approver']);
     expect(approver.body.scopes).to.have.members(scopesOfRoles(['approver']));
-    const admin = await client.post('/v1/auth/login', { email: DEV_SEED.admin.email, password: DEV_SEED.admin.password });
+    const withoutCode = await client.post('/v1/auth/login', { email: DEV_SEED.admin.email, password: DEV_SEED.admin.password });
+    expect(withoutCode.status).to.equal(401);
+    expect(withoutCode.body).to.deep.equal({ detail: 'mfa_required' });
+    const totp = totpCode(DEV_SEED.admin.totpSecret, totpStep(new Date()));
+    const admin = await client.post('/v1/auth/login', { email: DEV_SEED.admin.email, password: DEV_SEED.admin.password, totp });
     expect(admin.status, admin.text).to.equal(200);
     expect(admin.body.user.roles).to.deep.equal(['admin']);
     expect(admin.body.scopes).to.include('backoffice:admin').and.not.include('backoffice:decide');
