@@ -27,6 +27,8 @@ import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/routes';
+import { staffRoutes } from './staff/routes';
+import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
@@ -105,6 +107,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
+    staffRoutes({ service: new StaffService(config), audit, now }),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
     assignorPayableRoutes(),

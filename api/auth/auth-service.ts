@@ -122,7 +122,8 @@ export class AuthService {
     }
     if (claims.token_type === 'user') {
       const user = await this.cache.userById(claims.sub);
-      if (!user || user.disabledAt) throw new NotAuthenticated('user_not_found');
+      if (!user) throw new NotAuthenticated('user_not_found');
+      if (user.disabledAt) throw new NotAuthenticated('user_disabled');
       return { tokenType: 'user', userId: user.id, email: user.email, userKind: user.kind, originatorId: user.originatorId, scopes: user.scopes };
     }
     throw new NotAuthenticated('invalid_token');

@@ -14,6 +14,7 @@ import { creditPaths, creditSchemas } from '../payables/credit-openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
 import { auditPaths, auditSchemas } from '../audit/openapi';
+import { staffPaths, staffSchemas } from '../staff/openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
@@ -69,6 +70,7 @@ const PARTS: Part[] = [
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },
   { paths: auditPaths, schemas: auditSchemas },
+  { paths: staffPaths, schemas: staffSchemas },
 ];
 
 /**
