@@ -35,6 +35,7 @@ export const staffPaths = {
     },
     get: {
       operationId: 'listStaffUsers', tags: ['backoffice'], summary: 'Every staff account, by e-mail (admins)',
+      description: 'Each account with its role, status (invited, active, disabled) and whether it has TOTP; never a secret.',
       security: adminSecurity,
       responses: { 200: json('Staff accounts', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: '#/components/schemas/StaffUser' } } } }), ...errors(401, 403, 429) },
     },

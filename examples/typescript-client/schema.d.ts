@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an invitation: set the password and receive the TOTP secret
+         * @description The enrolment token from the invitation and a password of at least 12 characters (422 password_too_weak). Answers the TOTP secret (base32; RFC 6238: SHA-1, 6 digits, 30 s) and its otpauth:// URI, shown once; the user is then active and signs in with a code. 404 enrolment_token_invalid when the token is unknown, used or older than 72 hours.
+         */
+        post: operations["enrolStaffUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -160,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * User session (backoffice staff, portal users)
-         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address (`scope` `account`, `window_seconds` 3600, with `Retry-After`).
+         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address (`scope` `account`, `window_seconds` 3600, with `Retry-After`). A user with TOTP: without `totp` 401 mfa_required, answered only when the password is right; a wrong or already used code is the same 401 invalid_credentials as a wrong password and counts toward the lock. In production an approver or admin without TOTP gets 401 mfa_enrolment_required.
          */
         post: operations["login"];
         delete?: never;
@@ -487,6 +507,50 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every staff account, by e-mail (admins)
+         * @description Each account with its role, status (invited, active, disabled) and whether it has TOTP; never a secret.
+         */
+        get: operations["listStaffUsers"];
+        put?: never;
+        /**
+         * Invite a staff member (admins)
+         * @description 201 with `status` invited and an `enrolment_token`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.
+         */
+        post: operations["inviteStaffUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a staff member's role, or disable or re-enable the account (admins)
+         * @description A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.
+         */
+        patch: operations["changeStaffUser"];
         trace?: never;
     };
     "/v1/discount-credits": {
@@ -1948,6 +2012,20 @@ export interface components {
         } | {
             requested_net_future_value_percent: unknown;
         }) & unknown);
+        StaffUser: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first of `roles` */
+            role: string | null;
+            roles: ("viewer" | "analyst" | "approver" | "admin")[];
+            /** @enum {string} */
+            status: "invited" | "active" | "disabled";
+            totp_enrolled: boolean;
+        };
         /** @description requested_net_future_value (or requested_advance_value) is required and must equal the sum of the items' NFV. */
         StockAnticipationInput: {
             fees?: components["schemas"]["FeesInput"] | null;
@@ -2881,6 +2959,64 @@ export interface operations {
             };
         };
     };
+    enrolStaffUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enrolment_token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Enrolled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        otpauth_uri: string;
+                        totp_secret: string;
+                        user: components["schemas"]["StaffUser"];
+                    };
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -2893,6 +3029,8 @@ export interface operations {
                 "application/json": {
                     email: string;
                     password: string;
+                    /** @description The current 6-digit code of the user's authenticator (RFC 6238: SHA-1, 30 s), required once the user has TOTP */
+                    totp?: string;
                 };
             };
         };
@@ -4125,6 +4263,214 @@ export interface operations {
             };
             /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStaffUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Staff accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["StaffUser"][];
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    inviteStaffUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name: string;
+                    /**
+                     * @description viewer, analyst, approver or admin: each a set of backoffice scopes
+                     * @enum {string}
+                     */
+                    role: "viewer" | "analyst" | "approver" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description The invited user, with its enrolment token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"] & {
+                        enrolment_token: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    changeStaffUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description viewer, analyst, approver or admin: each a set of backoffice scopes
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "analyst" | "approver" | "admin";
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The account after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
