@@ -85,6 +85,16 @@ describe('audit trail (issue #29)', () => {
     expect(logins).to.deep.equal([['auth.login', null], ['auth.login_failed', { status: 401, detail: 'invalid_credentials' }]]);
   });
 
+  it('records each payload decode by who and how many, never the payloads', async () => {
+    const { client } = stack;
+    const analyst = await buildUser({ roles: ['analyst'] });
+    const admin = await loginAs(client, await buildUser({ roles: ['admin'] }));
+    const decoded = await client.post('/v1/backoffice/codec/decode', { payloads: [] }, { token: await loginAs(client, analyst), headers: { 'X-Namespace': testConfig().temporal.namespace } });
+    expect(decoded.status, decoded.text).to.equal(200);
+    const rows = (await client.get(`/v1/backoffice/audit-events?actor_id=${analyst.id}&action=codec.decode`, { token: admin })).body.items;
+    expect(rows.map((e: { actor: unknown; after: unknown }) => [e.actor, e.after])).to.deep.equal([[{ type: 'user', id: analyst.id, email: analyst.email }, { payloads: 0 }]]);
+  });
+
   it('refuses UPDATE and DELETE; audit:verify names the first row altered by hand by a superuser bypassing the trigger', async () => {
     const { client } = stack;
     await loginAs(client, await buildUser({ roles: ['viewer'] }));
