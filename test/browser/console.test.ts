@@ -135,7 +135,7 @@ describe('backoffice console in Chromium', () => {
     const other = await buildUser({ roles: ['approver'] });
     const first = await client.post(`/v1/backoffice/operations/${op.id}/approve`, {}, { token: await loginAs(client, other) });
     expect(first.status, first.text).to.equal(200);
-    await page.goto('/backoffice/#/queue');
+    await page.goto(`/backoffice/#/queue?originator_id=${dual.originatorId}`);
     const table = page.getByRole('table', { name: 'Operations waiting for approval' });
     await shows(table.getByRole('row').filter({ hasText: op.display_number }), `1 of 2 (${other.email})`);
     await page.getByRole('link', { name: op.display_number }).click();
