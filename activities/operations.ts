@@ -4,6 +4,7 @@ import { eventId, EventType } from '../domain/events';
 import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
+import { OperationApprovalsRepository } from '../db/repositories/operation-approvals';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
 import { afterCommit, operationTransitions } from '../db/telemetry/metrics';
 
@@ -109,6 +110,11 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
         columns: args.to === 'PRE_APPROVED' ? { approvedAt } : {},
         data: moveData(args, approvedAt),
       });
+    },
+
+    /** One approval of a four-eyes pair, as the workflow took it (issue #29). */
+    async recordApproval(args: { operationId: string; userId: string; email: string; approvedAt: string }): Promise<void> {
+      await new OperationApprovalsRepository(db).record(args);
     },
 
     /**

@@ -27,6 +27,10 @@ import { providerSignature } from './middleware/provider-signature';
 import { noStoreForSecrets, securityHeaders } from './middleware/security-headers';
 import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
+import { AuditTrail } from './audit/audit-trail';
+import { auditRoutes } from './audit/routes';
+import { staffRoutes } from './staff/routes';
+import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
 import { eventRoutes } from './events/routes';
 import type { HostResolver } from '../domain/url-guard';
@@ -94,9 +98,10 @@ export function createApp(deps: AppDeps): Express {
   const pages = webPageRoutes();
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
+  const audit = new AuditTrail(db);
   const routers: Router[] = [
     platformRoutes({ config, probe: deps.probe, health: deps.health, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
-    authRoutes(deps.auth),
+    authRoutes(deps.auth, audit),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver, now }),
     assignorRoutes(),
     productRoutes(deps.cache),
@@ -104,14 +109,16 @@ export function createApp(deps: AppDeps): Express {
     operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
-    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
+    backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
+    auditRoutes(db),
+    staffRoutes({ service: new StaffService(config), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
-    titleRoutes({ temporal: deps.temporal, config }),
+    titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now),
     assignorPayableRoutes(),
     discountCreditRoutes(),
-    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), {
+    codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),
   ];

@@ -1,6 +1,7 @@
 import { loadConfig } from './config';
 import { createDb, migrate } from './connection';
 import { seedDev } from './seeds/dev-seed';
+import { CipherRing } from './crypto/cipher-ring';
 
 /** `tsx db/cli.ts migrate [seed]`: used by `npm run dev` and the deployment. */
 async function main(commands: string[]): Promise<void> {
@@ -11,7 +12,7 @@ async function main(commands: string[]): Promise<void> {
     if (commands.includes('seed')) {
       // Its staff password and client secrets are published in the README: a deployment anyone can reach must not have them.
       if (config.serviceEnv !== 'dev') throw new Error(`the dev seed (known passwords) runs only when SERVICE_ENV=dev, not ${config.serviceEnv}`);
-      await seedDev(db);
+      await seedDev(db, new CipherRing(config.payloadKeys));
     }
   } finally {
     await db.destroy();

@@ -21,5 +21,11 @@ export const CLIENT_SCOPES = [
   'webhook:read', 'webhook:write', 'contract:read', 'contract:send', 'payable:read', 'payable:write', 'event:read',
 ] as const;
 
-/** `backoffice:operate`: operators who read decoded Temporal payloads through the codec endpoint. */
-export const BACKOFFICE_SCOPES = ['backoffice:read', 'backoffice:decide', 'backoffice:configure', 'backoffice:operate'] as const;
+/**
+ * `backoffice:operate`: operators who read decoded Temporal payloads through the codec endpoint.
+ * `backoffice:act`: payer payments, contract re-dispatch, PIX retry; `backoffice:decide`: approve
+ * and deny; `backoffice:admin`: staff accounts and the audit trail (issue #29's roles).
+ */
+export const BACKOFFICE_SCOPES = [
+  'backoffice:read', 'backoffice:decide', 'backoffice:configure', 'backoffice:operate', 'backoffice:act', 'backoffice:admin',
+] as const;

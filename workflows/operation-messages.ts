@@ -15,6 +15,8 @@ export interface OperationWorkflowInput {
   displayNumber: string;
   initialStatus: LifecycleStatus;
   embeddedSignature: boolean;
+  /** Four-eyes (issue #29): 2 when the policy asks for two approvers; absent (histories before it) = 1. */
+  approvalsRequired?: number;
   /** Set when a long wait continued as a new run: what the run knew carries over. */
   resumed?: {
     contractAttempts: number;
@@ -35,9 +37,16 @@ export interface OperationState {
   lastError: string | null;
   /** From PAID: every title with its status and balance. */
   titles: TrackedTitle[];
+  approvalsRequired: number;
+  /** The approvals given so far when two are required. */
+  approvals: Approval[];
 }
 
-export interface ApproveInput { decidedBy: string; note?: string | null }
+export interface Approver { userId: string; email: string }
+export interface Approval extends Approver { approvedAt: string }
+
+/** `approver` names the person for the four-eyes rule; absent in histories recorded before it. */
+export interface ApproveInput { decidedBy: string; note?: string | null; approver?: Approver }
 export interface DenyInput { decidedBy: string; reason: string }
 export interface CancelInput { requestedBy: string; reason?: string | null }
 export interface DispatchInput { embedded?: boolean | null }

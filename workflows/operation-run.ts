@@ -53,6 +53,8 @@ export class OperationRun {
       disbursementAttempts: input.resumed?.disbursementAttempts ?? 0,
       lastError: null,
       titles: input.resumed?.titles ?? [],
+      approvalsRequired: input.approvalsRequired ?? 1,
+      approvals: [],
     };
   }
 

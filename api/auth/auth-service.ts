@@ -11,6 +11,9 @@ import type { TokenClaims, TokenService } from './tokens';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { judgeLogin } from '../../domain/login-lockout';
 import { HashGate } from './hash-gate';
+import { CipherRing } from '../../db/crypto/cipher-ring';
+import { acceptedTotpStep } from '../../db/crypto/totp';
+import { secondFactorMissing } from '../../domain/second-factor';
 
 export interface TokenResponse {
   access_token: string;
@@ -30,17 +33,19 @@ type LoginResponse = TokenResponse & { user: Record<string, unknown> };
 export class AuthService {
   private readonly verifiedSecrets = new Map<string, true>();
   private readonly hashGate: HashGate;
+  private readonly ring: CipherRing;
   /** Tokens whose signature this process has checked, until they expire or `cache.state.ttlMs` passes: RS256 verification is a third of a request's CPU. */
   private readonly verifiedTokens = new Map<string, { claims: TokenClaims; until: number }>();
 
   constructor(
     private readonly db: Knex,
     private readonly tokens: TokenService,
-    private readonly config: Pick<Config, 'serviceEnv' | 'login' | 'passwords'>,
+    private readonly config: Pick<Config, 'serviceEnv' | 'login' | 'passwords' | 'payloadKeys'>,
     private readonly cache: ReferenceCache,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.hashGate = new HashGate(config.login.hashConcurrency, config.login.hashQueue);
+    this.ring = new CipherRing(config.payloadKeys);
   }
 
   private usable(row: CredentialRow | undefined): row is CredentialRow {
@@ -119,16 +124,17 @@ export class AuthService {
     }
     if (claims.token_type === 'user') {
       const user = await this.cache.userById(claims.sub);
-      if (!user || user.disabledAt) throw new NotAuthenticated('user_not_found');
+      if (!user) throw new NotAuthenticated('user_not_found');
+      if (user.disabledAt) throw new NotAuthenticated('user_disabled');
       return { tokenType: 'user', userId: user.id, email: user.email, userKind: user.kind, originatorId: user.originatorId, scopes: user.scopes };
     }
     throw new NotAuthenticated('invalid_token');
   }
 
-  async login(email: string, password: string): Promise<LoginResponse> {
+  async login(email: string, password: string, totp?: string): Promise<LoginResponse> {
     try {
       // A password changed between the check and the write (another login upgrading its hash) is checked once more.
-      return (await this.attemptLogin(email, password)) ?? (await this.attemptLogin(email, password)) ?? this.refuse();
+      return (await this.attemptLogin(email, password, totp)) ?? (await this.attemptLogin(email, password, totp)) ?? this.refuse();
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
       throw err;
@@ -144,7 +150,7 @@ export class AuthService {
    * holds neither pool connections nor row locks; only the verdict is written under the row lock.
    * Null when the stored hash changed meanwhile.
    */
-  private async attemptLogin(email: string, password: string): Promise<LoginResponse | null> {
+  private async attemptLogin(email: string, password: string, totp: string | undefined): Promise<LoginResponse | null> {
     const found = await new IdentityRepository(this.db).userByEmail(email);
     const log2n = this.config.passwords.scryptLog2N;
     const checkedHash = found?.passwordHash ?? decoyPasswordHash(log2n);
@@ -159,19 +165,29 @@ export class AuthService {
       const user = await users.lockUserById(found.id);
       if (!user || user.disabledAt) return { refused: true } as const;
       if (user.passwordHash !== checkedHash) return null;
-      const verdict = judgeLogin(user, matches, this.now(), this.config.login);
+      const now = this.now();
+      // The second factor is asked for only once the password checked out, so it tells a guesser nothing.
+      if (matches && judgeLogin(user, true, now, this.config.login).outcome !== 'locked') {
+        const missing = secondFactorMissing(user, totp, this.config.serviceEnv);
+        if (missing) return { missing } as const;
+      }
+      const step = matches && user.totpSecretSealed ? acceptedTotpStep(this.ring.openText(user.totpSecretSealed), totp!, now, user.totpLastStep) : null;
+      // A wrong or spent code counts as a wrong password.
+      const verdict = judgeLogin(user, matches && (user.totpSecretSealed === null || step !== null), now, this.config.login);
       if (verdict.outcome === 'locked') return { locked: true } as const;
       if (verdict.outcome === 'failure') {
         await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil);
         return { refused: true } as const;
       }
       await users.recordLoginSuccess(user.id);
+      if (step !== null) await users.recordTotpStep(user.id, step);
       if (upgrade) await users.replacePasswordHash(user.id, upgrade);
       return { user };
     });
     // A failure is committed before answering, so the counter survives the 401.
     if (result === null) return null;
     if ('locked' in result) throw new Locked('user_locked');
+    if ('missing' in result && result.missing) throw new NotAuthenticated(result.missing);
     if ('refused' in result) this.refuse();
     const { user } = result;
     const access_token = this.tokens.issue({
@@ -179,7 +195,7 @@ export class AuthService {
     });
     return {
       access_token, token_type: 'bearer', expires_in: this.tokens.expiresIn, scopes: user.scopes, scope: user.scopes.join(' '),
-      user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId },
+      user: { id: user.id, email: user.email, name: user.name, kind: user.kind, originator_id: user.originatorId, roles: user.roles },
     };
   }
 }

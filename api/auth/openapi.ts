@@ -110,18 +110,23 @@ export const authPaths = {
       operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
       description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. '
         + 'Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address '
-        + '(`scope` `account`, `window_seconds` 3600, with `Retry-After`).',
+        + '(`scope` `account`, `window_seconds` 3600, with `Retry-After`). '
+        + 'A user with TOTP: without `totp` 401 mfa_required, answered only when the password is right; a wrong or already used code is the same 401 invalid_credentials '
+        + 'as a wrong password and counts toward the lock. In production an approver or admin without TOTP gets 401 mfa_enrolment_required.',
       'x-rate-limit': 'login',
       requestBody: jsonBody({
         type: 'object',
         required: ['email', 'password'],
-        properties: { email: { type: 'string', minLength: 1, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 500 } },
+        properties: {
+          email: { type: 'string', minLength: 1, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 500 },
+          totp: { type: 'string', minLength: 1, maxLength: 10, description: 'The current 6-digit code of the user\'s authenticator (RFC 6238: SHA-1, 30 s), required once the user has TOTP' },
+        },
       }),
       responses: {
         200: json('Session token', {
           ...tokenResponse,
           required: [...tokenResponse.required, 'user'],
-          properties: { ...tokenResponse.properties, user: { type: 'object' } },
+          properties: { ...tokenResponse.properties, user: { type: 'object', properties: { roles: { type: 'array', items: { type: 'string', enum: ['viewer', 'analyst', 'approver', 'admin'] }, description: 'Staff roles (each a set of backoffice scopes); empty for portal users' } } } },
         }),
         ...errors(401, 422, 423, 429, 503),
       },

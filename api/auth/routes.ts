@@ -2,8 +2,10 @@ import { Router } from 'express';
 import type { AuthService } from './auth-service';
 import { readTokenRequest } from './token-request';
 import { handle, ok } from '../http/handle';
+import { AppError } from '../../domain/errors';
+import type { AuditTrail } from '../audit/audit-trail';
 
-export function authRoutes(auth: AuthService): Router {
+export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
   const router = Router();
 
   router.post('/v1/auth/token', handle(async (req) => {
@@ -11,7 +13,19 @@ export function authRoutes(auth: AuthService): Router {
     return ok(await auth.exchangeClientCredentials(clientId, clientSecret, scopes));
   }));
 
-  router.post('/v1/auth/login', handle(async (req) => ok(await auth.login(req.body.email, req.body.password))));
+  // Every sign-in, refused or not, is in the audit trail under the account tried (issue #29).
+  router.post('/v1/auth/login', handle(async (req) => {
+    const email = String(req.body.email);
+    try {
+      const session = await auth.login(email, req.body.password, req.body.totp);
+      await audit.record(req, { action: 'auth.login', actor: { type: 'user', id: String(session.user.id), email }, target: { type: 'user', id: String(session.user.id) } });
+      return ok(session);
+    } catch (err) {
+      const outcome = err instanceof AppError ? { status: err.status, detail: err.detail } : { status: 500 };
+      await audit.record(req, { action: 'auth.login_failed', actor: { type: 'user', id: 'unknown', email }, after: outcome });
+      throw err;
+    }
+  }));
 
   router.get('/v1/auth/me', handle(async (req) => {
     const p = req.ctx.principal!;

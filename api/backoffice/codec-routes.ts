@@ -1,4 +1,5 @@
 import { Request, Router, RequestHandler } from 'express';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Forbidden, RuleViolation } from '../../domain/errors';
 import { CipherKeyError } from '../../db/crypto/cipher-ring';
@@ -70,7 +71,7 @@ export function codecCors(allowedOrigins: string[], namespace: string): RequestH
  * and `/session`, which turns the operator's token into an HttpOnly, SameSite=Strict cookie scoped
  * to the codec path, for Temporal Web on the same site with "include cross-origin credentials".
  */
-export function codecRoutes(codec: PayloadCodec, session: { maxAgeSeconds: number; secure: boolean }): Router {
+export function codecRoutes(codec: PayloadCodec, audit: AuditTrail, session: { maxAgeSeconds: number; secure: boolean }): Router {
   const router = Router();
   const cookie = (value: string, maxAgeSeconds: number) => [
     `${SESSION_COOKIE}=${value}`, `Path=${CODEC_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(session.secure ? ['Secure'] : []),
@@ -84,6 +85,8 @@ export function codecRoutes(codec: PayloadCodec, session: { maxAgeSeconds: numbe
   const through = (direction: 'encode' | 'decode') => handle(async (req) => {
     try {
       const payloads = await codec[direction]((req.body.payloads as JsonPayload[]).map(fromJson));
+      // A decode shows personal data to a person: who, when and how much is audited (never the payloads).
+      if (direction === 'decode') await audit.record(req, { action: 'codec.decode', after: { payloads: payloads.length } });
       return ok({ payloads: payloads.map(toJson) });
     } catch (err) {
       if (err instanceof CipherKeyError) {

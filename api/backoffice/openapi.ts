@@ -1,4 +1,4 @@
-import { DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
+import { DOCUMENT_MAX_LENGTH, errors, staffActSecurity, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
@@ -145,15 +145,29 @@ export const backofficePaths = {
       operationId: 'backofficeResendContract', tags: ['backoffice'], summary: 'Send the contract again after CONTRACT_ERROR (CONTRACT_ERROR → CONTRACT_SENT)',
       description: 'The same dispatch as the integrator\'s route; answers the operation (the signers\' URLs are theirs, not staff\'s). '
         + '409 contract_already_exists (dispatched already) or operation_not_in_signable_state; 502 esign_*_failed: still CONTRACT_ERROR.',
-      security: userSecurity('backoffice:decide'),
+      security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
       responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
     },
   },
 };
 
+const approvalProgressProperties = {
+  approvals_required: { type: 'integer', enum: [1, 2], description: 'Four-eyes: 2 when the requested total is above the policy\'s dual_approval_above_brl at creation, else 1' },
+  approvals: {
+    type: 'array', description: 'The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval)',
+    items: {
+      type: 'object', required: ['user_id', 'email', 'approved_at'],
+      properties: { user_id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, approved_at: { type: 'string', format: 'date-time' } },
+    },
+  },
+};
+
 /** The approval queue and the decisions on an operation. */
 export const approvalSchemas = {
+  ApprovedOperation: {
+    allOf: [ref('Operation'), { type: 'object', required: ['approvals_required', 'approvals'], properties: approvalProgressProperties }],
+  },
   ApprovalQueueItem: {
     type: 'object',
     required: ['id', 'display_number', 'lifecycle_status', 'originator_id', 'assignor_id', 'opr_requested_net_future_value', 'created_at'],
@@ -163,6 +177,7 @@ export const approvalSchemas = {
       assignor_id: { type: 'string', format: 'uuid' }, assignor_name: { type: 'string' }, assignor_document: { type: 'string' },
       opr_requested_net_future_value: ref('Money'), opr_net_present_liquid_value: ref('Money'),
       channel: { type: 'string', enum: ['direct', 'stock'] }, created_at: { type: 'string', format: 'date-time' },
+      ...approvalProgressProperties,
       review_reason: {
         description: 'Why it waits whatever its amount, or null: receivable_assigned_elsewhere = an NF-e key of it is held by another originator (not named)',
         anyOf: [{ type: 'null' }, {
@@ -195,11 +210,13 @@ export const approvalPaths = {
   '/v1/backoffice/operations/{id}/approve': {
     post: {
       operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
-      description: 'Backoffice users with backoffice:decide. 409 when the operation is no longer WAITING_APPROVAL.',
+      description: 'Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. '
+        + 'Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; '
+        + 'the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
-      responses: { 200: json('The approved operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+      responses: { 200: json('The operation, approved or with one approval of two', ref('ApprovedOperation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/backoffice/operations/{id}/deny': {
@@ -215,8 +232,8 @@ export const approvalPaths = {
   '/v1/backoffice/operations/{id}/retry-disbursement': {
     post: {
       operationId: 'retryDisbursement', tags: ['backoffice'], summary: 'DISBURSEMENT_FAILED → DISBURSING with a new PIX order',
-      description: 'Backoffice users with backoffice:decide, after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
-      security: userSecurity('backoffice:decide'),
+      description: 'Backoffice users with backoffice:act (analysts and approvers), after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
+      security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
       responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },

@@ -13,14 +13,20 @@ import { page } from '../http/request-helpers';
 import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
+import { approvalProgress } from './approval-progress';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { Request } from 'express';
 import { renderOperation } from '../operations/routes';
 import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { presentWebhook } from '../webhooks/presenter';
 
-const userOf = (req: { ctx: { principal?: { tokenType: string; userId?: string } } }) => `user:${req.ctx.principal!.userId}`;
+type StaffRequest = { ctx: { principal?: { tokenType: string; userId?: string; email?: string } } };
+const userOf = (req: StaffRequest) => `user:${req.ctx.principal!.userId}`;
+const approverOf = (req: StaffRequest) => ({ userId: req.ctx.principal!.userId!, email: req.ctx.principal!.email! });
 
 export interface BackofficeRouteDeps {
   db: Knex;
+  audit: AuditTrail;
   temporal: TemporalHandle;
   config: Config;
   esign: EsignProvider;
@@ -32,11 +38,18 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const router = Router();
   const repository = new BackofficeRepository(deps.db);
 
-  async function decide(id: string, act: (workflowId: string) => Promise<unknown>) {
+  /** A staff decision through the workflow, recorded in the audit trail with the state before and after. */
+  async function decide(req: Request, action: string, act: (workflowId: string) => Promise<unknown>) {
+    const id = String(req.params.id);
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
     await act(operationWorkflowId(op.id));
-    return ok(await renderOperation(deps.db, op.originatorId, op.id, 'read'));
+    const operation = await renderOperation(deps.db, op.originatorId, op.id, 'read');
+    await deps.audit.record(req, {
+      action, target: { type: 'operation', id: op.id },
+      before: { lifecycle_status: op.lifecycleStatus }, after: { lifecycle_status: operation.lifecycle_status, ...(req.body ?? {}) },
+    });
+    return { op, operation };
   }
 
   router.get('/v1/backoffice/originators', handle(async () => ok({ items: await repository.originators() })));
@@ -48,13 +61,14 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
       originatorId: q.originator_id, assignorDocument: q.assignor_document ? stripDocument(q.assignor_document) : undefined,
       minAmount: q.min_amount, maxAmount: q.max_amount, createdFrom: q.created_from, createdTo: q.created_to,
     }, limit, offset);
+    const progress = await approvalProgress(deps.db, items);
     return ok({
       items: items.map((op) => ({
         id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
         originator_id: op.originatorId, originator_name: op.originatorName,
         assignor_id: op.assignorId, assignor_name: op.assignorName, assignor_document: op.assignorDocument,
         opr_requested_net_future_value: op.oprRequestedNetFutureValue, opr_net_present_liquid_value: op.oprNetPresentLiquidValue,
-        channel: op.channel, created_at: op.createdAt.toISOString(), review_reason: op.reviewReason,
+        channel: op.channel, created_at: op.createdAt.toISOString(), review_reason: op.reviewReason, ...progress.get(op.id),
       })),
       total, limit, offset,
     });
@@ -72,18 +86,24 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
 
   router.get('/v1/backoffice/operations/:id', handle(async (req) => ok(await operationDetail(deps, String(req.params.id)))));
 
-  router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => decide(String(req.params.id), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, { decidedBy: userOf(req), note: req.body?.note ?? null }))));
+  // The answer says how far four-eyes got: still WAITING_APPROVAL with one approval of two, or moved on.
+  router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
+    const { op, operation } = await decide(req, 'operation.approve', (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
+      decidedBy: userOf(req), note: req.body?.note ?? null, approver: approverOf(req),
+    }));
+    const progress = await approvalProgress(deps.db, [op]);
+    return ok({ ...operation, ...progress.get(op.id) });
+  }));
 
-  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => decide(String(req.params.id), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))));
+  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => ok((await decide(req, 'operation.deny', (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))).operation)));
 
-  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => decide(String(req.params.id), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))));
+  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
 
   // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
   // answer is the operation, not the signers' URLs, which are the signers' credentials.
-  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => decide(String(req.params.id), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))));
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', (workflowId) =>
+    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))).operation)));
   return router;
 }

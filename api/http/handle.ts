@@ -13,6 +13,11 @@ export function sendReply(res: Response, reply: Reply): void {
     res.end();
     return;
   }
+  // A reply that brings its own Content-Type and a text (the audit trail's CSV) is sent as it is.
+  if (typeof reply.body === 'string' && reply.headers?.['Content-Type']) {
+    res.send(reply.body);
+    return;
+  }
   if (res.locals.replyThroughValidator) {
     res.json(reply.body);
     return;

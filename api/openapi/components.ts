@@ -47,9 +47,11 @@ const scopeDescriptions: Record<string, string> = {
   'payable:write': 'Create payables, pay them and grant discount credits',
   'event:read': 'List and read the originator\'s events of the last 30 days (granted with the other read scopes)',
   'backoffice:read': 'Backoffice: read every originator\'s queue',
-  'backoffice:decide': 'Backoffice: approve and deny operations, record payer payments',
+  'backoffice:decide': 'Backoffice: approve and deny operations (role approver)',
   'backoffice:configure': 'Backoffice: policies and limits',
   'backoffice:operate': 'Backoffice: decode Temporal payloads (the codec endpoint Temporal Web calls)',
+  'backoffice:act': 'Backoffice: record payer payments, send a contract again, retry a PIX disbursement (roles analyst and approver)',
+  'backoffice:admin': 'Backoffice: staff accounts and the audit trail (role admin)',
 };
 
 /** The idempotency middleware checks these bounds itself (422 idempotency_key_invalid) before the validator runs. */

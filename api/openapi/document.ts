@@ -14,6 +14,8 @@ import { creditPaths, creditSchemas } from '../payables/credit-openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
 import { eventPaths, eventSchemas } from '../events/openapi';
+import { auditPaths, auditSchemas } from '../audit/openapi';
+import { staffPaths, staffSchemas } from '../staff/openapi';
 import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } from '../backoffice/openapi';
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
@@ -74,6 +76,8 @@ const PARTS: Part[] = [
   { paths: backofficePaths, schemas: backofficeSchemas },
   { paths: eventPaths, schemas: eventSchemas },
   { paths: systemPaths, schemas: systemSchemas },
+  { paths: auditPaths, schemas: auditSchemas },
+  { paths: staffPaths, schemas: staffSchemas },
 ];
 
 /**

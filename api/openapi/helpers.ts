@@ -55,6 +55,12 @@ export const clientScopes = (...scopes: string[]): Schema[] => clientSecurity(sc
 /** Backoffice routes: a user token with these scopes. */
 export const userSecurity = (...scopes: string[]): Schema[] => [{ userSession: scopes }];
 
+/**
+ * Staff work an analyst may do (issue #29): `backoffice:act`, or `backoffice:decide` as these
+ * routes asked before the roles (kept as an alternative so the change is additive).
+ */
+export const staffActSecurity = (): Schema[] => [{ userSession: ['backoffice:act'] }, { userSession: ['backoffice:decide'] }];
+
 export const anyTokenSecurity = (): Schema[] => [{ clientCredentials: [] }, { userSession: [] }, { legacyClientId: [], legacyClientSecret: [] }];
 
 export const jsonBody = (schema: Schema, required = true): Schema => ({

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { randomBytes } from 'node:crypto';
 import { checkCreditLimits, requestedByPayer } from '../../domain/limits';
 import { Money } from '../../domain/money';
-import { initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle';
+import { approvalsRequired, initialStatus, LifecycleStatus } from '../../domain/operation-lifecycle';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { Policy, PricedOperation } from '../../domain/pricing';
 import type { AssignorRow } from '../../db/repositories/assignors';
@@ -78,6 +78,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
 
   const id = uuidv7();
   const status = input.review ? 'WAITING_APPROVAL' : initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
+  const required = status === 'WAITING_APPROVAL' ? approvalsRequired(priced.requestedNetFutureValue, policy.dualApprovalAboveBrl) : 1;
   const number = displayNumber(priced.businessDate);
   const hasPartial = priced.receivables.some((r) => r.input.netFutureValue.gt(r.input.requestedNetFutureValue));
   const operation = await writes.insertOperation({
@@ -102,6 +103,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     signersCount: 1,
     approvedAt: status === 'APPROVED_DIRECT' ? new Date() : null,
     reviewReason: input.review ?? null,
+    approvalsRequired: required,
   });
 
   const titles: NewTitleRow[] = priced.receivables.map((p, i) => ({
@@ -137,7 +139,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
 
   const outbox = await enqueueWorkflow(trx, {
     originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: operationWorkflowId(id),
-    args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature }],
+    args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature, approvalsRequired: required }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
   afterCommit(trx, () => operationTransitions.inc({ to: status }));

@@ -1,4 +1,4 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, staffActSecurity, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 import { externalIdField } from '../payables/openapi';
 
 const body = jsonBody({
@@ -72,7 +72,7 @@ export const titlePaymentPaths = {
     post: {
       operationId: 'recordPayerPayment', tags: ['titles'], summary: 'Backoffice: record a payer\'s payment of a title (any originator)',
       description: rules,
-      security: userSecurity('backoffice:decide'),
+      security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: body,
       responses,

@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../audit/audit-trail';
 import { Router } from 'express';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
@@ -18,7 +19,7 @@ const actorOf = (p: Principal) => (p.tokenType === 'user' ? `user:${p.userId}` :
  * reaches a title: recorded by backoffice staff (user token, any originator's title) or, outside
  * production, simulated by the integrator itself.
  */
-export function titleRoutes(deps: { temporal: TemporalHandle; config: Config }): Router {
+export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; audit: AuditTrail }): Router {
   const router = Router();
 
   router.get('/v1/titles', handle(async (req, uow) => {
@@ -41,7 +42,9 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config }):
     const owner = await titleOwner(uow.db, titleId);
     if (!owner) throw new NotFound('title_not_found');
     const by = { channel: 'BACKOFFICE' as const, recordedBy: actorOf(req.ctx.principal!) };
-    return created(await recordPayerPayment(deps, uow.db, owner, titleId, req.body, by));
+    const payment = await recordPayerPayment(deps, uow.db, owner, titleId, req.body, by);
+    await deps.audit.record(req, { action: 'title.payer_payment', target: { type: 'title', id: titleId }, after: req.body });
+    return created(payment);
   }));
 
   router.post('/v1/sandbox/titles/:id/payer-payments', handle(async (req, uow) => {

@@ -19,6 +19,11 @@ export interface UserRow {
   kind: 'backoffice' | 'originator';
   originatorId: string | null;
   scopes: string[];
+  /** Staff roles (issue #29); empty for portal users and staff created before them. */
+  roles: string[];
+  /** TOTP secret sealed with the key ring; null when the user has no second factor. */
+  totpSecretSealed: string | null;
+  totpLastStep: number | null;
   failedAttempts: number;
   lockedUntil: Date | null;
   disabledAt: Date | null;
@@ -31,7 +36,7 @@ const credentialColumns = {
 
 const userColumns = {
   id: 'id', email: 'email', name: 'name', passwordHash: 'password_hash', kind: 'kind', originatorId: 'originator_id',
-  scopes: 'scopes', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
+  scopes: 'scopes', roles: 'roles', totpSecretSealed: 'totp_secret_sealed', totpLastStep: 'totp_last_step', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
 };
 
 /** Identity lookups are cross-tenant by nature: they are what establishes the tenant. */
@@ -69,6 +74,11 @@ export class IdentityRepository {
 
   async recordLoginSuccess(id: string): Promise<void> {
     await this.db('users').where({ id }).update({ failed_attempts: 0, locked_until: null });
+  }
+
+  /** The time step of the TOTP code just accepted: that code, and any older one, is spent. */
+  async recordTotpStep(id: string, step: number): Promise<void> {
+    await this.db('users').where({ id }).update({ totp_last_step: step });
   }
 
   async replacePasswordHash(id: string, passwordHash: string): Promise<void> {

@@ -36,6 +36,8 @@ export interface OperationRow {
   approvedAt: Date | null;
   /** Why it waits for a human whatever its amount (double assignment), or null. */
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
+  /** Four-eyes: 2 when the policy's dual-approval threshold was passed at creation. */
+  approvalsRequired: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { hashPassword, hashSecret } from '../crypto/passwords';
-import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
+import { CLIENT_SCOPES } from '../../domain/principal';
+import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
+import type { CipherRing } from '../crypto/cipher-ring';
 import { Dec, Money } from '../../domain/money';
 import { PoliciesRepository } from '../repositories/policies';
 import { ProductsRepository } from '../repositories/products';
@@ -11,8 +13,15 @@ export const DEV_SEED = {
     { id: '01930000-0000-7000-8000-00000000000a', name: 'Demo Originator A', clientId: 'zk_sbx_demo_a', secret: 'sk_sbx_demo_a_secret', credentialId: '01930000-0000-7000-8000-0000000000a1' },
     { id: '01930000-0000-7000-8000-00000000000b', name: 'Demo Originator B', clientId: 'zk_sbx_demo_b', secret: 'sk_sbx_demo_b_secret', credentialId: '01930000-0000-7000-8000-0000000000b1' },
   ],
-  backoffice: { id: '01930000-0000-7000-8000-0000000000f1', email: 'backoffice@example.com', password: 'backoffice-dev-password', name: 'Backoffice Analyst' },
+  backoffice: { id: '01930000-0000-7000-8000-0000000000f1', email: 'backoffice@example.com', password: 'backoffice-dev-password', name: 'Backoffice Analyst', roles: ['approver'] },
+  admin: {
+    id: '01930000-0000-7000-8000-0000000000f2', email: 'admin@example.com', password: 'admin-dev-password', name: 'Backoffice Admin', roles: ['admin'],
+    totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU',
+  },
 } as const;
+
+/** Above this both demo policies ask for two approvers (issue #29's four-eyes). */
+export const DEV_DUAL_APPROVAL_ABOVE_BRL = '200000.00';
 
 /** Fixed ids of each demo originator's policy and product, keyed by originator id. */
 const DEV_PRICING_IDS: Record<string, { policy: string; product: string }> = {
@@ -25,12 +34,14 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
   await new PoliciesRepository(db, originatorId).create({
     name: 'Demo policy', active: true,
     minOperationValueBrl: Money.of('100.00'), maxOperationValueBrl: Money.of('5000000.00'),
-    autoApproveLimitBrl: Money.of('50000.00'), aggregateLimitBrl: Money.of('20000000.00'),
+    autoApproveLimitBrl: Money.of('50000.00'), dualApprovalAboveBrl: Money.of(DEV_DUAL_APPROVAL_ABOVE_BRL), aggregateLimitBrl: Money.of('20000000.00'),
     assignorDefaultLimitBrl: Money.of('1000000.00'), payerDefaultLimitBrl: Money.of('500000.00'), riskAnchoring: 'both',
     minCetMonthlyPct: new Dec('0.5'), maxCetMonthlyPct: new Dec('15'),
     fees: { monthlyRatePct: new Dec('2.5'), discountPct: new Dec(0), fixedDiscountBrl: Money.ZERO, floatingDays: 1 },
     maxReceivablesPerOperation: 500, graceDays: 3,
   }, ids.policy);
+  // A data folder seeded before four-eyes existed gets the threshold too.
+  await db('policies').where({ id: ids.policy }).whereNull('dual_approval_above_brl').update({ dual_approval_above_brl: DEV_DUAL_APPROVAL_ABOVE_BRL });
   await new ProductsRepository(db, originatorId).create({
     name: 'NF-e anticipation', description: 'Invoices (NF-e) and duplicatas, 1 to 180 days',
     minMonthlyRatePct: new Dec('1.5'), maxMonthlyRatePct: new Dec('6'), minTermDays: 1, maxTermDays: 180,
@@ -38,7 +49,11 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
   }, ids.product);
 }
 
-export async function seedDev(db: Knex): Promise<void> {
+/**
+ * `ring` seals the admin's TOTP secret; the benches, which sign no staff in, seed without one and
+ * their admin has no second factor.
+ */
+export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
   for (const o of DEV_SEED.originators) {
     await db('originators').insert({ id: o.id, name: o.name }).onConflict('id').ignore();
     await seedPricing(db, o.id);
@@ -50,14 +65,19 @@ export async function seedDev(db: Knex): Promise<void> {
       });
     }
   }
-  const bo = DEV_SEED.backoffice;
-  if (!(await db('users').where({ id: bo.id }).first())) {
+  await seedStaff(db, DEV_SEED.backoffice, null);
+  await seedStaff(db, DEV_SEED.admin, ring ? ring.sealText(DEV_SEED.admin.totpSecret) : null);
+}
+
+async function seedStaff(db: Knex, staff: { id: string; email: string; password: string; name: string; roles: readonly StaffRole[] }, totpSealed: string | null): Promise<void> {
+  const access = { roles: [...staff.roles], scopes: scopesOfRoles(staff.roles), ...(totpSealed ? { totp_secret_sealed: totpSealed } : {}) };
+  if (!(await db('users').where({ id: staff.id }).first())) {
     await db('users').insert({
-      id: bo.id, email: bo.email, name: bo.name, password_hash: await hashPassword(bo.password),
-      kind: 'backoffice', originator_id: null, scopes: [...BACKOFFICE_SCOPES],
+      id: staff.id, email: staff.email, name: staff.name, password_hash: await hashPassword(staff.password),
+      kind: 'backoffice', originator_id: null, ...access,
     });
   } else {
-    // A data folder seeded before a scope was added gets it too.
-    await db('users').where({ id: bo.id }).update({ scopes: [...BACKOFFICE_SCOPES] });
+    // A data folder seeded before the roles gets them too.
+    await db('users').where({ id: staff.id }).update(access);
   }
 }

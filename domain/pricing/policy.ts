@@ -28,6 +28,8 @@ export interface Policy {
   minOperationValueBrl: Money | null;
   maxOperationValueBrl: Money | null;
   autoApproveLimitBrl: Money | null;
+  /** Four-eyes (issue #29): above it an operation needs two approvers; null or absent = one approval. */
+  dualApprovalAboveBrl?: Money | null;
   aggregateLimitBrl: Money | null;
   assignorDefaultLimitBrl: Money | null;
   payerDefaultLimitBrl: Money | null;

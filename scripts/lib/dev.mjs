@@ -60,6 +60,7 @@ say([
   `Metrics        http://127.0.0.1:${metricsPorts.api}/metrics (api)   http://127.0.0.1:${metricsPorts.worker}/metrics (worker)`,
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
   `Backoffice     ${apiUrl}/backoffice/   (backoffice@example.com / backoffice-dev-password)`,
+  'Staff admin    admin@example.com / admin-dev-password, TOTP secret KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU (dev only; role admin: audit trail; approves nothing)',
   `API reference  ${apiUrl}/docs/   (with the integration guides)`,
   `Token          curl -s -X POST ${apiUrl}/v1/auth/token -H 'Content-Type: application/json' -d '{"client_id":"zk_sbx_demo_a","client_secret":"sk_sbx_demo_a_secret"}'`,
   'Ctrl-C stops everything; data stays in .data/ for the next run.',

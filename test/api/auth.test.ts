@@ -212,12 +212,13 @@ describe('authentication', () => {
       expect(res.body).to.deep.equal({ detail: 'invalid_token_type' });
     });
 
-    it('answers user_not_found when the user behind a token is gone', async () => {
+    it('answers user_not_found when the user behind a token is gone, user_disabled when it is disabled (issue #29)', async () => {
       const user = await buildUser();
       const token = await loginAs(client, user);
       await testDb()('users').where({ id: user.id }).update({ disabled_at: new Date() });
-      const res = await client.get('/v1/auth/me', { token });
-      expect(res.body).to.deep.equal({ detail: 'user_not_found' });
+      expect((await client.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'user_disabled' });
+      await testDb()('users').where({ id: user.id }).del();
+      expect((await client.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'user_not_found' });
     });
   });
 });

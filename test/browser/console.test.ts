@@ -6,6 +6,7 @@ import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { receivable } from '../api/simulate.support';
+import { Money } from '../../domain/money';
 import { eventually } from '../support/webhooks';
 import { laptopPage, launchChromium, screenshot, shows } from './browser';
 
@@ -123,6 +124,25 @@ describe('backoffice console in Chromium', () => {
     await shows(heading(), 'CONTRACT_SENT', 20_000);
     await shows(page.getByRole('table', { name: 'Dispatch attempts' }), 'SENT');
     await screenshot(page, 'operation');
+  });
+
+  it('four-eyes: the queue shows "1 of 2" and who approved; the second approver is told it moved on', async () => {
+    const dual = await buildOperationsIntegrator(client, { dualApprovalAboveBrl: Money.of('60000.00') });
+    const res = await createDirect(client, dual.token, needsApproval('four-eyes'));
+    expect(res.status, res.text).to.equal(201);
+    const op = res.body as { id: string; display_number: string };
+    await untilStatus(client, dual.token, op.id, 'WAITING_APPROVAL');
+    const other = await buildUser({ roles: ['approver'] });
+    const first = await client.post(`/v1/backoffice/operations/${op.id}/approve`, {}, { token: await loginAs(client, other) });
+    expect(first.status, first.text).to.equal(200);
+    await page.goto(`/backoffice/#/queue?originator_id=${dual.originatorId}`);
+    const table = page.getByRole('table', { name: 'Operations waiting for approval' });
+    await shows(table.getByRole('row').filter({ hasText: op.display_number }), `1 of 2 (${other.email})`);
+    await page.getByRole('link', { name: op.display_number }).click();
+    await shows(heading(), op.display_number);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await confirmIn('Approve');
+    await shows(page.getByRole('status'), `${op.display_number} is now PRE_APPROVED`);
   });
 
   it('denies an operation only with a reason, and shows the reason', async () => {

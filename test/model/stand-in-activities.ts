@@ -44,6 +44,10 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       world(operationId).move(to, decidedBy ?? null);
     },
 
+    async recordApproval({ operationId, userId }) {
+      world(operationId).recordApproval(userId);
+    },
+
     async releaseOperation({ operationId, to, actor }) {
       world(operationId).move(to, actor);
     },

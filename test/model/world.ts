@@ -50,6 +50,9 @@ export class OperationWorld {
   document: { attempt: number; signers: number; signed: number; lost: boolean } | null = null;
   readonly pixPayments: PixPayment[] = [];
   readonly titles: WorldTitle[];
+  /** Four-eyes (issue #29): how many approvers the operation needs, and who approved, in order. */
+  approvalsRequired = 1;
+  readonly approvals: string[] = [];
 
   constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
     this.status = initialStatus;
@@ -67,10 +70,20 @@ export class OperationWorld {
       throw ApplicationFailure.nonRetryable(`cannot move ${this.status} to ${to}`, 'invalid_transition');
     }
     if (decision === 'done') return false;
+    const approvers = new Set(this.approvals).size;
+    if (this.status === 'WAITING_APPROVAL' && to === 'PRE_APPROVED' && approvers < this.approvalsRequired) {
+      this.violations.push(`approved with ${approvers} of the ${this.approvalsRequired} approvers it needs`);
+    }
     this.moves.push({ from: this.status, to, actor });
     this.status = to;
     if (to === 'DENIED' || to === 'CANCELLED') for (const title of this.titles) title.status = 'CANCELLED';
     return true;
+  }
+
+  /** The approvals table keeps one row per approver: a second row of one person is the four-eyes rule broken. */
+  recordApproval(userId: string): void {
+    if (this.approvals.includes(userId)) this.violations.push(`${userId} recorded as approving twice`);
+    this.approvals.push(userId);
   }
 
   title(titleId: string): WorldTitle {

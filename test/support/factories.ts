@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { hashPassword, hashSecret } from '../../db/crypto/passwords';
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
+import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
 import { testConfig, testDb } from './stack';
 import type { ApiClient } from './http';
 
@@ -33,13 +34,15 @@ export async function buildCredential(overrides: Partial<Omit<TestCredential, 'i
   return { id, originatorId, clientId, secret, scopes };
 }
 
-export async function buildUser(overrides: { email?: string; password?: string; scopes?: string[]; kind?: 'backoffice' | 'originator'; originatorId?: string } = {}) {
+/** A user; with `roles`, a staff member whose scopes are those roles' (issue #29). */
+export async function buildUser(overrides: { email?: string; password?: string; scopes?: string[]; roles?: StaffRole[]; kind?: 'backoffice' | 'originator'; originatorId?: string } = {}) {
   const id = uuidv7();
   const email = overrides.email ?? `user-${id.slice(-8)}@example.com`;
   const password = overrides.password ?? `pw-${randomBytes(6).toString('hex')}`;
   await testDb()('users').insert({
     id, email, name: 'Test User', password_hash: await hashPassword(password, testConfig().passwords.scryptLog2N), kind: overrides.kind ?? 'backoffice',
-    originator_id: overrides.originatorId ?? null, scopes: overrides.scopes ?? [...BACKOFFICE_SCOPES],
+    originator_id: overrides.originatorId ?? null,
+    scopes: overrides.scopes ?? (overrides.roles ? scopesOfRoles(overrides.roles) : [...BACKOFFICE_SCOPES]), roles: overrides.roles ?? [],
   });
   return { id, email, password };
 }

@@ -2,6 +2,7 @@ import { loadConfig, Config } from '../../db/config';
 import { startApi, RunningApi } from '../../api/server';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
+import { CipherRing } from '../../db/crypto/cipher-ring';
 import { startWorker, RunningWorker } from '../../worker/main';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import type { SandboxConfig } from '../../sandbox/config';
@@ -43,7 +44,7 @@ export async function prepareDatabase(): Promise<Db> {
   if (!db) {
     db = createDb(testConfig().databaseUrl, 10);
     await migrate(db);
-    await seedDev(db);
+    await seedDev(db, new CipherRing(testConfig().payloadKeys));
   }
   return db;
 }

@@ -26,6 +26,8 @@ describe('recorded workflow histories', function () {
       'cancel-refused-at-signed', 'cancel-during-dispatch',
       // A long wait for signatures, and title tracking resumed from PAID (each run its own history).
       'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
+      // Four-eyes: one approval recorded, then a second approver's (issue #29).
+      'dual-approval',
     ];
     expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
   });

@@ -1,9 +1,15 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { canMove } from '../../domain/operation-lifecycle';
-import { approveUpdate, ApproveInput, denyUpdate, DenyInput } from '../operation-messages';
+import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../operation-messages';
 import { OperationRun, refuse } from '../operation-run';
 
-/** WAITING_APPROVAL: the backoffice's approve and deny move the state; the phase only waits. */
+/**
+ * WAITING_APPROVAL: the backoffice's approve and deny move the state; the phase only waits. With
+ * four-eyes (`approvalsRequired` 2) the first approval is recorded and the state stays; the
+ * second, by another approver, moves it. The approval joins the state before its write is
+ * awaited, so a concurrent approve is validated against it: the same person is refused, another
+ * completes the pair.
+ */
 export function installApprovalHandlers(run: OperationRun): void {
   const decide = async (step: () => Promise<void>) => {
     run.busy = true;
@@ -15,9 +21,32 @@ export function installApprovalHandlers(run: OperationRun): void {
     }
   };
 
-  setHandler(approveUpdate, ({ decidedBy, note }) => decide(() => run.moveTo('PRE_APPROVED', { decidedBy, note: note ?? null })), {
-    validator: (_input: ApproveInput) => {
+  const recordApproval = async (input: ApproveInput): Promise<Approval> => {
+    const approval = { ...input.approver!, approvedAt: new Date().toISOString() };
+    run.state.approvals.push(approval);
+    await run.ops.recordApproval({ operationId: run.input.operationId, ...approval });
+    return approval;
+  };
+
+  setHandler(approveUpdate, async (input) => {
+    if (run.state.approvalsRequired === 1) return decide(() => run.moveTo('PRE_APPROVED', { decidedBy: input.decidedBy, note: input.note ?? null }));
+    if (run.state.approvals.length + 1 < run.state.approvalsRequired) {
+      await recordApproval(input);
+      return { ...run.state };
+    }
+    return decide(async () => {
+      const approval = recordApproval(input);
+      await run.moveTo('PRE_APPROVED', { decidedBy: input.decidedBy, note: input.note ?? null });
+      await approval;
+    });
+  }, {
+    validator: (input: ApproveInput) => {
       if (run.busy || run.cancelRequested || !canMove(run.status, 'PRE_APPROVED')) refuse('operation_cannot_be_approved', `Operation is ${run.status}`);
+      if (run.state.approvalsRequired === 1) return;
+      if (!input.approver) refuse('operation_cannot_be_approved', 'Four-eyes approval needs the approver named');
+      if (run.state.approvals.some((a) => a.userId === input.approver!.userId)) {
+        refuse('approver_already_approved', 'You approved this operation already; a second approver must give the other approval');
+      }
     },
   });
 

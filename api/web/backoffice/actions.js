@@ -44,13 +44,19 @@ export function actionsFor(status) {
 
 export const actionLabel = (name) => ACTIONS[name].label;
 
+/** Four-eyes progress in words: "1 of 2". */
+export const approvalProgress = (op) => `${op.approvals.length} of ${op.approvals_required}`;
+
 export async function runAction(name, op, done) {
   const action = ACTIONS[name];
   const values = await confirmAction(action.confirm(op));
   if (!values) return;
   await attempt(async () => {
     const moved = await action.run(op, values);
-    say(`${action.label}: done. ${op.display_number} is now ${moved.lifecycle_status}.`, 'ok');
+    const waitingForSecond = moved.lifecycle_status === 'WAITING_APPROVAL' && moved.approvals_required > moved.approvals?.length;
+    say(waitingForSecond
+      ? `${action.label}: done. ${op.display_number} has ${approvalProgress(moved)} approvals; a second approver must approve it.`
+      : `${action.label}: done. ${op.display_number} is now ${moved.lifecycle_status}.`, 'ok');
   });
   await done();
 }

@@ -1,5 +1,5 @@
 import { api, query } from './api.js';
-import { attempt } from './actions.js';
+import { approvalProgress, attempt } from './actions.js';
 import { h, money, row, show, table, when } from './dom.js';
 
 const PAGE_SIZE = 20;
@@ -51,7 +51,9 @@ export async function queueView(params) {
       h('a', { href: `#/operations/${op.id}` }, op.display_number),
       op.originator_name, op.assignor_name, op.assignor_document,
       h('span', { class: 'num' }, money(op.opr_requested_net_future_value)), h('span', { class: 'num' }, money(op.opr_net_present_liquid_value)),
-      op.channel, when(op.created_at)));
+      op.channel, when(op.created_at),
+      h('span', { title: op.approvals.map((a) => a.email).join(', ') }, approvalProgress(op),
+        op.approvals.length > 0 ? ` (${op.approvals.map((a) => a.email).join(', ')})` : '')));
     const first = page.total === 0 ? 0 : offset + 1;
     const last = Math.min(offset + PAGE_SIZE, page.total);
     const pager = h('nav', { class: 'pager', 'aria-label': 'Pages' },
@@ -62,7 +64,7 @@ export async function queueView(params) {
       h('h1', {}, 'Approval queue'),
       h('p', { class: 'lead' }, 'Operations of every originator waiting for a decision, oldest first.'),
       form,
-      table('Operations waiting for approval', ['Operation', 'Originator', 'Assignor', 'Document', 'Requested', 'To disburse', 'Channel', 'Created'], rows),
+      table('Operations waiting for approval', ['Operation', 'Originator', 'Assignor', 'Document', 'Requested', 'To disburse', 'Channel', 'Created', 'Approvals'], rows),
       pager,
     );
   });

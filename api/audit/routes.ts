@@ -1,0 +1,56 @@
+import { Request, Router } from 'express';
+import type { Knex } from 'knex';
+import { AuditEventRow, AuditEventsRepository } from '../../db/repositories/audit-events';
+import { handle, ok } from '../http/handle';
+
+function present(row: AuditEventRow) {
+  return {
+    id: row.id, occurred_at: row.occurredAt.toISOString(), actor: row.actor, action: row.action, target: row.target,
+    ip: row.ip, user_agent: row.userAgent, request_id: row.requestId, before: row.before, after: row.after, prev_hash: row.prevHash, hash: row.hash,
+  };
+}
+
+const CSV_COLUMNS = ['occurred_at', 'actor_type', 'actor_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
+
+/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet does not run it as a formula. */
+function csvField(value: unknown): string {
+  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvRow(row: AuditEventRow): string {
+  return [
+    row.occurredAt.toISOString(), row.actor.type, row.actor.id, row.actor.email ?? null, row.action, row.target?.type ?? null, row.target?.id ?? null,
+    row.ip, row.userAgent, row.requestId, row.before, row.after, row.prevHash, row.hash,
+  ].map(csvField).join(',');
+}
+
+/** The audit trail for admins and approvers (issue #29): JSON or CSV, the same filters and cursor. */
+export function auditRoutes(db: Knex): Router {
+  const router = Router();
+  const repository = new AuditEventsRepository(db);
+
+  async function pageOf(req: Request) {
+    const q = req.query as Record<string, string | undefined> & { created?: { gte?: string; lt?: string } };
+    const limit = Number(q.limit ?? 100);
+    const rows = await repository.list({
+      targetId: q.target_id, actorId: q.actor_id, action: q.action, createdGte: q.created?.gte, createdLt: q.created?.lt,
+    }, limit + 1, q.cursor === undefined ? undefined : Number(q.cursor));
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? String(items[items.length - 1].seq) : null };
+  }
+
+  router.get('/v1/backoffice/audit-events', handle(async (req) => {
+    const { items, nextCursor } = await pageOf(req);
+    return ok({ items: items.map(present), next_cursor: nextCursor });
+  }));
+
+  router.get('/v1/backoffice/audit-events.csv', handle(async (req) => {
+    const { items, nextCursor } = await pageOf(req);
+    const text = [CSV_COLUMNS.join(','), ...items.map(csvRow)].join('\r\n');
+    const next: Record<string, string> = nextCursor === null ? {} : { Link: `<${req.path}?${new URLSearchParams({ ...(req.query as Record<string, string>), cursor: nextCursor })}>; rel="next"` };
+    return { status: 200, body: `${text}\r\n`, headers: { 'Content-Type': 'text/csv; charset=utf-8', ...next } };
+  }));
+  return router;
+}

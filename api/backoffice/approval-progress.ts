@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import { OperationApprovalsRepository } from '../../db/repositories/operation-approvals';
+
+export interface ApprovalProgress {
+  approvals_required: number;
+  approvals: { user_id: string; email: string; approved_at: string }[];
+}
+
+/** Four-eyes progress of each operation (issue #29): how many approvals it needs and who gave them. */
+export async function approvalProgress(db: Knex, operations: readonly { id: string; approvalsRequired: number }[]): Promise<Map<string, ApprovalProgress>> {
+  const approvals = await new OperationApprovalsRepository(db).of(operations.map((op) => op.id));
+  return new Map(operations.map((op) => [op.id, {
+    approvals_required: op.approvalsRequired,
+    approvals: approvals.get(op.id)!.map((a) => ({ user_id: a.userId, email: a.email, approved_at: a.approvedAt.toISOString() })),
+  }]));
+}

@@ -1,0 +1,74 @@
+import { errors, json, jsonBody, pathId } from '../openapi/helpers';
+import { STAFF_ROLES } from '../../domain/staff-roles';
+import { MIN_PASSWORD_LENGTH } from './staff-service';
+
+const role = { type: 'string', enum: STAFF_ROLES, description: 'viewer, analyst, approver or admin: each a set of backoffice scopes' };
+const adminSecurity = [{ userSession: ['backoffice:admin'] }];
+
+export const staffSchemas = {
+  StaffUser: {
+    type: 'object',
+    required: ['id', 'email', 'name', 'role', 'roles', 'status', 'totp_enrolled', 'created_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, name: { type: 'string' },
+      role: { type: ['string', 'null'], description: 'The first of `roles`' }, roles: { type: 'array', items: role },
+      status: { type: 'string', enum: ['invited', 'active', 'disabled'] }, totp_enrolled: { type: 'boolean' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+};
+
+export const staffPaths = {
+  '/v1/backoffice/users': {
+    post: {
+      operationId: 'inviteStaffUser', tags: ['backoffice'], summary: 'Invite a staff member (admins)',
+      description: `201 with \`status\` invited and an \`enrolment_token\`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.`,
+      security: adminSecurity,
+      requestBody: jsonBody({
+        type: 'object', required: ['email', 'name', 'role'], additionalProperties: false,
+        properties: { email: { type: 'string', format: 'email', maxLength: 320 }, name: { type: 'string', minLength: 1, maxLength: 200 }, role },
+      }),
+      responses: {
+        201: json('The invited user, with its enrolment token (shown once)', { allOf: [{ $ref: '#/components/schemas/StaffUser' }, { type: 'object', required: ['enrolment_token'], properties: { enrolment_token: { type: 'string' } } }] }),
+        ...errors(401, 403, 409, 422, 429),
+      },
+    },
+    get: {
+      operationId: 'listStaffUsers', tags: ['backoffice'], summary: 'Every staff account, by e-mail (admins)',
+      description: 'Each account with its role, status (invited, active, disabled) and whether it has TOTP; never a secret.',
+      security: adminSecurity,
+      responses: { 200: json('Staff accounts', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: '#/components/schemas/StaffUser' } } } }), ...errors(401, 403, 429) },
+    },
+  },
+  '/v1/backoffice/users/{id}': {
+    patch: {
+      operationId: 'changeStaffUser', tags: ['backoffice'], summary: 'Change a staff member\'s role, or disable or re-enable the account (admins)',
+      description: 'A disabled user\'s tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.',
+      security: adminSecurity,
+      parameters: [pathId('id')],
+      requestBody: jsonBody({ type: 'object', additionalProperties: false, minProperties: 1, properties: { role, status: { type: 'string', enum: ['active', 'disabled'] } } }),
+      responses: { 200: json('The account after the change', { $ref: '#/components/schemas/StaffUser' }), ...errors(401, 403, 404, 422, 429) },
+    },
+  },
+  '/v1/auth/enrol': {
+    post: {
+      operationId: 'enrolStaffUser', tags: ['auth'], summary: 'Complete an invitation: set the password and receive the TOTP secret',
+      description: `The enrolment token from the invitation and a password of at least ${MIN_PASSWORD_LENGTH} characters (422 password_too_weak). `
+        + 'Answers the TOTP secret (base32; RFC 6238: SHA-1, 6 digits, 30 s) and its otpauth:// URI, shown once; the user is then active and signs in with a code. '
+        + '404 enrolment_token_invalid when the token is unknown, used or older than 72 hours.',
+      security: [],
+      'x-rate-limit': 'login',
+      requestBody: jsonBody({
+        type: 'object', required: ['enrolment_token', 'password'], additionalProperties: false,
+        properties: { enrolment_token: { type: 'string', minLength: 1, maxLength: 200 }, password: { type: 'string', minLength: 1, maxLength: 500 } },
+      }),
+      responses: {
+        200: json('Enrolled', {
+          type: 'object', required: ['user', 'totp_secret', 'otpauth_uri'],
+          properties: { user: { $ref: '#/components/schemas/StaffUser' }, totp_secret: { type: 'string' }, otpauth_uri: { type: 'string' } },
+        }),
+        ...errors(404, 422, 429),
+      },
+    },
+  },
+};

@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { CipherRing } from '../../db/crypto/cipher-ring';
+import { hashPassword } from '../../db/crypto/passwords';
+import { base32Encode } from '../../db/crypto/totp';
+import { StaffUserRow, StaffUsersRepository } from '../../db/repositories/staff-users';
+import { Conflict, NotFound, RuleViolation } from '../../domain/errors';
+import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
+
+const ENROLMENT_HOURS = 72;
+export const MIN_PASSWORD_LENGTH = 12;
+const ISSUER = 'Receivables Backoffice';
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function presentStaffUser(user: StaffUserRow) {
+  return {
+    id: user.id, email: user.email, name: user.name, role: user.roles[0] ?? null, roles: user.roles,
+    status: user.disabledAt ? 'disabled' : user.enrolledAt ? 'active' : 'invited',
+    totp_enrolled: user.totpSecretSealed !== null, created_at: user.createdAt.toISOString(),
+  };
+}
+
+/** Staff accounts (issue #29): invitation, enrolment with a password and TOTP, role and status changes. */
+export class StaffService {
+  private readonly ring: CipherRing;
+
+  constructor(private readonly config: { payloadKeys: ConstructorParameters<typeof CipherRing>[0]; passwords: { scryptLog2N: number } }) {
+    this.ring = new CipherRing(config.payloadKeys);
+  }
+
+  async invite(db: Knex, input: { email: string; name: string; role: StaffRole }, now: Date) {
+    const users = new StaffUsersRepository(db);
+    if (await users.emailTaken(input.email)) throw new Conflict({ code: 'user_email_taken', message: `A user with e-mail ${input.email} exists already` });
+    const token = randomBytes(32).toString('base64url');
+    // Nobody knows this password: the account signs in only after enrolment sets one.
+    const unusable = await hashPassword(randomBytes(32).toString('base64url'), this.config.passwords.scryptLog2N);
+    const user = await users.invite({
+      id: uuidv7(), email: input.email, name: input.name, roles: [input.role], scopes: scopesOfRoles([input.role]),
+      passwordHash: unusable, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + ENROLMENT_HOURS * 3_600_000),
+    });
+    return { ...presentStaffUser(user), enrolment_token: token };
+  }
+
+  async enrol(db: Knex, input: { enrolmentToken: string; password: string }, now: Date) {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      throw new RuleViolation({ code: 'password_too_weak', message: `The password needs at least ${MIN_PASSWORD_LENGTH} characters` });
+    }
+    const users = new StaffUsersRepository(db);
+    const user = await users.lockByEnrolmentToken(tokenHash(input.enrolmentToken), now);
+    if (!user) throw new NotFound('enrolment_token_invalid');
+    const secret = base32Encode(randomBytes(20));
+    await users.completeEnrolment(user.id, await hashPassword(input.password, this.config.passwords.scryptLog2N), this.ring.sealText(secret), now);
+    const label = encodeURIComponent(`${ISSUER}:${user.email}`);
+    return {
+      user: presentStaffUser({ ...user, enrolledAt: now, totpSecretSealed: 'set' }),
+      totp_secret: secret,
+      otpauth_uri: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(ISSUER)}&algorithm=SHA1&digits=6&period=30`,
+    };
+  }
+
+  async change(db: Knex, id: string, changes: { role?: StaffRole; status?: 'active' | 'disabled' }, now: Date) {
+    const users = new StaffUsersRepository(db);
+    const before = await users.byId(id);
+    if (!before) throw new NotFound('user_not_found');
+    await users.update(id, {
+      ...(changes.role ? { roles: [changes.role], scopes: scopesOfRoles([changes.role]) } : {}),
+      ...(changes.status ? { disabledAt: changes.status === 'disabled' ? before.disabledAt ?? now : null } : {}),
+    });
+    return { before: presentStaffUser(before), after: presentStaffUser((await users.byId(id))!) };
+  }
+}

@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { AuditFields, auditHash, GENESIS_HASH } from '../audit-chain';
+
+export interface AuditEventRow extends AuditFields {
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditFilters {
+  targetId?: string;
+  actorId?: string;
+  action?: string;
+  createdGte?: string;
+  createdLt?: string;
+}
+
+/** One key for the whole chain: appends take turns, so each row links to the one before it. */
+const CHAIN_LOCK = 29_0001;
+
+const COLUMNS = ['seq', 'id', 'occurred_at', 'actor', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
+
+function toRow(row: Record<string, unknown>): AuditEventRow {
+  return {
+    seq: Number(row.seq), id: String(row.id), occurredAt: row.occurred_at as Date, actor: row.actor as AuditFields['actor'], action: String(row.action),
+    target: row.target_type === null ? null : { type: String(row.target_type), id: String(row.target_id) },
+    ip: row.ip as string | null, userAgent: row.user_agent as string | null, requestId: row.request_id as string | null,
+    before: row.before, after: row.after, prevHash: String(row.prev_hash), hash: String(row.hash),
+  };
+}
+
+/** The audit trail (issue #29): cross-tenant like the staff it records; rows are only ever added. */
+export class AuditEventsRepository {
+  constructor(private readonly db: Knex) {}
+
+  /** Appends one row, chained to the last; the lock is held until the caller's transaction ends. */
+  async append(fields: Omit<AuditFields, 'id' | 'occurredAt'>): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?)', [CHAIN_LOCK]);
+      const last = await trx('audit_events').select('hash').orderBy('seq', 'desc').first();
+      const row = { ...fields, id: uuidv7(), occurredAt: new Date() };
+      const prevHash = last?.hash ?? GENESIS_HASH;
+      await trx('audit_events').insert({
+        id: row.id, occurred_at: row.occurredAt, actor: row.actor, action: row.action, target_type: row.target?.type ?? null, target_id: row.target?.id ?? null,
+        ip: row.ip, user_agent: row.userAgent, request_id: row.requestId,
+        before: row.before === undefined ? null : JSON.stringify(row.before), after: row.after === undefined ? null : JSON.stringify(row.after),
+        prev_hash: prevHash, hash: auditHash(row, prevHash),
+      });
+    });
+  }
+
+  /** Newest first; `before` is the cursor (the last seq of the previous page). */
+  async list(filters: AuditFilters, limit: number, before?: number): Promise<AuditEventRow[]> {
+    const query = this.db('audit_events').select(COLUMNS).orderBy('seq', 'desc').limit(limit);
+    if (filters.targetId) query.where('target_id', filters.targetId);
+    if (filters.actorId) query.whereRaw(`actor->>'id' = ?`, [filters.actorId]);
+    if (filters.action) query.where('action', filters.action);
+    if (filters.createdGte) query.where('occurred_at', '>=', filters.createdGte);
+    if (filters.createdLt) query.where('occurred_at', '<', filters.createdLt);
+    if (before !== undefined) query.where('seq', '<', before);
+    return (await query).map(toRow);
+  }
+
+  /** The chain in order, a page at a time, from after `afterSeq`. */
+  async chainPage(afterSeq: number, size: number): Promise<AuditEventRow[]> {
+    return (await this.db('audit_events').select(COLUMNS).where('seq', '>', afterSeq).orderBy('seq').limit(size)).map(toRow);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+
+export interface StaffUserRow {
+  id: string;
+  email: string;
+  name: string;
+  roles: string[];
+  disabledAt: Date | null;
+  enrolledAt: Date | null;
+  totpSecretSealed: string | null;
+  createdAt: Date;
+}
+
+const columns = {
+  id: 'id', email: 'email', name: 'name', roles: 'roles', disabledAt: 'disabled_at', enrolledAt: 'enrolled_at',
+  totpSecretSealed: 'totp_secret_sealed', createdAt: 'created_at',
+};
+
+/** Backoffice staff accounts as admins manage them (issue #29); a change notifies every api process's user cache. */
+export class StaffUsersRepository {
+  constructor(private readonly db: Knex) {}
+
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.db('users').whereRaw('lower(email) = lower(?)', [email]).first('id')) !== undefined;
+  }
+
+  async invite(user: { id: string; email: string; name: string; roles: string[]; scopes: string[]; passwordHash: string; tokenHash: string; expiresAt: Date }): Promise<StaffUserRow> {
+    await this.db('users').insert({
+      id: user.id, email: user.email, name: user.name, kind: 'backoffice', originator_id: null, roles: user.roles, scopes: user.scopes,
+      password_hash: user.passwordHash, enrolment_token_hash: user.tokenHash, enrolment_expires_at: user.expiresAt,
+    });
+    return (await this.byId(user.id))!;
+  }
+
+  async list(): Promise<StaffUserRow[]> {
+    return this.db('users').select(columns).where({ kind: 'backoffice' }).orderBy('email');
+  }
+
+  async byId(id: string): Promise<StaffUserRow | undefined> {
+    return this.db('users').select(columns).where({ id, kind: 'backoffice' }).first();
+  }
+
+  /** The invited user an enrolment token belongs to, locked; undefined when unknown, spent or expired. */
+  async lockByEnrolmentToken(tokenHash: string, now: Date): Promise<StaffUserRow | undefined> {
+    return this.db('users').select(columns).where({ enrolment_token_hash: tokenHash }).where('enrolment_expires_at', '>', now).forUpdate().first();
+  }
+
+  async completeEnrolment(id: string, passwordHash: string, totpSealed: string, at: Date): Promise<void> {
+    await this.db('users').where({ id }).update({
+      password_hash: passwordHash, totp_secret_sealed: totpSealed, totp_last_step: null, enrolled_at: at,
+      enrolment_token_hash: null, enrolment_expires_at: null, failed_attempts: 0, locked_until: null,
+    });
+  }
+
+  async update(id: string, changes: { roles?: string[]; scopes?: string[]; disabledAt?: Date | null }): Promise<void> {
+    await this.db('users').where({ id }).update({
+      ...(changes.roles ? { roles: changes.roles, scopes: changes.scopes } : {}),
+      ...(changes.disabledAt !== undefined ? { disabled_at: changes.disabledAt } : {}),
+    });
+  }
+}
