@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './infra.mjs';
-import { waitForPort } from './ports.mjs';
+import { OutputTail, STARTUP_BOUNDS_MS, waitForChildPort } from './startup.mjs';
 
 function exited(child, ms) {
   return new Promise((resolve) => {
@@ -20,8 +20,10 @@ function run(binary, args, { cwd, logFile, env = process.env }) {
   const child = spawn(binary, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  return async () => { child.kill('SIGTERM'); await exited(child, 10_000); };
+  return { child, tail: new OutputTail().follow(child), stop: async () => { child.kill('SIGTERM'); await exited(child, 10_000); } };
 }
+
+const listening = (proc, port, what) => waitForChildPort({ child: proc.child, port, timeoutMs: STARTUP_BOUNDS_MS.observability, what, tail: proc.tail });
 
 const hostPort = (url) => new URL(url).host;
 
@@ -38,12 +40,12 @@ export async function startPrometheus({ binary, dir, port, targets, logFile }) {
   };
   // YAML is a superset of JSON.
   writeFileSync(path.join(dir, 'prometheus.yml'), JSON.stringify(config, null, 2));
-  const stop = run(binary, [
+  const proc = run(binary, [
     `--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
     `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
   ], { cwd: dir, logFile });
-  await waitForPort(port, 60_000, 'Prometheus');
-  return { url: `http://127.0.0.1:${port}`, stop };
+  await listening(proc, port, `Prometheus (log: ${logFile})`);
+  return { url: `http://127.0.0.1:${port}`, stop: proc.stop };
 }
 
 /** Jaeger v2 with in-memory storage: OTLP/HTTP on `otlpPort`, the query API (and UI when built with it) on `queryPort`. */
@@ -65,8 +67,8 @@ export async function startJaeger({ binary, dir, otlpPort, queryPort, logFile })
   };
   writeFileSync(path.join(dir, 'jaeger.yaml'), JSON.stringify(config, null, 2));
   // Jaeger would trace itself to the default OTLP port, which nothing here listens on.
-  const stop = run(binary, ['--config', path.join(dir, 'jaeger.yaml')], { cwd: dir, logFile, env: { ...process.env, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'none' } });
-  await waitForPort(queryPort, 60_000, 'Jaeger query');
-  await waitForPort(otlpPort, 60_000, 'Jaeger OTLP receiver');
-  return { queryUrl: `http://127.0.0.1:${queryPort}`, otlpUrl: `http://127.0.0.1:${otlpPort}`, stop };
+  const proc = run(binary, ['--config', path.join(dir, 'jaeger.yaml')], { cwd: dir, logFile, env: { ...process.env, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'none' } });
+  await listening(proc, queryPort, `Jaeger query (log: ${logFile})`);
+  await listening(proc, otlpPort, `Jaeger OTLP receiver (log: ${logFile})`);
+  return { queryUrl: `http://127.0.0.1:${queryPort}`, otlpUrl: `http://127.0.0.1:${otlpPort}`, stop: proc.stop };
 }

@@ -7,7 +7,7 @@ import { portOpen } from './ports.mjs';
  * How long each may take before the run gives up. A fresh-clone CI run, with the rest of the
  * machine busy, once saw the dev server miss a 60 s bound; each ends sooner when its child dies.
  */
-export const STARTUP_BOUNDS_MS = { postgres: 180_000, temporalDev: 180_000, temporalServer: 300_000, temporalWeb: 120_000 };
+export const STARTUP_BOUNDS_MS = { postgres: 180_000, temporalDev: 180_000, temporalServer: 300_000, temporalWeb: 120_000, observability: 120_000 };
 
 /** The end of what a child printed (stdout and stderr together). */
 export class OutputTail {
