@@ -59,7 +59,9 @@ class Request extends ModelCommand {
   }
 }
 
-const approve = () => new Request('approve', (id) => ({ decidedBy: id, note: null }), 'approve');
+/** Approvers by number: with four-eyes (issue #29) two different ones move the operation on, and either may race the other. */
+const approver = (n: number) => ({ userId: `approver-${n}`, email: `approver-${n}@example.com` });
+const approveBy = (n: number) => new Request('approve', (id) => ({ decidedBy: id, note: null, approver: approver(n) }), `approve by approver ${n}`);
 const deny = () => new Request('deny', (id) => ({ decidedBy: id, reason: 'model' }), 'deny');
 const cancel = () => new Request('cancel', (id) => ({ requestedBy: id, reason: null }), 'cancel');
 const retryDisbursement = () => new Request('retryDisbursement', (id) => ({ requestedBy: id }), 'retry the disbursement');
@@ -249,7 +251,7 @@ const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T
 
 /** Every command a model run draws from; the repeats weigh what moves an operation forward. */
 export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
-  ...weighted(2, fc.constant(approve())),
+  ...weighted(2, fc.constantFrom(1, 2).map(approveBy)),
   fc.constant(deny()),
   ...weighted(2, fc.constant(cancel())),
   ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),
@@ -275,7 +277,7 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
 export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest): ModelCommand {
   const open = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
   switch (m.status) {
-    case 'WAITING_APPROVAL': return approve();
+    case 'WAITING_APPROVAL': return approveBy(u.world.approvals.includes(approver(1).userId) ? 2 : 1);
     case 'CONTRACT_ERROR':
       u.world.dispatchMode = 'ok';
       return sendForSignature(null);

@@ -49,6 +49,12 @@ function answeredButNotApplied(under: OperationUnderTest): string[] {
   const movedBy = (id: string, to: string) => under.world.moves.some((m) => m.actor === id && m.to === to);
   for (const u of under.updates) {
     if (!u.answer?.ok) continue;
+    if (u.name === 'approve' && (u.answer.value as OperationState).status === 'WAITING_APPROVAL') {
+      // The first of two approvals: recorded, the operation still waiting for the other approver.
+      const { approver } = u.arg as { approver?: { userId: string } };
+      if (!approver || !under.world.approvals.includes(approver.userId)) broken.push(`${describeUpdate(u)} answered as a first approval, but none was recorded`);
+      continue;
+    }
     const expected = { approve: 'PRE_APPROVED', deny: 'DENIED', cancel: 'CANCELLED' }[u.name as 'approve' | 'deny' | 'cancel'];
     if (expected && !movedBy(u.id, expected)) broken.push(`${describeUpdate(u)} answered ${(u.answer.value as OperationState).status} but did not move the operation to ${expected}`);
     if (u.name === 'payerPayment') {

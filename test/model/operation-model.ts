@@ -8,6 +8,7 @@ import { DispatchMode, OperationWorld, PixMode } from './world';
 /** The operation a model run starts with: born approved or waiting, its signers, its titles and how its providers answer first. */
 const setupArbitrary = fc.record({
   initialStatus: fc.constantFrom('APPROVED_DIRECT' as const, 'WAITING_APPROVAL' as const),
+  approvalsRequired: fc.constantFrom(1, 2),
   embeddedSignature: fc.boolean(),
   signers: fc.integer({ min: 1, max: 3 }),
   // Due dates from PAID: mostly ahead (the overdue timer runs), sometimes already past.
@@ -34,7 +35,10 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   const world = new OperationWorld(`model-${process.pid}-${operations}`, setup.initialStatus, setup.signers, setup.titles);
   world.dispatchMode = setup.dispatchMode;
   world.pixMode = setup.pixMode;
-  const under = await OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature });
+  world.approvalsRequired = setup.approvalsRequired;
+  const under = await OperationUnderTest.start(environment, world, {
+    originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
+  });
   const model: OperationModel = { status: world.status, titles: [], stalled: false };
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);

@@ -70,8 +70,9 @@ export class OperationWorld {
       throw ApplicationFailure.nonRetryable(`cannot move ${this.status} to ${to}`, 'invalid_transition');
     }
     if (decision === 'done') return false;
+    // One approval is the move itself; only four-eyes records approvals before it.
     const approvers = new Set(this.approvals).size;
-    if (this.status === 'WAITING_APPROVAL' && to === 'PRE_APPROVED' && approvers < this.approvalsRequired) {
+    if (this.approvalsRequired > 1 && this.status === 'WAITING_APPROVAL' && to === 'PRE_APPROVED' && approvers < this.approvalsRequired) {
       this.violations.push(`approved with ${approvers} of the ${this.approvalsRequired} approvers it needs`);
     }
     this.moves.push({ from: this.status, to, actor });
