@@ -52,10 +52,12 @@ describe('per-process reference caches', () => {
   });
 
   it('still refuses a remembered token once it expires', async () => {
-    const expiring = new ApiClient((await anotherApi({ TOKEN_TTL_SECONDS: '1' })).url);
+    // 2 s, not 1: `exp` is the issue second plus the lifetime, so a 1 s token issued late in its
+    // second could expire before its first request (a quiet fresh-clone CI run saw it).
+    const expiring = new ApiClient((await anotherApi({ TOKEN_TTL_SECONDS: '2' })).url);
     const token = await tokenFor(expiring, await buildCredential());
     expect((await expiring.get('/v1/auth/me', { token })).status).to.equal(200);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
     expect((await expiring.get('/v1/auth/me', { token })).body).to.deep.equal({ detail: 'token_expired' });
   });
 
