@@ -73,7 +73,8 @@ export async function ensureTestServer() {
   const work = mkdtempSync(path.join(path.dirname(DIR), 'download-test-server-'));
   try {
     writeFileSync(path.join(work, 'pom.xml'), POM);
-    execFileSync('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${path.join(work, 'lib')}`], { cwd: work, stdio: 'inherit' });
+    // Maven's output goes to stderr: this script's stdout is the installed path, which the model test reads.
+    execFileSync('mvn', ['-q', '-B', '-Dstyle.color=never', 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${path.join(work, 'lib')}`], { cwd: work, stdio: ['ignore', 2, 2] });
     if (!readdirSync(path.join(work, 'lib')).includes(JAR)) throw new Error(`${JAR} was not resolved`);
     rmSync(DIR, { recursive: true, force: true });
     mkdirSync(DIR, { recursive: true });
