@@ -53,7 +53,7 @@ export const staffPaths = {
       security: adminSecurity,
       parameters: [pathId('id')],
       requestBody: jsonBody({
-        type: 'object', additionalProperties: false, minProperties: 1, not: { required: ['role', 'roles'] },
+        type: 'object', additionalProperties: false, minProperties: 1, not: { required: ['role', 'roles'], properties: { role, roles } },
         properties: { role, roles, status: { type: 'string', enum: ['active', 'disabled'] } },
       }),
       responses: { 200: json('The account after the change', { $ref: '#/components/schemas/StaffUser' }), ...errors(401, 403, 404, 422, 429) },
