@@ -54,7 +54,7 @@ describe('backoffice console: staff governance in Chromium', () => {
   }
   const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-  it('Users: an admin invites an approver (token shown once), who enrols and signs in with a code; the admin adds a role, disables and enables the account', async () => {
+  it('Users: an admin invites an approver (token shown once), who enrols on the console (once) and signs in with a code; the admin adds a role, disables and enables the account', async () => {
     const page = await signedIn(admin);
     await page.getByRole('link', { name: 'Users' }).click();
     await shows(heading(page), /^Users$/);
@@ -71,9 +71,23 @@ describe('backoffice console: staff governance in Chromium', () => {
     await screenshot(page, 'users');
 
     const password = 'a-long-enough-password';
-    const enrolled = await client.post('/v1/auth/enrol', { enrolment_token: enrolmentToken, password });
-    expect(enrolled.status, enrolled.text).to.equal(200);
-    const invited = await signedIn({ email, password, totpSecret: enrolled.body.totp_secret });
+    const enrolling = await laptopPage(browser, url);
+    opened.push(enrolling);
+    const enrol = async () => {
+      await enrolling.page.goto('/backoffice/');
+      await enrolling.page.getByRole('link', { name: 'Invited? Enrol with your token' }).click();
+      await enrolling.page.getByLabel('Enrolment token').fill(enrolmentToken);
+      await enrolling.page.getByLabel('New password').fill(password);
+      await enrolling.page.getByRole('button', { name: 'Enrol' }).click();
+    };
+    await enrol();
+    await shows(enrolling.page.getByRole('status'), 'Enrolled: your account is active.');
+    const secret = (await enrolling.page.locator('#totp-secret').textContent())!;
+    expect(secret).to.match(/^[A-Z2-7]{32}$/);
+    expect(await enrolling.page.locator('#otpauth').getAttribute('href')).to.include(`secret=${secret}`);
+    await enrol();
+    await shows(enrolling.page.getByRole('status'), '(404 enrolment_token_invalid)');
+    const invited = await signedIn({ email, password, totpSecret: secret });
     await shows(heading(invited), /^Approval queue$/);
     expect(await invited.getByRole('link', { name: 'Users' }).isVisible()).to.equal(false);
     expect(await invited.getByRole('link', { name: 'Audit trail' }).isVisible()).to.equal(true);
@@ -158,6 +172,7 @@ describe('backoffice console: staff governance in Chromium', () => {
     await shows(audit, admin.email);
     await shows(audit, other.email);
     expect(await audit.locator('tbody tr td:nth-child(3)').allTextContents()).to.deep.equal(['operation.approve', 'operation.approve']);
+    for (const cell of [...await audit.locator('tbody tr td:nth-child(5)').allTextContents(), ...await audit.locator('tbody tr td:nth-child(6)').allTextContents()]) expect(cell).to.not.be.oneOf(['', '—']);
     await screenshot(page, 'operation-pt-br');
 
     await page.getByRole('button', { name: 'Show the console in English' }).click();

@@ -2,6 +2,7 @@ import { session, signOut } from './api.js';
 import { say } from './dom.js';
 import { language, setLanguage, t, translateStatic } from './i18n.js';
 import { auditView } from './audit.js';
+import { enrolView } from './enrol.js';
 import { operationView } from './operation.js';
 import { queueView } from './queue.js';
 import { signInView } from './sign-in.js';
@@ -30,6 +31,7 @@ function showLinksFor(scopes) {
 function route() {
   const current = session.get();
   nav.hidden = !current;
+  if (location.hash.startsWith('#/enrol')) return enrolView();
   if (!current) return signInView(route);
   document.getElementById('who').textContent = current.email;
   showLinksFor(current.scopes ?? []);

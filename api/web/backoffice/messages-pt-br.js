@@ -194,7 +194,7 @@ export const PT_BR = {
   'Invite': 'Convidar',
   '{email} is invited.': '{email} foi convidado.',
   'Enrolment token for {email}': 'Token de cadastro de {email}',
-  'Shown once and valid for 72 hours: give it to the person, who enrols with it (POST /v1/auth/enrol) and sets a password and an authenticator.': 'Mostrado uma só vez e válido por 72 horas: entregue-o à pessoa, que se cadastra com ele (POST /v1/auth/enrol) e define uma senha e um autenticador.',
+  'Shown once and valid for 72 hours: give it to the person, who enrols with it on this console\'s sign-in page ("Invited?") and sets a password and an authenticator.': 'Mostrado uma só vez e válido por 72 horas: entregue-o à pessoa, que se cadastra com ele na página de entrada deste console ("Foi convidado?") e define uma senha e um autenticador.',
   'Change the roles of {email}': 'Mudar os papéis de {email}',
   'Change roles': 'Mudar papéis',
   'Enable {email}': 'Reativar {email}',
@@ -269,4 +269,19 @@ export const PT_BR = {
   'This account is disabled.': 'Esta conta está desativada.',
   'A user with this e-mail exists already.': 'Já existe um usuário com este e-mail.',
   'No such user.': 'Usuário inexistente.',
+  'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.': 'Este token de cadastro é desconhecido, já foi usado ou tem mais de 72 horas: peça um novo convite a um administrador.',
+  'The password is too short: use at least 12 characters.': 'A senha é curta demais: use ao menos 12 caracteres.',
+
+  // Enrolment
+  'Invited? Enrol with your token': 'Foi convidado? Cadastre-se com seu token',
+  'Enrol': 'Cadastrar',
+  'Enrolment token': 'Token de cadastro',
+  'New password': 'Nova senha',
+  'At least {n} characters.': 'Ao menos {n} caracteres.',
+  'Enrolled: your account is active.': 'Cadastro feito: sua conta está ativa.',
+  'Add the account to your authenticator': 'Adicione a conta ao seu autenticador',
+  'Shown once: add it now. Type the key into the app, or open the link on the phone that has it.': 'Mostrado uma só vez: adicione agora. Digite a chave no aplicativo, ou abra o link no celular que o tem.',
+  'Key (base32, 6 digits, 30 s)': 'Chave (base32, 6 dígitos, 30 s)',
+  'Open in an authenticator app': 'Abrir em um aplicativo autenticador',
+  'Go to sign in': 'Ir para a entrada',
 };

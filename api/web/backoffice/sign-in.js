@@ -15,7 +15,8 @@ export function signInView(onSignedIn, notice) {
     h('p', { class: 'field' }, h('label', { for: 'email' }, t('E-mail')), email),
     h('p', { class: 'field' }, h('label', { for: 'password' }, t('Password')), password),
     codeField,
-    h('p', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, t('Sign in'))));
+    h('p', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, t('Sign in'))),
+    h('p', { class: 'muted' }, h('a', { href: '#/enrol' }, t('Invited? Enrol with your token'))));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {

@@ -63,7 +63,7 @@ function inviteForm(reload) {
       say(t('{email} is invited.', { email: invited.email }), 'ok');
       document.getElementById('main').append(h('section', { class: 'card', id: 'enrolment', 'aria-labelledby': 'enrolment-title' },
         h('h2', { id: 'enrolment-title' }, t('Enrolment token for {email}', { email: invited.email })),
-        h('p', {}, t('Shown once and valid for 72 hours: give it to the person, who enrols with it (POST /v1/auth/enrol) and sets a password and an authenticator.')),
+        h('p', {}, t('Shown once and valid for 72 hours: give it to the person, who enrols with it on this console\'s sign-in page ("Invited?") and sets a password and an authenticator.')),
         h('p', {}, h('code', { id: 'enrolment-token' }, invited.enrolment_token))));
     });
   });
