@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { totpCode, totpStep } from '../../db/crypto/totp';
 import { Money } from '../../domain/money';
@@ -125,7 +126,7 @@ describe('backoffice console: staff governance in Chromium', () => {
     await shows(page.getByRole('region', { name: 'Audit trail' }), 'The audit trail is shown to admins and approvers.');
   });
 
-  it('Audit trail: filters by action, and by actor with a click on who', async () => {
+  it('Audit trail: filters by action, saves the page as CSV, and filters by actor with a click on who', async () => {
     const page = await signedIn(admin);
     await page.getByRole('link', { name: 'Audit trail' }).click();
     await shows(heading(page), /^Audit trail$/);
@@ -138,6 +139,12 @@ describe('backoffice console: staff governance in Chromium', () => {
     expect(actions.length).to.be.greaterThan(0);
     expect(new Set(actions)).to.deep.equal(new Set(['user.change']));
     await screenshot(page, 'audit-trail');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).to.equal('audit-events.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    expect(csv[0]).to.match(/^occurred_at,actor_type,actor_id,actor_email,action,/);
+    expect(csv.length).to.equal(actions.length + 1);
+    expect(csv.slice(1).every((line) => line.includes(',user.change,'))).to.equal(true);
 
     await table.getByRole('link', { name: admin.email }).first().click();
     await page.waitForURL(new RegExp(`actor_id=${admin.id}`));

@@ -61,7 +61,21 @@ async function call(method, path, body) {
   return parsed;
 }
 
+/** A text answer (the audit trail's CSV) as a Blob, with the same session handling as `call`. */
+async function download(path) {
+  const current = session.get();
+  if (!current) throw new SessionEnded();
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${current.token}` } });
+  if (res.status === 401) {
+    session.clear();
+    throw new SessionEnded();
+  }
+  if (!res.ok) throw new Refusal(res.status, (await res.json().catch(() => null))?.detail);
+  return res.blob();
+}
+
 export const api = {
+  download,
   get: (path) => call('GET', path),
   post: (path, body) => call('POST', path, body),
   patch: (path, body) => call('PATCH', path, body),

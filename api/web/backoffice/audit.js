@@ -29,16 +29,29 @@ export function auditTable(caption, items) {
       e.ip ?? '—', h('code', {}, e.request_id ?? '—'), h('code', { class: 'change' }, compact(e.before)), h('code', { class: 'change' }, compact(e.after)))));
 }
 
+/** This page of rows as the API's CSV, saved by the browser. */
+async function saveCsv(search) {
+  await attempt(async () => {
+    const blob = await api.download(`/v1/backoffice/audit-events.csv${search}`);
+    const link = h('a', { href: URL.createObjectURL(blob), download: 'audit-events.csv' });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  });
+}
+
 /** The audit trail, newest first, filtered by the fields in the address; older pages by cursor. */
 export async function auditView(params) {
   const filters = Object.fromEntries(['action', 'actor_id', 'target_id', 'from', 'to'].map((name) => [name, params.get(name) ?? '']));
   const cursor = params.get('cursor') ?? '';
   await attempt(async () => {
-    const page = await api.get(`/v1/backoffice/audit-events${query({
+    const search = query({
       action: filters.action, actor_id: filters.actor_id, target_id: filters.target_id,
       'created[gte]': saoPauloDayEdge(filters.from, false), 'created[lt]': saoPauloDayEdge(filters.to, true),
       limit: PAGE_SIZE, cursor,
-    })}`);
+    });
+    const page = await api.get(`/v1/backoffice/audit-events${search}`);
     const field = (name, label, attrs = {}) => h('p', { class: 'field' }, h('label', { for: `a-${name}` }, label), h('input', { id: `a-${name}`, name, value: filters[name], ...attrs }));
     const form = h('form', { class: 'filters', 'aria-label': t('Filter the audit trail') },
       field('action', t('Action'), { placeholder: 'operation.approve' }),
@@ -47,7 +60,8 @@ export async function auditView(params) {
       field('from', t('From'), { type: 'date' }),
       field('to', t('To'), { type: 'date' }),
       h('p', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, t('Filter')),
-        h('button', { type: 'button', class: 'secondary', onclick: () => { location.hash = '#/audit'; } }, t('Clear'))));
+        h('button', { type: 'button', class: 'secondary', onclick: () => { location.hash = '#/audit'; } }, t('Clear')),
+        h('button', { type: 'button', class: 'secondary', onclick: () => saveCsv(search) }, t('Download CSV'))));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       location.hash = `#/audit${query(Object.fromEntries(new FormData(form)))}`;

@@ -167,6 +167,7 @@ export const PT_BR = {
   'Every staff action and credential change, newest first; each row chained to the one before by its hash.': 'Toda ação da equipe e toda mudança de credencial, das mais novas às mais antigas; cada registro encadeado ao anterior pelo seu hash.',
   'Audit entries': 'Registros de auditoria',
   'Newest entries': 'Registros mais novos',
+  'Download CSV': 'Baixar CSV',
 
   // Users
   'viewer': 'leitura',
