@@ -11,6 +11,8 @@ import { buildOperationsIntegrator, createDirect, directBody } from '../support/
 import { sharedApi, sharedWorker } from '../support/stack';
 import { laptopPage, launchChromium, screenshot, shows } from './browser';
 
+const PASSWORD = 'a-long-enough-password';
+
 /** dd/mm/aaaa HH:MM in São Paulo (UTC−3 all year), worked out apart from the console's own formatting. */
 function saoPaulo(iso: string): string {
   const [date, time] = new Date(Date.parse(iso) - 3 * 3_600_000).toISOString().split('T');
@@ -55,40 +57,45 @@ describe('backoffice console: staff governance in Chromium', () => {
   }
   const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-  it('Users: an admin invites an approver (token shown once), who enrols on the console (once) and signs in with a code; the admin adds a role, disables and enables the account', async () => {
-    const page = await signedIn(admin);
-    await page.getByRole('link', { name: 'Users' }).click();
-    await shows(heading(page), /^Users$/);
-    const email = `invited-${Date.now()}@example.com`;
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Name').fill('Invited Approver');
-    await page.getByLabel('viewer').uncheck();
-    await page.getByLabel('approver').check();
-    await page.getByRole('button', { name: 'Invite' }).click();
-    await shows(page.getByRole('status'), `${email} is invited.`);
-    const enrolmentToken = (await page.locator('#enrolment-token').textContent())!;
-    const row = page.getByRole('table', { name: 'Staff accounts' }).getByRole('row').filter({ hasText: email });
-    await shows(row, 'invited');
-    await screenshot(page, 'users');
-
-    const password = 'a-long-enough-password';
+  /** Invited on the admin's Users page with `role`, then enrolled by the person on the console's enrolment page (the key read from it). */
+  async function inviteAndEnrol(adminPage: Page, role: 'viewer' | 'approver') {
+    await adminPage.goto('/backoffice/#/users');
+    await shows(heading(adminPage), /^Users$/);
+    const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+    await adminPage.getByLabel('E-mail').fill(email);
+    await adminPage.getByLabel('Name').fill(`Invited ${role}`);
+    await adminPage.getByLabel('viewer', { exact: true }).setChecked(role === 'viewer');
+    await adminPage.getByLabel(role, { exact: true }).check();
+    await adminPage.getByRole('button', { name: 'Invite' }).click();
+    await shows(adminPage.getByRole('status'), `${email} is invited.`);
+    const enrolmentToken = (await adminPage.locator('#enrolment-token').textContent())!;
     const enrolling = await laptopPage(browser, url);
     opened.push(enrolling);
     const enrol = async () => {
       await enrolling.page.goto('/backoffice/');
       await enrolling.page.getByRole('link', { name: 'Invited? Enrol with your token' }).click();
       await enrolling.page.getByLabel('Enrolment token').fill(enrolmentToken);
-      await enrolling.page.getByLabel('New password').fill(password);
+      await enrolling.page.getByLabel('New password').fill(PASSWORD);
       await enrolling.page.getByRole('button', { name: 'Enrol' }).click();
     };
     await enrol();
     await shows(enrolling.page.getByRole('status'), 'Enrolled: your account is active.');
-    const secret = (await enrolling.page.locator('#totp-secret').textContent())!;
-    expect(secret).to.match(/^[A-Z2-7]{32}$/);
-    expect(await enrolling.page.locator('#otpauth').getAttribute('href')).to.include(`secret=${secret}`);
-    await enrol();
-    await shows(enrolling.page.getByRole('status'), '(404 enrolment_token_invalid)');
-    const invited = await signedIn({ email, password, totpSecret: secret });
+    const totpSecret = (await enrolling.page.locator('#totp-secret').textContent())!;
+    return { email, password: PASSWORD, totpSecret, enrolAgain: enrol, enrolPage: enrolling.page };
+  }
+
+  it('Users: an admin invites an approver (token shown once), who enrols on the console (once) and signs in with a code; the admin adds a role, disables and enables the account', async () => {
+    const page = await signedIn(admin);
+    const person = await inviteAndEnrol(page, 'approver');
+    const { email } = person;
+    const row = page.getByRole('table', { name: 'Staff accounts' }).getByRole('row').filter({ hasText: email });
+    await shows(row, 'invited');
+    await screenshot(page, 'users');
+    expect(person.totpSecret).to.match(/^[A-Z2-7]{32}$/);
+    expect(await person.enrolPage.locator('#otpauth').getAttribute('href')).to.include(`secret=${person.totpSecret}`);
+    await person.enrolAgain();
+    await shows(person.enrolPage.getByRole('status'), '(404 enrolment_token_invalid)');
+    const invited = await signedIn(person);
     await shows(heading(invited), /^Approval queue$/);
     expect(await invited.getByRole('link', { name: 'Users' }).isVisible()).to.equal(false);
     expect(await invited.getByRole('link', { name: 'Audit trail' }).isVisible()).to.equal(true);
@@ -191,5 +198,41 @@ describe('backoffice console: staff governance in Chromium', () => {
     await shows(heading(page), `Operation ${op.display_number}`);
     await page.getByRole('button', { name: 'Mostrar o console em português' }).click();
     await shows(heading(page), `Operação ${op.display_number}`);
+  });
+  it('as the issue is done: an admin invites two approvers and a viewer, who enrol and sign in with codes; above the threshold both approvers are needed (the same one twice is refused in words), the viewer is offered no decision, and the audit trail lists both approvals with IPs and request ids', async () => {
+    const adminPage = await signedIn(await buildUser({ roles: ['admin'] }));
+    const [first, second, viewer] = [await inviteAndEnrol(adminPage, 'approver'), await inviteAndEnrol(adminPage, 'approver'), await inviteAndEnrol(adminPage, 'viewer')];
+    const dual = await buildOperationsIntegrator(client, { dualApprovalAboveBrl: Money.of('60000.00') });
+    const op = (await createDirect(client, dual.token, directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] }))).body as { id: string; display_number: string };
+    await untilStatus(client, dual.token, op.id, 'WAITING_APPROVAL');
+    const [firstPage, secondPage, viewerPage] = [await signedIn(first), await signedIn(second), await signedIn(viewer)];
+    const open = async (page: Page) => {
+      await page.goto(`/backoffice/#/operations/${op.id}`);
+      await shows(heading(page), op.display_number);
+    };
+    const approve = async (page: Page) => {
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    };
+
+    await open(viewerPage);
+    expect(await viewerPage.getByRole('group', { name: 'Decisions' }).count()).to.equal(0);
+    await open(firstPage);
+    await approve(firstPage);
+    await shows(firstPage.getByRole('status'), `${op.display_number} has 1 of 2 approvals; a second approver must approve it.`);
+    await shows(firstPage.locator('#approvals'), `Approvals: 1 of 2 — ${first.email} at `);
+    await approve(firstPage);
+    await shows(firstPage.getByRole('status'), '(409 approver_already_approved)');
+    await open(secondPage);
+    await approve(secondPage);
+    await shows(secondPage.getByRole('status'), `${op.display_number} is now PRE_APPROVED`);
+
+    await adminPage.goto(`/backoffice/#/audit?target_id=${op.id}`);
+    const table = adminPage.getByRole('table', { name: 'Audit entries' });
+    await shows(table, 'operation.approve_refused');
+    const column = (n: number) => table.locator(`tbody tr td:nth-child(${n})`).allTextContents();
+    expect(await column(3)).to.deep.equal(['operation.approve', 'operation.approve_refused', 'operation.approve']);
+    expect(await column(2)).to.deep.equal([second.email, first.email, first.email]);
+    for (const cell of [...await column(5), ...await column(6)]) expect(cell).to.not.be.oneOf(['', '—']);
   });
 });

@@ -1,8 +1,15 @@
-import { api, Refusal, SessionEnded } from './api.js';
+import { api, Refusal, session, SessionEnded } from './api.js';
 import { confirmAction } from './confirm.js';
 import { say } from './dom.js';
 import { t } from './i18n.js';
 import { inWords } from './refusals.js';
+
+const DECIDE = ['backoffice:decide'];
+/** What payer payments, retries and re-dispatch accept (the API takes either scope). */
+export const ACT = ['backoffice:act', 'backoffice:decide'];
+
+/** Whether the signed-in user's scopes include one of `scopes`: buttons for what the role cannot do are not shown (the API refuses them anyway). */
+export const mayUse = (scopes) => (session.get()?.scopes ?? []).some((scope) => scopes.includes(scope));
 
 /**
  * The backoffice's decisions, each behind a confirmation. `done` runs after the service answered
@@ -11,30 +18,33 @@ import { inWords } from './refusals.js';
 const ACTIONS = {
   approve: {
     label: 'Approve',
+    scopes: DECIDE,
     confirm: (op) => ({ title: t('Approve {number}?', { number: op.display_number }), text: t('The contract is sent to the signers right after approval.'), confirmLabel: t('Approve'),
       fields: [{ name: 'note', label: t('Note (optional)'), type: 'textarea', maxlength: 1000 }] }),
     run: (op, values) => api.post(`/v1/backoffice/operations/${op.id}/approve`, { note: values.note || null }),
   },
   deny: {
     label: 'Deny',
+    scopes: DECIDE,
     confirm: (op) => ({ title: t('Deny {number}?', { number: op.display_number }), text: t('Denial is final: the titles are cancelled and the exposure released.'), confirmLabel: t('Deny'),
       fields: [{ name: 'reason', label: t('Reason (required)'), type: 'textarea', required: true, maxlength: 1000 }] }),
     run: (op, values) => api.post(`/v1/backoffice/operations/${op.id}/deny`, { reason: values.reason }),
   },
   retry: {
     label: 'Retry disbursement',
+    scopes: ACT,
     confirm: (op) => ({ title: t('Retry the PIX of {number}?', { number: op.display_number }), text: t('A new PIX order is sent with a new key. Fix the assignor\'s account with them first.'), confirmLabel: t('Retry disbursement') }),
     run: (op) => api.post(`/v1/backoffice/operations/${op.id}/retry-disbursement`),
   },
   resend: {
     label: 'Send contract again',
+    scopes: ACT,
     confirm: (op) => ({ title: t('Send the contract of {number} again?', { number: op.display_number }), text: t('Do this once the e-sign provider is healthy again.'), confirmLabel: t('Send contract again') }),
     run: (op) => api.post(`/v1/backoffice/operations/${op.id}/contract/send-for-signature`),
   },
 };
 
-/** Which actions a state offers. */
-export function actionsFor(status) {
+function offeredIn(status) {
   switch (status) {
     case 'WAITING_APPROVAL': return ['approve', 'deny'];
     case 'DISBURSEMENT_FAILED': return ['retry'];
@@ -42,6 +52,9 @@ export function actionsFor(status) {
     default: return [];
   }
 }
+
+/** Which actions a state offers to the signed-in user's role. */
+export const actionsFor = (status) => offeredIn(status).filter((name) => mayUse(ACTIONS[name].scopes));
 
 export const actionLabel = (name) => t(ACTIONS[name].label);
 

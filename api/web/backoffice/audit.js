@@ -1,12 +1,12 @@
-import { api, query, session } from './api.js';
-import { attempt } from './actions.js';
+import { api, query } from './api.js';
+import { attempt, mayUse } from './actions.js';
 import { h, row, show, table, when } from './dom.js';
 import { saoPauloDayEdge, t } from './i18n.js';
 
 const PAGE_SIZE = 50;
 const AUDIT_SCOPES = ['backoffice:admin', 'backoffice:decide'];
 
-export const canReadAudit = () => (session.get()?.scopes ?? []).some((scope) => AUDIT_SCOPES.includes(scope));
+export const canReadAudit = () => mayUse(AUDIT_SCOPES);
 
 const compact = (value) => (value === null || value === undefined ? '' : JSON.stringify(value));
 

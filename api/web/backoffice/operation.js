@@ -1,5 +1,5 @@
 import { api } from './api.js';
-import { actionLabel, actionsFor, approvalProgress, attempt, runAction } from './actions.js';
+import { ACT, actionLabel, actionsFor, approvalProgress, attempt, mayUse, runAction } from './actions.js';
 import { auditTable, canReadAudit } from './audit.js';
 import { confirmAction } from './confirm.js';
 import { badge, definitionList, h, money, row, say, show, table, when } from './dom.js';
@@ -40,7 +40,7 @@ function titlesTable(page, reload) {
       h('span', { class: 'num' }, money(title.requested_net_future_value)), h('span', { class: 'num' }, money(title.present_value_discount)),
       h('span', { class: 'num' }, money(title.net_present_liquid_value)), badge(title.status),
       h('span', { class: 'num' }, money(title.outstanding_balance)), h('span', { class: 'num' }, money(title.paid_amount)),
-      opPaid && PAYABLE_TITLE.has(title.status)
+      opPaid && PAYABLE_TITLE.has(title.status) && mayUse(ACT)
         ? h('button', { type: 'button', onclick: () => recordPayment(title, reload), 'aria-label': t('Record payment on {title}', { title: title.external_id }) }, t('Record payment'))
         : '')));
 }
