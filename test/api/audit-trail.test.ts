@@ -98,6 +98,21 @@ describe('audit trail (issue #29)', () => {
     expect(invites.map((e: { target: unknown; after: unknown }) => [e.target, e.after])).to.deep.equal([[null, { status: 422, code: 'validation_error' }]]);
   });
 
+  it('records a staff action that failed (5xx) as <action>_failed: the contract sent again while the e-sign provider still refuses it', async () => {
+    const { client, token } = stack;
+    const analyst = await buildUser({ roles: ['analyst'] });
+    const admin = await loginAs(client, await buildUser({ roles: ['admin'] }));
+    const id = (await createDirect(client, token, directBody({ email: `esign-fail-create+audit${Date.now()}@example.com` }))).body.id;
+    await untilStatus(client, token, id, 'CONTRACT_ERROR');
+    const resend = await client.post(`/v1/backoffice/operations/${id}/contract/send-for-signature`, {}, { token: await loginAs(client, analyst) });
+    expect(resend.status, resend.text).to.equal(502);
+
+    const rows = (await client.get(`/v1/backoffice/audit-events?target_id=${id}`, { token: admin })).body.items;
+    expect(rows.map((e: { action: string; actor: { id: string }; after: unknown }) => [e.action, e.actor.id, e.after])).to.deep.equal([
+      ['operation.send_for_signature_failed', analyst.id, { status: 502, code: 'esign_create_failed' }],
+    ]);
+  });
+
   it('records sign-in failures and successes under the account tried, and pages by cursor', async () => {
     const { client } = stack;
     const user = await buildUser({ roles: ['viewer'] });
