@@ -21,7 +21,7 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 export function presentStaffUser(user: StaffUserRow) {
   return {
     id: user.id, email: user.email, name: user.name, role: user.roles[0] ?? null, roles: user.roles,
-    status: user.disabledAt ? 'disabled' : user.enrolledAt ? 'active' : 'invited',
+    status: user.disabledAt ? 'disabled' : user.invitationPending ? 'invited' : 'active',
     totp_enrolled: user.totpSecretSealed !== null, created_at: user.createdAt.toISOString(),
   };
 }
@@ -59,7 +59,7 @@ export class StaffService {
     await users.completeEnrolment(user.id, await hashPassword(input.password, this.config.passwords.scryptLog2N), this.ring.sealText(secret), now);
     const label = encodeURIComponent(`${ISSUER}:${user.email}`);
     return {
-      user: presentStaffUser({ ...user, enrolledAt: now, totpSecretSealed: 'set' }),
+      user: presentStaffUser({ ...user, invitationPending: false, totpSecretSealed: 'set' }),
       totp_secret: secret,
       otpauth_uri: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(ISSUER)}&algorithm=SHA1&digits=6&period=30`,
     };

@@ -11,7 +11,12 @@ import { receivable } from './simulate.support';
 describe('staff accounts (issue #29)', () => {
   const stack = operationsStack();
   let admin: string;
-  before(async () => { admin = await loginAs(stack.client, await buildUser({ roles: ['admin'] })); });
+  let adminEmail: string;
+  before(async () => {
+    const user = await buildUser({ roles: ['admin'] });
+    adminEmail = user.email;
+    admin = await loginAs(stack.client, user);
+  });
 
   /** Invited by the admin, enrolled with a password, signed in with a code computed from the secret it was given. */
   async function staffMember(client: ApiClient, role: 'approver' | 'viewer') {
@@ -44,6 +49,8 @@ describe('staff accounts (issue #29)', () => {
     const list = await client.get('/v1/backoffice/users', { token: admin });
     expect(list.body.items.filter((u: { email: string }) => [first.email, second.email, viewer.email].includes(u.email)).map((u: { status: string }) => u.status))
       .to.deep.equal(['active', 'active', 'active']);
+    // Never invited (made in SQL, as the dev seed's accounts are): active, not waiting for an enrolment.
+    expect(list.body.items.find((u: { email: string }) => u.email === adminEmail).status).to.equal('active');
     const audit = await client.get(`/v1/backoffice/audit-events?action=user.invite&target_id=${first.id}`, { token: admin });
     expect(audit.body.items).to.have.length(1);
     expect(JSON.stringify(audit.body.items[0])).not.to.include(first.enrolmentToken);
