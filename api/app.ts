@@ -29,6 +29,7 @@ import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/routes';
+import { auditRefusals } from './audit/refusals';
 import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
@@ -141,7 +142,7 @@ export function createApp(deps: AppDeps): Express {
   ]));
 
   app.use(mapValidatorErrors);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, auditRefusals(audit, logger)));
   app.use(lastResortJson(logger));
   return app;
 }

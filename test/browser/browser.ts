@@ -12,9 +12,14 @@ export async function launchChromium(executablePath = CHROMIUM): Promise<Browser
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }
 
-/** A laptop-sized page that records every Content-Security-Policy violation and page error. */
-export async function laptopPage(browser: Browser, baseURL: string): Promise<{ page: Page; problems: string[] }> {
+/**
+ * A laptop-sized page that records every Content-Security-Policy violation and page error. The
+ * console starts in `language` (the tests written in English keep reading it in English; the
+ * console's own default, pt-BR, is what a first visit without a choice gets).
+ */
+export async function laptopPage(browser: Browser, baseURL: string, language: 'en' | null = 'en'): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 768 } });
+  if (language) await context.addInitScript((chosen) => { if (!localStorage.getItem('backoffice.language')) localStorage.setItem('backoffice.language', chosen); }, language);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()); });
