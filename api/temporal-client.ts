@@ -1,7 +1,10 @@
-import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../db/config';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
+import { temporalRequestMetrics } from '../db/telemetry/temporal-client-metrics';
 
 export interface TemporalHandle {
   client: Client;
@@ -11,11 +14,17 @@ export interface TemporalHandle {
 }
 
 /**
- * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. With
- * `traced`, starts, updates, signals and queries carry the request's trace to the workflow.
+ * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. Every
+ * attempt of every call is counted in the `temporal_request` metrics (the SDK's default retries
+ * kept, outside them). With `traced`, starts, updates, signals and queries carry the request's
+ * trace to the workflow.
  */
 export function connectTemporal(config: Config['temporal'], payloadKeys: Config['payloadKeys'], traced = false): TemporalHandle {
-  const connection = Connection.lazy({ address: config.address, connectTimeout: 2_000 });
+  const connection = Connection.lazy({
+    address: config.address,
+    connectTimeout: 2_000,
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), temporalRequestMetrics(config.namespace)],
+  });
   const client = new Client({
     connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),
     ...(traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
