@@ -7,9 +7,8 @@ import { startTemporalWeb } from '../../scripts/lib/temporal-cluster.mjs';
 import { freePort } from '../../scripts/lib/ports.mjs';
 import { anotherApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildUser } from '../support/factories';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
-import { laptopPage, launchChromium, shows } from './browser';
+import { launchChromium, shows, signedInToConsole } from './browser';
 
 /** A key of the operation workflow's input only (not of its id, type or search attributes): seen only when the input is decoded. */
 const INPUT_KEY = 'initialStatus';
@@ -50,16 +49,7 @@ describe('Temporal Web reads the workflow decoded for an operator signed in to t
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function signedIn(scopes: string[]): Promise<Page> {
-    const user = await buildUser({ scopes });
-    const { page } = await laptopPage(browser, apiUrl);
-    await page.goto('/backoffice/');
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/, 30_000);
-    return page;
-  }
+  const signedIn = (scopes: string[]): Promise<Page> => signedInToConsole(browser, apiUrl, scopes);
 
   it('signed in with backoffice:operate, the console\'s link opens the workflow in Temporal Web with its input decoded', async () => {
     const page = await signedIn(['backoffice:read', 'backoffice:operate']);
