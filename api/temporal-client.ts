@@ -4,6 +4,7 @@ import {
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../db/config';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
+import { temporalRequestMetrics } from '../db/telemetry/temporal-client-metrics';
 
 export interface TemporalHandle {
   client: Client;
@@ -34,12 +35,16 @@ export function temporalRetryOptions(): GrpcRetryOptions {
 }
 
 /**
- * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. With
- * `traced`, starts, updates, signals and queries carry the request's trace to the workflow.
+ * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. Every
+ * attempt of every call is counted in the `temporal_request` metrics (inside the retry
+ * interceptor). With `traced`, starts, updates, signals and queries carry the request's
+ * trace to the workflow.
  */
 export function connectTemporal(config: Config['temporal'], payloadKeys: Config['payloadKeys'], traced = false): TemporalHandle {
   const connection = Connection.lazy({
-    address: config.address, connectTimeout: 2_000, interceptors: [makeGrpcRetryInterceptor(temporalRetryOptions())],
+    address: config.address,
+    connectTimeout: 2_000,
+    interceptors: [makeGrpcRetryInterceptor(temporalRetryOptions()), temporalRequestMetrics(config.namespace)],
   });
   const client = new Client({
     connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),

@@ -5204,7 +5204,10 @@ export interface operations {
     };
     codecDecode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Temporal Web: keep references to externally stored payloads as they are. No payload of this service is stored outside Temporal, so it has no effect. */
+                preserveStorageRefs?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5338,7 +5341,10 @@ export interface operations {
     };
     codecEncode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Temporal Web: keep references to externally stored payloads as they are. No payload of this service is stored outside Temporal, so it has no effect. */
+                preserveStorageRefs?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

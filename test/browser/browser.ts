@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, Browser, Locator, Page } from 'playwright-core';
+import { buildUser } from '../support/factories';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? '.data/screenshots');
@@ -39,4 +40,16 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
  */
 export async function shows(locator: Locator, text: string | RegExp, timeout = 15_000): Promise<void> {
   await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
+}
+
+/** A new page signed in to the console as a new staff user holding `scopes`, on the approval queue it opens with. */
+export async function signedInToConsole(browser: Browser, apiUrl: string, scopes: string[]): Promise<Page> {
+  const user = await buildUser({ scopes });
+  const { page } = await laptopPage(browser, apiUrl);
+  await page.goto('/backoffice/');
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/, 30_000);
+  return page;
 }
