@@ -9,7 +9,8 @@ import { CacheState, ScopedCache } from './scoped-cache';
 
 export const REFERENCE_CHANNEL = 'reference_changed';
 const RECONNECT_MS = 250;
-const OPERATION_READS_KEPT = 2_000;
+/** Bytes of rendered operations kept per process: about 3,000 operations of 10 titles. */
+const OPERATION_READ_BYTES = 32_000_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
@@ -28,8 +29,8 @@ export class ReferenceCache {
   private readonly assignorFees: ScopedCache<FeeDefaults | null>;
   private readonly payerFees: ScopedCache<FeeDefaults | null>;
   private readonly products: ScopedCache<{ items: Product[]; total: number }>;
-  /** Rendered reads, scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
-  private readonly operations: ScopedCache<unknown>;
+  /** Rendered reads (JSON as UTF-8), scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
+  private readonly operations: ScopedCache<Buffer>;
   private readonly byTable: Record<string, (scope: string) => void>;
   /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
   private readonly watchers = new Map<string, () => void>();
@@ -43,9 +44,9 @@ export class ReferenceCache {
     this.assignorFees = new ScopedCache(this.state, 'assignor_fees');
     this.payerFees = new ScopedCache(this.state, 'payer_fees');
     this.products = new ScopedCache(this.state, 'products');
-    // A rendered read carries every title (kilobytes, not bytes): fewer of them, and still far more than the operations being polled at once.
-    this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READS_KEPT);
-    const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
+    // A rendered read carries every title (kilobytes, and up to a megabyte): bounded by its bytes, not counted.
+    this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READ_BYTES, (json) => json.length);
+    const scoped = (cache: Pick<ScopedCache<unknown>, 'clear' | 'drop'>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
       api_credentials: (scope) => { scoped(this.credentials)(scope); this.credentialsByClientId.clear(); },
@@ -144,8 +145,23 @@ export class ReferenceCache {
     return this.products.get(originatorId, `${limit}:${offset}`, () => new ProductsRepository(this.db, originatorId).list(limit, offset));
   }
 
-  /** The operation as `render` reads it for the originator; a refusal (not found) is not kept. */
-  operationRead<T>(originatorId: string, operationId: string, render: () => Promise<T>): Promise<T> {
-    return this.operations.get(operationId, originatorId, render) as Promise<T>;
+  /** The operation's read as `render` writes it for the originator; a refusal (not found) is not kept. */
+  operationRead(originatorId: string, operationId: string, render: () => Promise<Buffer>): Promise<Buffer> {
+    return this.operations.get(operationId, originatorId, render);
+  }
+
+  /**
+   * The reads of `operationIds`, in their order, the ones not kept rendered by one call of
+   * `render` (the list route: a page's operations mostly stay as they were between two reads).
+   * An id `render` does not return is left out.
+   */
+  async operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
+    const kept = operationIds.map((id) => this.operations.peek(id, originatorId)?.value);
+    const missing = operationIds.filter((_id, at) => kept[at] === undefined);
+    if (missing.length === 0) return kept as Buffer[];
+    const epoch = this.state.epoch;
+    const rendered = await render(missing);
+    for (const [id, json] of rendered) this.operations.store(id, originatorId, json, epoch);
+    return operationIds.map((id, at) => kept[at] ?? rendered.get(id)).filter((json): json is Buffer => json !== undefined);
   }
 }

@@ -3,6 +3,7 @@ import { cacheRequests } from '../../db/telemetry/metrics';
 interface Entry<V> {
   value: V;
   expires: number;
+  weight: number;
 }
 
 /** What every cache of one process shares: whether invalidations are being heard, and a counter of them. */
@@ -26,8 +27,12 @@ export class ScopedCache<V> {
   private readonly hits: ReturnType<typeof cacheRequests.labels>;
   private readonly misses: ReturnType<typeof cacheRequests.labels>;
 
-  /** Above `maxEntries` entries the cache starts over: bounded memory whatever the traffic. `name` labels its hits and misses. */
-  constructor(private readonly state: CacheState, name: string, private readonly maxEntries = 50_000) {
+  /**
+   * Past `capacity` the cache starts over: bounded memory whatever the traffic. Capacity counts
+   * entries, or what `weigh` says an entry is worth (the characters of a rendered text). `name`
+   * labels its hits and misses.
+   */
+  constructor(private readonly state: CacheState, name: string, private readonly capacity = 50_000, private readonly weigh: (value: V) => number = () => 1) {
     this.hits = cacheRequests.labels(name, 'hit');
     this.misses = cacheRequests.labels(name, 'miss');
   }
@@ -43,11 +48,12 @@ export class ScopedCache<V> {
   /** Stores what a load begun at `epoch` read, unless an invalidation came in between. */
   store(scope: string, key: string, value: V, epoch: number): void {
     if (!this.state.live || epoch !== this.state.epoch) return;
-    if (this.size >= this.maxEntries) this.clear();
+    const weight = this.weigh(value);
+    if (this.size + weight > this.capacity) this.clear();
     let entries = this.scopes.get(scope);
     if (!entries) this.scopes.set(scope, (entries = new Map()));
-    if (!entries.has(key)) this.size += 1;
-    entries.set(key, { value, expires: this.state.now() + this.state.ttlMs });
+    this.size += weight - (entries.get(key)?.weight ?? 0);
+    entries.set(key, { value, expires: this.state.now() + this.state.ttlMs, weight });
   }
 
   async get(scope: string, key: string, load: () => Promise<V>): Promise<V> {
@@ -60,7 +66,7 @@ export class ScopedCache<V> {
   }
 
   drop(scope: string): void {
-    this.size -= this.scopes.get(scope)?.size ?? 0;
+    for (const entry of this.scopes.get(scope)?.values() ?? []) this.size -= entry.weight;
     this.scopes.delete(scope);
   }
 
