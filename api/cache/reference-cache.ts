@@ -11,6 +11,8 @@ export const REFERENCE_CHANNEL = 'reference_changed';
 const RECONNECT_MS = 250;
 /** Bytes of rendered operations kept per process: about 3,000 operations of 10 titles. */
 const OPERATION_READ_BYTES = 32_000_000;
+/** Bytes of rendered event envelopes kept per process: about 50,000 events of a few hundred bytes. */
+const EVENT_ENVELOPE_BYTES = 16_000_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
@@ -31,6 +33,8 @@ export class ReferenceCache {
   private readonly products: ScopedCache<{ items: Product[]; total: number }>;
   /** Rendered reads (JSON as UTF-8), scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
   private readonly operations: ScopedCache<Buffer>;
+  /** Rendered event envelopes (JSON as UTF-8), scoped by originator. */
+  private readonly events: ScopedCache<Buffer>;
   private readonly byTable: Record<string, (scope: string) => void>;
   /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
   private readonly watchers = new Map<string, () => void>();
@@ -46,6 +50,7 @@ export class ReferenceCache {
     this.products = new ScopedCache(this.state, 'products');
     // A rendered read carries every title (kilobytes, and up to a megabyte): bounded by its bytes, not counted.
     this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READ_BYTES, (json) => json.length);
+    this.events = new ScopedCache(this.state, 'event_envelopes', EVENT_ENVELOPE_BYTES, (json) => json.length);
     const scoped = (cache: Pick<ScopedCache<unknown>, 'clear' | 'drop'>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
@@ -96,7 +101,7 @@ export class ReferenceCache {
   private reset(live: boolean): void {
     this.state.epoch += 1;
     this.state.live = live;
-    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations]) cache.clear();
+    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations, this.events]) cache.clear();
   }
 
   credentialById(id: string): Promise<CredentialRow | undefined> {
@@ -150,18 +155,17 @@ export class ReferenceCache {
     return this.operations.get(operationId, originatorId, render);
   }
 
+  /** The reads of `operationIds`, in their order, rendered by `render` when not kept (the list route: a page's operations mostly stay as they were). */
+  operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
+    return this.operations.getEach(operationIds, (id) => [id, originatorId], render);
+  }
+
   /**
-   * The reads of `operationIds`, in their order, the ones not kept rendered by one call of
-   * `render` (the list route: a page's operations mostly stay as they were between two reads).
-   * An id `render` does not return is left out.
+   * The envelopes of the originator's events `eventIds`, in their order, the ones not kept
+   * rendered by one call of `render` (`GET /v1/events`). An event never changes once recorded, so
+   * nothing invalidates them; the list's own query decides which are still kept (30 days).
    */
-  async operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
-    const kept = operationIds.map((id) => this.operations.peek(id, originatorId)?.value);
-    const missing = operationIds.filter((_id, at) => kept[at] === undefined);
-    if (missing.length === 0) return kept as Buffer[];
-    const epoch = this.state.epoch;
-    const rendered = await render(missing);
-    for (const [id, json] of rendered) this.operations.store(id, originatorId, json, epoch);
-    return operationIds.map((id, at) => kept[at] ?? rendered.get(id)).filter((json): json is Buffer => json !== undefined);
+  eventEnvelopes(originatorId: string, eventIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
+    return this.events.getEach(eventIds, (id) => [originatorId, id], render);
   }
 }

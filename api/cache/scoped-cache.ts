@@ -65,6 +65,20 @@ export class ScopedCache<V> {
     return value;
   }
 
+  /**
+   * The values of `ids`, in their order, those not kept loaded by one call of `load` (a page of
+   * renderings); `at` names where an id's value lives. An id `load` does not return is left out.
+   */
+  async getEach(ids: readonly string[], at: (id: string) => [scope: string, key: string], load: (missing: string[]) => Promise<Map<string, V>>): Promise<V[]> {
+    const kept = ids.map((id) => this.peek(...at(id))?.value);
+    const missing = ids.filter((_id, index) => kept[index] === undefined);
+    if (missing.length === 0) return kept as V[];
+    const epoch = this.state.epoch;
+    const loaded = await load(missing);
+    for (const [id, value] of loaded) this.store(...at(id), value, epoch);
+    return ids.map((id, index) => kept[index] ?? loaded.get(id)).filter((value): value is V => value !== undefined);
+  }
+
   drop(scope: string): void {
     for (const entry of this.scopes.get(scope)?.values() ?? []) this.size -= entry.weight;
     this.scopes.delete(scope);
