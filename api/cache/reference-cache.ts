@@ -16,8 +16,9 @@ const EVENT_ENVELOPE_BYTES = 16_000_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
- * users (revocation, scopes), policies, assignors' and payers' fee defaults, products; and the
- * operation reads integrators poll far more often than an operation changes. The triggers of
+ * users (revocation, scopes), policies, assignors' and payers' fee defaults, products; the
+ * operation reads integrators poll far more often than an operation changes; and the envelopes of
+ * listed events, which never change. The triggers of
  * migrations 20261123200000 and 20261124001000 NOTIFY every change; `invalidate` drops what it names, a
  * (re)connect of the listener drops everything, and entries expire after `ttlMs` whatever happens.
  * While the listener is down nothing is cached. docs/decisions.md "Caches".
