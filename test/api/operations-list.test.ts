@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { anotherApi, testDb } from '../support/stack';
+import { scrape, valueOf } from '../support/metrics';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { receivable } from './simulate.support';
@@ -80,12 +81,15 @@ async function answersWithin(client: ApiClient, token: string, path: string, exp
  */
 describe('GET /v1/operations, byte for byte', () => {
   let client: ApiClient;
+  let metricsUrl: string;
   let token: string;
   let originatorId: string;
   let operations: { id: string; titles: string[]; payers: string[] }[];
 
   before(async () => {
-    client = new ApiClient((await anotherApi({ OPENAPI_VALIDATE_RESPONSES: 'false' })).url);
+    const api = await anotherApi({ OPENAPI_VALIDATE_RESPONSES: 'false' });
+    client = new ApiClient(api.url);
+    metricsUrl = api.metricsUrl;
     ({ token, originatorId } = await buildOperationsIntegrator(client));
     operations = [];
     for (let i = 0; i < 3; i += 1) {
@@ -129,5 +133,20 @@ describe('GET /v1/operations, byte for byte', () => {
       const res = await client.get(`/v1/operations/${item.id}`, { token });
       expect(res.text).to.equal(JSON.stringify(item));
     }
+  });
+
+  it('answers a page of unchanged operations from memory, counted as hits of operation_reads', async () => {
+    const counts = async () => {
+      const series = await scrape(metricsUrl);
+      return ['hit', 'miss'].map((result) => valueOf(series, 'receivables_cache_requests_total', { cache: 'operation_reads', result }));
+    };
+    // The first read after the changes above renders what they dropped; a later one finds all three kept.
+    let grew = [0, 0];
+    for (let attempt = 0; attempt < 5 && !(grew[0] === operations.length && grew[1] === 0); attempt += 1) {
+      const before = await counts();
+      expect((await client.get('/v1/operations', { token })).status).to.equal(200);
+      grew = (await counts()).map((value, at) => value - before[at]);
+    }
+    expect(grew).to.deep.equal([operations.length, 0]);
   });
 });
