@@ -15,6 +15,8 @@ import { watchPool } from '../db/telemetry/metrics';
 import { startTracing } from '../db/telemetry/tracing';
 import { tracingOptions } from './tracing';
 
+const SHUTDOWN_FORCE_TIME = '10s';
+
 export interface RunningWorker {
   worker: Worker;
   run: Promise<void>;
@@ -49,6 +51,10 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
     // it (10 s by default): an approval or payer payment arriving then must still fit the api's
     // 20 s update deadline. Workflows here are short to replay, so falling back early costs little.
     stickyQueueScheduleToStartTimeout: '3s',
+    // A stop must end: a poll the server never completes kept a stopping worker DRAINING for over a
+    // minute (seen in the suite, all tasks done and polls outstanding). Workflow tasks and
+    // activities are retried elsewhere, so giving up on one here loses nothing.
+    shutdownForceTime: SHUTDOWN_FORCE_TIME,
     ...traced.worker,
   });
   const run = worker.run();
@@ -66,7 +72,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
       await metrics.close();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await run.catch(() => undefined);
-      await connection.close();
+      await connection.close().catch((err: unknown) => logger.warn('temporal connection left open at stop', { error: String(err) }));
       unwatchPool();
       await db.destroy();
     },
