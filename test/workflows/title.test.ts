@@ -11,7 +11,7 @@ import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { recordHistory } from '../support/histories';
 import { closeTemporal, listedWorkflows } from '../support/temporal';
-import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../workflows/search-attributes';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
 import { assignorExposure, operationWithTitles, payerPayment, readTitle, simulatePayerPayment, titlePaidEvents } from '../api/titles.support';
 
 /**

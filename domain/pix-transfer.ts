@@ -1,0 +1,7 @@
+/** Where a disbursement's PIX stands at the provider; the repository stores it, the activity reads it. */
+export type PixStatus = 'PENDING' | 'SETTLED' | 'REJECTED';
+
+/** PIX on a key (the assignor's document) or a transfer to a bank account (spec "Bank object"). */
+export type PixDestination =
+  | { kind: 'pix_key'; key: string }
+  | { kind: 'bank_account'; code: string; agency: string; account: string; type: 'CC' | 'SA' | 'CP' };
