@@ -5,3 +5,6 @@ export type PixStatus = 'PENDING' | 'SETTLED' | 'REJECTED';
 export type PixDestination =
   | { kind: 'pix_key'; key: string }
   | { kind: 'bank_account'; code: string; agency: string; account: string; type: 'CC' | 'SA' | 'CP' };
+
+/** DESIGN.md §4: the key is derived from the operation and the attempt, so a retried call pays once. */
+export const disbursementKey = (operationId: string, attempt: number): string => `operation-${operationId}-pix-${attempt}`;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { disbursementKey } from '../../activities/disbursement';
+import { disbursementKey } from '../../domain/pix-transfer';
 import { sharedApi, sharedSandbox, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
