@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../domain/search-attributes';
 import { OutboxRow, WorkflowOutboxRepository } from '../db/repositories/workflow-outbox';
+import { continueTrace } from '../db/telemetry/trace-context';
 import { startOnce } from './workflow-start';
 
 /**
@@ -9,9 +10,11 @@ import { startOnce } from './workflow-start';
  * starts an entry after its commit, the worker's relay whatever the api did not. Starting is
  * idempotent by workflow id, so the two can never make two workflows.
  */
+
+/** Whoever makes the start (the api after commit, or the relay later), it belongs to the trace of the request that wrote the entry. */
 function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
   const sa = row.searchAttributes;
-  return startOnce(client, row.workflowType, {
+  return continueTrace(row.traceparent, () => startOnce(client, row.workflowType, {
     workflowId: row.workflowId,
     taskQueue,
     args: row.args,
@@ -21,7 +24,7 @@ function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void>
       { key: DISPLAY_NUMBER, value: sa.displayNumber },
       { key: ENVIRONMENT, value: sa.environment },
     ],
-  });
+  }));
 }
 
 /** Starts an entry just committed and marks it done; failures are left for the relay. */
