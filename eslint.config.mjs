@@ -3,6 +3,34 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/**
+ * The floors (docs/architecture.md), from the bottom: domain < db < activities < workflows' types;
+ * api and worker on top. Each folder lists the folders it must never import, matched at any
+ * depth (`../../db/x` as well as `../db/x`). `typesOnly` folders may be imported with `import type`.
+ */
+const FLOORS = {
+  domain: { never: ['db', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  db: { never: ['activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  activities: { never: ['workflows', 'api', 'worker', 'sandbox'] },
+  workflows: { never: ['db', 'api', 'worker', 'sandbox'], typesOnly: ['activities'] },
+  api: { never: ['worker', 'sandbox'] },
+  worker: { never: ['api', 'sandbox'] },
+};
+
+/** domain/ does no I/O: besides itself it may import only these pure libraries. */
+const DOMAIN_LIBRARIES = ['decimal.js', 'ipaddr.js', 'uuid', 'node:crypto', '@temporalio/common'];
+
+const floorPatterns = (layer) => [
+  ...FLOORS[layer].never.map((folder) => ({ group: [`**/${folder}/**`], message: `${layer}/ must not import ${folder}/ (the floors: docs/architecture.md).` })),
+  ...(FLOORS[layer].typesOnly ?? []).map((folder) => ({ group: [`**/${folder}/**`], allowTypeImports: true, message: `${layer}/ may import only types from ${folder}/ (docs/architecture.md).` })),
+];
+
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const domainOnlyPure = {
+  regex: `^(?![./])(?!(${DOMAIN_LIBRARIES.map(escape).join('|')})$)`,
+  message: 'domain/ does no I/O: import only domain/ and the pure libraries listed in eslint.config.mjs.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'scripts/**', 'eslint.config.mjs'] },
   ...tseslint.configs.recommended,
@@ -21,8 +49,13 @@ export default tseslint.config(
     files: ['workflows/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      'no-restricted-imports': ['error', { paths: nodeBuiltins, patterns: ['../activities/*', '../db/*', '../api/*'].map((group) => ({ group: [group], allowTypeImports: true })) }],
+      'no-restricted-imports': ['error', { paths: nodeBuiltins, patterns: floorPatterns('workflows') }],
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  { files: ['domain/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [...floorPatterns('domain'), domainOnlyPure] }] } },
+  ...['db', 'activities', 'api', 'worker'].map((layer) => ({
+    files: [`${layer}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: floorPatterns(layer) }] },
+  })),
 );

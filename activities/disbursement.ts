@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { Money } from '../domain/money';
 import { moveOperation } from './operations';
 import type { DisbursementOutcome } from '../domain/lifecycle-messages';
+import { disbursementKey } from '../domain/pix-transfer';
 import { DisbursementsRepository } from '../db/repositories/disbursements';
 import type { PixPayment, PixProvider } from './pix-client';
 import { PixError } from './provider-errors';
@@ -13,10 +14,6 @@ export interface DisbursementActivityDeps {
   /** Where the provider calls back when a payment settles (the api's internal route). */
   pixCallbackUrl: string;
 }
-
-
-/** DESIGN.md §4: the key is derived from the operation and the attempt, so a retried call pays once. */
-export const disbursementKey = (operationId: string, attempt: number) => `operation-${operationId}-pix-${attempt}`;
 
 export function createDisbursementActivities({ db, pix, pixCallbackUrl }: DisbursementActivityDeps) {
   const disbursements = new DisbursementsRepository(db);

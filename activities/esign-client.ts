@@ -1,7 +1,7 @@
 import { EsignError, EsignErrorCode } from './provider-errors';
 import { pathOf, ProviderHttp, ProviderRequest, Reader } from './provider-http';
+import type { ContractType } from '../domain/contract-type';
 
-export type ContractType = 'FULL_CONTRACT' | 'ADDENDUM';
 /** Advanced authentication for a full contract, on-screen signature for an addendum (spec rule 9). */
 export type SignerAuth = 'advanced' | 'on_screen';
 

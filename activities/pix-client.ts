@@ -1,12 +1,6 @@
 import { isTransient, PixError } from './provider-errors';
 import { pathOf, ProviderHttp, Reader } from './provider-http';
-
-export type PixStatus = 'PENDING' | 'SETTLED' | 'REJECTED';
-
-/** PIX on a key (the assignor's document) or a transfer to a bank account (spec "Bank object"). */
-export type PixDestination =
-  | { kind: 'pix_key'; key: string }
-  | { kind: 'bank_account'; code: string; agency: string; account: string; type: 'CC' | 'SA' | 'CP' };
+import type { PixDestination, PixStatus } from '../domain/pix-transfer';
 
 export interface PixRecipient {
   name: string;

@@ -109,6 +109,29 @@ export const APPROVED_STATES: readonly LifecycleStatus[] = ['APPROVED_DIRECT', '
 /** A contract may be dispatched from these: approved and nothing at the provider in force. */
 export const SIGNABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CONTRACT_SENT');
 export const CANCELLABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CANCELLED');
+
+/** States some path from a creation state reaches without passing through `gate`. */
+function reachableAvoiding(gate: LifecycleStatus): Set<LifecycleStatus> {
+  const starts = LIFECYCLE_STATUSES.filter((state) => statesLeadingTo(state).length === 0);
+  const seen = new Set<LifecycleStatus>(starts);
+  const next = [...starts];
+  while (next.length > 0) {
+    for (const to of TRANSITIONS[next.pop()!]) {
+      if (to !== gate && !seen.has(to)) { seen.add(to); next.push(to); }
+    }
+  }
+  return seen;
+}
+
+/**
+ * The contract is out: CONTRACT_SENT and every state no operation reaches without passing through
+ * it (a second dispatch is `contract_already_exists`). CONTRACT_ERROR and CANCELLED are not among
+ * them: an operation reaches both before any contract was sent.
+ */
+export const DISPATCHED_STATES: readonly LifecycleStatus[] = (() => {
+  const withoutContract = reachableAvoiding('CONTRACT_SENT');
+  return LIFECYCLE_STATUSES.filter((state) => state === 'CONTRACT_SENT' || !withoutContract.has(state));
+})();
 /** States in which the operation's titles still count towards exposure. */
 export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const;
 

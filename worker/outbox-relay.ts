@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Config } from '../db/config';
 import type { Logger } from '../db/logger';
-import { relayPending } from '../db/workflow-outbox';
+import { relayPending } from '../activities/outbox-start';
 
 /** Starts the workflows whose api process died between commit and start (DESIGN.md §4). */
 export function startOutboxRelay({ db, client, config, logger }: { db: Knex; client: Client; config: Config; logger: Logger }) {

@@ -4,7 +4,7 @@ import type { Config } from '../db/config';
 import type { Logger } from '../db/logger';
 import { listen } from '../db/listener';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
-import { startOnce } from '../db/workflow-start';
+import { startOnce } from '../activities/workflow-start';
 import { continueTrace } from '../db/telemetry/trace-context';
 import { deliveryStart } from '../workflows/webhook-delivery';
 

@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, upsertSearchAttributes, workflowIn
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
-import { LIFECYCLE_STATUS } from './search-attributes';
+import { LIFECYCLE_STATUS } from '../domain/search-attributes';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);

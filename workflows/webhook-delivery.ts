@@ -1,7 +1,7 @@
 import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RetryPolicy, SearchAttributePair } from '@temporalio/common';
 import type { WebhookActivities } from '../activities/webhooks';
-import { ORIGINATOR_ID } from './search-attributes';
+import { ORIGINATOR_ID } from '../domain/search-attributes';
 import { deliveryWorkflowId } from '../domain/workflow-ids';
 
 /**

@@ -2,7 +2,7 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { RetryPolicy, SearchAttributePair } from '@temporalio/common';
 import type { WebhookActivities } from '../activities/webhooks';
 import { RECOVERY_BATCH, RecoveryInput } from '../domain/webhook-recovery';
-import { ORIGINATOR_ID } from './search-attributes';
+import { ORIGINATOR_ID } from '../domain/search-attributes';
 
 /**
  * `POST /v1/webhooks/{id}/recover` (issue #27): the window's events re-delivered to one endpoint

@@ -5,7 +5,7 @@ import { OperationsRepository, TitleRow } from '../../db/repositories/operations
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { ReferenceCache } from '../cache/reference-cache';
-import { startEntry } from '../../db/workflow-outbox';
+import { startEntry } from '../../activities/outbox-start';
 import { created, handle, jsonPage, JsonText, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from './create-direct';

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { Conflict } from '../../domain/errors';
 import { workflowRefusal } from './workflow-refusals';
 import type { TemporalHandle } from '../temporal-client';
-import { startEnqueued } from '../../db/workflow-outbox';
+import { startEnqueued } from '../../activities/outbox-start';
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
 const GRPC_NOT_FOUND = 5;

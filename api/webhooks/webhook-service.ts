@@ -7,7 +7,7 @@ import { NotFound, RuleViolation, Unavailable } from '../../domain/errors';
 import { EVENT_RETENTION_DAYS, keptSince } from '../../domain/event-retention';
 import { WebhookRecovery, WebhookRecoveryRepository } from '../../db/repositories/webhook-recoveries';
 import { recoveryStart } from '../../workflows/webhook-recovery';
-import { startOnce } from '../../db/workflow-start';
+import { startOnce } from '../../activities/workflow-start';
 import { assertWebhookUrl, HostResolver } from '../../domain/url-guard';
 import { newWebhookSecret } from '../../domain/webhook-signature';
 import { Page, WebhookSubscription, WebhookSubscriptionRepository } from '../../db/repositories/webhooks';

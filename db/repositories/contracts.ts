@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { ContractType } from '../../activities/esign-client';
+import type { ContractType } from '../../domain/contract-type';
 
 export type ContractStatus = 'PENDING' | 'SENT' | 'SIGNED' | 'ERROR' | 'VOIDED';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { PixDestination, PixStatus } from '../../activities/pix-client';
+import type { PixDestination, PixStatus } from '../../domain/pix-transfer';
 
 /** One PIX attempt of an operation (`disbursements` row). */
 export interface Disbursement {

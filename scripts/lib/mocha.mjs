@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,22 +26,46 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   rmSync(tallyFile, { force: true });
   const mochaArgs = [...args];
   if (!mochaArgs.some((arg) => !arg.startsWith('-'))) mochaArgs.push('test/**/*.test.ts');
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
-    env: {
-      ...process.env, ...ephemeralSecrets(), ...env, MOCHA_TALLY_FILE: tallyFile, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
-      PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
-      ...(temporalWebUrl ? { TEMPORAL_WEB_URL: temporalWebUrl } : {}),
-    },
-  });
+  // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
+  const testEnv = {
+    ...process.env, ...ephemeralSecrets(), ...env, MOCHA_TALLY_FILE: tallyFile, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
+    PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
+    ...(temporalWebUrl ? { TEMPORAL_WEB_URL: temporalWebUrl } : {}),
+  };
+  const jobs = Number(process.env.TEST_JOBS ?? 1);
+  if (jobs > 1 && freshDatabase) {
+    await migrateTemplate(testEnv);
+    Object.assign(testEnv, { TEST_TEMPLATE_DATABASE: database, TEST_SERVER_URL: serverUrl });
+    mochaArgs.push('--parallel', '--jobs', String(jobs));
+    say(`${jobs} files at a time, each in its own clone of ${database}`);
+  }
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], { cwd: ROOT, stdio: 'inherit', env: testEnv });
   const stopChild = () => child.kill('SIGINT');
   process.on('SIGINT', stopChild);
   process.on('SIGTERM', stopChild);
   const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
   await dropDatabase(serverUrl, database).catch(() => undefined);
+  if (jobs > 1) await dropClonesOf(serverUrl, database).catch(() => undefined);
   return { code, tally: readTally(tallyFile) };
+}
+
+/** Migrates and seeds the run's database once, as the template each file's database is cloned from (test/support/file-database.ts). */
+async function migrateTemplate(env) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'db/cli.ts', 'migrate', 'seed'], { cwd: ROOT, stdio: 'inherit', env });
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new Error(`migrating the template database failed (exit ${code})`);
+}
+
+/** The clones a worker process could not drop (one that crashed or was stopped mid-file). */
+async function dropClonesOf(serverUrl, template) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select datname from pg_database where starts_with(datname, $1)', [`${template}_`]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await client.end();
+  }
 }
 
 function readTally(file) {

@@ -6,7 +6,7 @@ import { buildUser, loginAs } from '../support/factories';
 import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { testConfig, testDb } from '../support/stack';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 
 const ROOT = join(__dirname, '..', '..');
 

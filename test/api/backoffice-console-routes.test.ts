@@ -5,7 +5,7 @@ import { buildOriginator, buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 
 const DAY_MS = 24 * 3_600_000;
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sharedApi } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
-import { buildAssignor, buildPayable, readPayable } from './payables.support';
+import { buildAssignor, buildPayable, readPayable } from '../support/payables';
 
 describe('discount credits', () => {
   let client: ApiClient;

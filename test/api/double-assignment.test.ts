@@ -5,9 +5,9 @@ import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
 import { testDb } from '../support/stack';
 import { eventually } from '../support/webhooks';
-import { receivable } from './simulate.support';
-import { rowsOf } from './operations.support';
-import { anticipationBody, postStock, requestAnticipation, stockBody, stocked, stockItem } from './stock.support';
+import { receivable } from '../support/simulate';
+import { rowsOf } from '../support/operation-checks';
+import { anticipationBody, postStock, requestAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 /** docs/decisions.md, "Double assignment": NF-e keys checked, and a receivable assigned once. */
 describe('double assignment: NF-e keys and the receivable guard', () => {

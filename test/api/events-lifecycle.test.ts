@@ -5,9 +5,9 @@ import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilPaid, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { buildPayable, pay, payment } from './payables.support';
-import { backofficePayerPayment, operationWithTitles, payerPayment } from './titles.support';
-import { eventsAbout } from './events.support';
+import { buildPayable, pay, payment } from '../support/payables';
+import { backofficePayerPayment, operationWithTitles, payerPayment } from '../support/titles';
+import { eventsAbout } from '../support/events';
 
 /**
  * Issue #27's new events, each where its move is written, over the real lifecycle (Temporal and the

@@ -7,7 +7,7 @@ import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
 import { up as grantEventRead } from '../../db/migrations/20261125152703_event_read_scope';
-import { listEvents, recordOperationEvent } from './events.support';
+import { listEvents, recordOperationEvent } from '../support/events';
 
 const DAY_MS = 86_400_000;
 

@@ -12,9 +12,9 @@ import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { dueIn, receivable } from './simulate.support';
-import { buildAssignor, buildPayable, pay, payment, readPayable } from './payables.support';
-import { simulatePayerPayment, payerPayment, readTitle } from './titles.support';
+import { dueIn, receivable } from '../support/simulate';
+import { buildAssignor, buildPayable, pay, payment, readPayable } from '../support/payables';
+import { simulatePayerPayment, payerPayment, readTitle } from '../support/titles';
 
 const ALL_TITLE_STATUSES: TitleStatus[] = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'PAID', 'OVERDUE', 'CANCELLED'];
 

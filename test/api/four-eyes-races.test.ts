@@ -6,7 +6,7 @@ import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { anotherApi } from '../support/stack';
 import { operationWorkflow } from '../support/temporal';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 
 /** Each race is run a few times: an interleaving that breaks it rarely still breaks it here now and then. */
 const ROUNDS = 3;

@@ -6,8 +6,8 @@ import { ApiClient, HttpResponse } from '../support/http';
 import { buildCredential, buildUser, loginAs } from '../support/factories';
 import { newIdempotencyKey } from '../support/idempotency';
 import { directBody } from '../support/operations';
-import { buildPricingIntegrator, receivable } from './simulate.support';
-import { stockBody } from './stock.support';
+import { buildPricingIntegrator, receivable } from '../support/simulate';
+import { stockBody } from '../support/stock';
 
 /** Tables a refused write could have touched. */
 const WRITTEN = ['assignors', 'stock_items', 'operations', 'idempotency_records', 'assignor_payables', 'discount_credits', 'webhook_subscriptions'];

@@ -4,8 +4,8 @@ import { buildUser, loginAs } from '../support/factories';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { receivable } from './simulate.support';
-import { buildAssignor, buildPayable, readPayable } from './payables.support';
+import { receivable } from '../support/simulate';
+import { buildAssignor, buildPayable, readPayable } from '../support/payables';
 
 /** TEST_POLICY: 10,000.00 due in 30 days at 2.5% a month is 250.00 of discount, 9,750.00 liquid. */
 describe('debt netting', () => {

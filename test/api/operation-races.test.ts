@@ -4,11 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationState } from '../../workflows/operation';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { createDirect, directBody, operationsStack } from '../support/operations';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 import { signersOf, untilStatus } from '../support/lifecycle';
 import { temporal } from '../support/temporal';
 import { signingForm } from '../sandbox/support';
-import { payerPayment, simulatePayerPayment } from './titles.support';
+import { payerPayment, simulatePayerPayment } from '../support/titles';
 
 /** How long after the last signer presses "sign" the integrator's cancel is sent. */
 const OFFSETS_MS = [0, 0, 10, 20, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 750, 1_000, 1_500];

@@ -3,8 +3,8 @@ import { testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { cnpj, cpf, formatCnpj } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
-import { receivable } from './simulate.support';
-import { created, rowsOf } from './operations.support';
+import { receivable } from '../support/simulate';
+import { created, rowsOf } from '../support/operation-checks';
 
 /** Contract "Bank object" rules 1–5, and assignors and payers found by document. */
 describe('POST /v1/operations/direct: bank, assignor and payers', () => {

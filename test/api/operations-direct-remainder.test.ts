@@ -3,8 +3,8 @@ import { cnpj, nfeOf } from '../support/documents';
 import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, directBody } from '../support/operations';
-import { receivable, receivableWithout } from './simulate.support';
-import { created } from './operations.support';
+import { receivable, receivableWithout } from '../support/simulate';
+import { created } from '../support/operation-checks';
 
 const ASSIGNOR = cnpj();
 const NFE = { ...nfeOf(ASSIGNOR), nfe_total_value: '10000.00' };

@@ -4,8 +4,8 @@ import { ProductsRepository } from '../../db/repositories/products';
 import { testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
-import { buildPolicy, buildPricingIntegrator, dueIn, receivable, receivableWithout } from './simulate.support';
-import { created, refused, rowsOf } from './operations.support';
+import { buildPolicy, buildPricingIntegrator, dueIn, receivable, receivableWithout } from '../support/simulate';
+import { created, refused, rowsOf } from '../support/operation-checks';
 
 const buildProduct = (originatorId: string) => new ProductsRepository(testDb(), originatorId).create({
   name: 'Direct product', description: null, minMonthlyRatePct: new Dec(1), maxMonthlyRatePct: new Dec(4), minTermDays: 1, maxTermDays: 180,

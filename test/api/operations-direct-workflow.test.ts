@@ -6,7 +6,7 @@ import { buildOperationsIntegrator, directBody } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
 import { closeTemporal, listedWorkflows, operationWorkflow } from '../support/temporal';
 import { eventually } from '../support/webhooks';
-import { bodyOf, created } from './operations.support';
+import { bodyOf, created } from '../support/operation-checks';
 
 const eventsOf = (operationId: string) => testDb()('events').whereRaw("data->>'operation_id' = ?", [operationId]);
 

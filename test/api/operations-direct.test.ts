@@ -6,8 +6,8 @@ import { formatCnpj, cnpj } from '../support/documents';
 import { tokenFor } from '../support/factories';
 import { newIdempotencyKey } from '../support/idempotency';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
-import { dueIn, receivable } from './simulate.support';
-import { bodyOf, created, DISPLAY_NUMBER, UUID_V7 } from './operations.support';
+import { dueIn, receivable } from '../support/simulate';
+import { bodyOf, created, DISPLAY_NUMBER, UUID_V7 } from '../support/operation-checks';
 
 /** Contract "Operation creation response" and "Title": every field they list. */
 const OPERATION_FIELDS = ['id', 'display_number', 'status', 'lifecycle_status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount',

@@ -8,7 +8,7 @@ import { ApiClient } from '../support/http';
 import { cnpj, formatCnpj } from '../support/documents';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
 import { eventually } from '../support/webhooks';
-import { bodyOf, created, refused, setOwnLimit } from './operations.support';
+import { bodyOf, created, refused, setOwnLimit } from '../support/operation-checks';
 
 const ENTITY_LEVELS = ['assignor_link', 'payer_link', 'assignor_default', 'payer_default'];
 

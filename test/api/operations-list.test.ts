@@ -4,7 +4,7 @@ import { anotherApi, testDb } from '../support/stack';
 import { scrape, valueOf } from '../support/metrics';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { presentOperation } from '../../api/operations/presenter';
 

@@ -7,8 +7,8 @@ import { cnpj } from '../support/documents';
 import { tokenFor } from '../support/factories';
 import { buildOperationsIntegrator, directBody } from '../support/operations';
 import { expectInvisibleToOtherTenant } from '../support/tenancy';
-import { dueIn, receivable } from './simulate.support';
-import { bodyOf, created } from './operations.support';
+import { dueIn, receivable } from '../support/simulate';
+import { bodyOf, created } from '../support/operation-checks';
 
 const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((item) => item.id);
 

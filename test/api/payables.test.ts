@@ -4,7 +4,7 @@ import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
 import { newIdempotencyKey } from '../support/idempotency';
 import { expectInvisibleToOtherTenant } from '../support/tenancy';
-import { buildAssignor, buildPayable, pay, payment, readPayable } from './payables.support';
+import { buildAssignor, buildPayable, pay, payment, readPayable } from '../support/payables';
 
 describe('assignor payables', () => {
   let client: ApiClient;

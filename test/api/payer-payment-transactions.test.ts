@@ -6,7 +6,7 @@ import { anotherApi, sharedSandbox, testConfig, testDb } from '../support/stack'
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
-import { payerPayment, readTitle, simulatePayerPayment } from './titles.support';
+import { payerPayment, readTitle, simulatePayerPayment } from '../support/titles';
 
 /** Backends of the test database sitting in an open transaction whose last statement touched the external_id records. */
 const transactionsHeldOnExternalIds = async () => (await testDb().raw(

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator, buildUser, loginAs } from '../support/factories';
 
@@ -146,12 +146,12 @@ describe('platform rules', () => {
     expect(res.body).to.not.have.property('detail');
   });
 
-  it('sees the worker polling the operations task queue in /v1/health/deep', async () => {
+  it('sees the worker polling the task queue in /v1/health/deep', async () => {
     await sharedWorker();
     const token = await loginAs(client, await buildUser({ scopes: ['backoffice:operate'] }));
     const res = await client.get('/v1/health/deep', { token });
     expect(res.status).to.equal(200);
-    expect(res.body.dependencies.worker).to.include({ status: 'ok', task_queue: 'operations' });
+    expect(res.body.dependencies.worker).to.include({ status: 'ok', task_queue: testConfig().temporal.taskQueue });
     expect(res.body.dependencies.worker.pollers).to.be.greaterThan(0);
   });
 });

@@ -6,7 +6,7 @@ import { buildCredential, buildIntegrator, tokenFor } from '../support/factories
 import { cnpj } from '../support/documents';
 import { Dec, Money } from '../../domain/money';
 import { ProductsRepository } from '../../db/repositories/products';
-import { buildPricingIntegrator, receivable } from './simulate.support';
+import { buildPricingIntegrator, receivable } from '../support/simulate';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sharedApi } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildPricingIntegrator, dueIn, receivable, receivableWithout } from './simulate.support';
+import { buildPricingIntegrator, dueIn, receivable, receivableWithout } from '../support/simulate';
 
 /** Every code of the contract's "Vocabulary codes" and "Simulation and direct-creation codes" tables. */
 describe('POST /v1/simulate refusals', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildPricingIntegrator, receivable, receivableWithout } from './simulate.support';
+import { buildPricingIntegrator, receivable, receivableWithout } from '../support/simulate';
 
 describe('POST /v1/simulate input', () => {
   let client: ApiClient;

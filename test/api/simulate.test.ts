@@ -6,7 +6,7 @@ import { buildIntegrator, tokenFor } from '../support/factories';
 import { DEV_SEED } from '../../db/seeds/dev-seed';
 import { cnpj, cpf } from '../support/documents';
 import { Dec, Money } from '../../domain/money';
-import { buildPolicy, buildPricingIntegrator, dueIn, receivable, today } from './simulate.support';
+import { buildPolicy, buildPricingIntegrator, dueIn, receivable, today } from '../support/simulate';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
 describe('POST /v1/simulate', () => {

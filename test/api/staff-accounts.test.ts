@@ -6,7 +6,7 @@ import { ApiClient } from '../support/http';
 import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { anotherApi } from '../support/stack';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 
 describe('staff accounts (issue #29)', () => {
   const stack = operationsStack();

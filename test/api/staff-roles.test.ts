@@ -5,7 +5,7 @@ import { totpCode, totpStep } from '../../db/crypto/totp';
 import { buildUser, loginAs } from '../support/factories';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
-import { receivable } from './simulate.support';
+import { receivable } from '../support/simulate';
 
 const waitingBody = () => directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] });
 

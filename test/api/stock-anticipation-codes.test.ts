@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator } from '../support/operations';
 import { sharedApi, testDb } from '../support/stack';
-import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from './stock.support';
+import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 /** Every stock code of both anticipation routes, with its exact detail shape. */
 describe('stock anticipation codes', () => {

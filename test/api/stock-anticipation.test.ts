@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Money } from '../../domain/money';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, startOperationsTest } from '../support/operations';
-import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from './stock.support';
+import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 describe('POST /v1/stock/simulate-anticipation and /v1/stock/request-anticipation', () => {
   let client: ApiClient;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator } from '../support/operations';
 import { sharedApi } from '../support/stack';
-import { stockBody, stocked, stockItem } from './stock.support';
+import { stockBody, stocked, stockItem } from '../support/stock';
 
 const UNKNOWN = '0190f0a0-0000-7000-8000-000000000000';
 

@@ -6,8 +6,8 @@ import { buildOperationsIntegrator, createDirect, directBody, startOperationsTes
 import { testDb } from '../support/stack';
 import { untilLockWait } from '../support/idempotency';
 import { eventually } from '../support/webhooks';
-import { receivable } from './simulate.support';
-import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from './stock.support';
+import { receivable } from '../support/simulate';
+import { anticipationBody, requestAnticipation, simulateAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 describe('stock items through the life of their operations', () => {
   let client: ApiClient;

@@ -7,7 +7,7 @@ import { newIdempotencyKey } from '../support/idempotency';
 import { buildOperationsIntegrator } from '../support/operations';
 import { sharedApi, testDb } from '../support/stack';
 import { expectInvisibleToOtherTenant } from '../support/tenancy';
-import { postStock, stockBody, stocked, stockItem } from './stock.support';
+import { postStock, stockBody, stocked, stockItem } from '../support/stock';
 
 describe('POST /v1/stock and the stock reads', () => {
   let client: ApiClient;

@@ -4,7 +4,7 @@ import { anotherApi } from '../support/stack';
 import { productionEnv } from '../support/config';
 import { ApiClient } from '../support/http';
 import { buildCredential, tokenFor } from '../support/factories';
-import { payerPayment, simulatePayerPayment } from './titles.support';
+import { payerPayment, simulatePayerPayment } from '../support/titles';
 
 describe('simulated payer payments in production', () => {
   it('do not exist there: 404 not_found, as for any undocumented route', async () => {

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { disbursementKey } from '../../activities/disbursement';
+import { disbursementKey } from '../../domain/pix-transfer';
 import { sharedApi, sharedSandbox, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
 import { untilPaid, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { receivable } from './simulate.support';
-import { pay, payment, readPayable } from './payables.support';
-import { backofficePayerPayment, operationWithTitles, payerPayment, readTitle, titlePaidEvents } from './titles.support';
+import { receivable } from '../support/simulate';
+import { pay, payment, readPayable } from '../support/payables';
+import { backofficePayerPayment, operationWithTitles, payerPayment, readTitle, titlePaidEvents } from '../support/titles';
 
 /**
  * One story over the whole service, real Temporal and the sandbox providers: an operation of two

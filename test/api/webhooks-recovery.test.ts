@@ -6,7 +6,7 @@ import { openWebhookTestStack, WebhookTestStack } from '../support/webhook-stack
 import { buildIntegrator } from '../support/factories';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_DISABLE_AFTER_MS } from '../support/webhooks';
-import { listEvents, recordOperationEvent } from './events.support';
+import { listEvents, recordOperationEvent } from '../support/events';
 
 /**
  * Issue #27 over the real dispatcher, workflows and an HTTPS receiver: a receiver down for a

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { totpCode, totpStep } from '../../db/crypto/totp';
 import { Money } from '../../domain/money';
-import { receivable } from '../api/simulate.support';
+import { receivable } from '../support/simulate';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { untilStatus } from '../support/lifecycle';

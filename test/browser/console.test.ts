@@ -5,7 +5,7 @@ import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
-import { receivable } from '../api/simulate.support';
+import { receivable } from '../support/simulate';
 import { Money } from '../../domain/money';
 import { eventually } from '../support/webhooks';
 import { laptopPage, launchChromium, screenshot, shows } from './browser';

@@ -7,7 +7,7 @@ import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { TcpProxy } from '../support/tcp-proxy';
-import { simulatePayerPayment } from '../api/titles.support';
+import { simulatePayerPayment } from '../support/titles';
 import { eventually } from '../support/webhooks';
 import { connectTestClient } from '../support/temporal';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { ApiClient } from './http';
+import { ApiClient } from './http';
+import { sharedSandbox, testDb } from './stack';
 import { eventually } from './webhooks';
 import { signThroughPage } from '../sandbox/support';
 
@@ -32,4 +33,14 @@ export async function untilPaid(client: ApiClient, token: string, operationId: s
   await untilStatus(client, token, operationId, 'CONTRACT_SENT');
   await signAll(client, token, operationId);
   return untilStatus(client, token, operationId, 'PAID', 90_000);
+}
+
+/** The e-mails the sandbox e-sign provider sent for the operation's current contract (its mailbox, filtered by document). */
+export async function mailboxOf(operationId: string): Promise<{ to: string; sign_url: string }[]> {
+  const contract = await testDb()('contracts').where({ operation_id: operationId }).orderBy('attempt', 'desc').first('provider_document_id');
+  expect(contract?.provider_document_id, `the contract of ${operationId}`).to.be.a('string');
+  const { esignUrl } = await sharedSandbox();
+  const res = await new ApiClient(esignUrl).get(`/mailbox?document_id=${encodeURIComponent(contract.provider_document_id)}`);
+  expect(res.status, res.text).to.equal(200);
+  return res.body.messages;
 }

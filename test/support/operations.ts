@@ -1,6 +1,6 @@
 import { Money } from '../../domain/money';
 import type { PolicySettings } from '../../db/repositories/policies';
-import { buildPricingIntegrator, receivable } from '../api/simulate.support';
+import { buildPricingIntegrator, receivable } from './simulate';
 import { cnpj } from './documents';
 import { newIdempotencyKey } from './idempotency';
 import { sharedApi, sharedWorker } from './stack';

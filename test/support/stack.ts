@@ -7,6 +7,7 @@ import { startWorker, RunningWorker } from '../../worker/main';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import type { SandboxConfig } from '../../sandbox/config';
 import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webhooks';
+import { clonesPerFile } from './file-database';
 
 // Every test calls from 127.0.0.1 and rate-limit windows are shared in Postgres, so every api the
 // suite starts, in this process or as a child process (which inherits the environment), gets
@@ -43,8 +44,10 @@ const extraApis: RunningApi[] = [];
 export async function prepareDatabase(): Promise<Db> {
   if (!db) {
     db = createDb(testConfig().databaseUrl, 10);
-    await migrate(db);
-    await seedDev(db, new CipherRing(testConfig().payloadKeys));
+    if (!clonesPerFile()) {
+      await migrate(db);
+      await seedDev(db, new CipherRing(testConfig().payloadKeys));
+    }
   }
   return db;
 }
@@ -130,10 +133,12 @@ export async function stopSharedWorker(): Promise<void> {
   await (await running).stop();
 }
 
+/** Stops what the file (or the run) started; a parallel worker process starts afresh for its next file. */
 export async function stopAll(): Promise<void> {
   for (const extra of extraApis.splice(0)) await extra.close();
   if (worker) await (await worker).stop();
   if (api) await (await api).close();
   if (sandbox) await (await sandbox).close();
   if (db) await db.destroy();
+  worker = api = sandbox = db = undefined;
 }

@@ -1,6 +1,6 @@
 import { Client, Connection, WorkflowExecutionDescription } from '@temporalio/client';
 import { expect } from 'chai';
-import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../../workflows/search-attributes';
+import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../../domain/search-attributes';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { OperationState } from '../../workflows/operation';
 import { eventually } from './webhooks';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CANCELLABLE_STATES, LIFECYCLE_STATUSES, PENDING_REQUESTS, readModelMove, settleRequest, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
+  CANCELLABLE_STATES, DISPATCHED_STATES, LIFECYCLE_STATUSES, PENDING_REQUESTS, readModelMove, settleRequest, SIGNABLE_STATES, statesLeadingTo, TRANSITIONS, WAITING_FOR,
 } from '../../domain/operation-lifecycle';
 
 describe('the operation state table', () => {
@@ -11,6 +11,14 @@ describe('the operation state table', () => {
     expect([...SIGNABLE_STATES]).to.have.members(['PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_ERROR']);
     expect(statesLeadingTo('CONTRACT_ERROR')).to.have.members(['APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_SENT']);
     expect(statesLeadingTo('PAID')).to.deep.equal(['DISBURSING']);
+  });
+
+  it('derives the states with the contract out from the table: CONTRACT_SENT and what only it leads to, never CONTRACT_ERROR or CANCELLED', () => {
+    expect([...DISPATCHED_STATES]).to.have.members(['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID', 'SETTLED']);
+    // Closed upstream: every way into a dispatched state other than CONTRACT_SENT comes from a dispatched state.
+    for (const state of DISPATCHED_STATES.filter((s) => s !== 'CONTRACT_SENT')) {
+      expect(statesLeadingTo(state).filter((from) => !DISPATCHED_STATES.includes(from)), state).to.deep.equal([]);
+    }
   });
 
   it('lets a read-model write run again after later moves committed (a re-run workflow task), and refuses only a row the target cannot lead to', () => {

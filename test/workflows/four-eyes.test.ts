@@ -6,7 +6,7 @@ import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { recordHistory } from '../support/histories';
 import { operationWorkflow } from '../support/temporal';
-import { receivable } from '../api/simulate.support';
+import { receivable } from '../support/simulate';
 
 const amountBody = (amount: string) => directBody({ receivables: [receivable({ net_future_value: amount, requested_net_future_value: amount })] });
 

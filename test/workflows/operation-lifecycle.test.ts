@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { sharedSandbox, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
-import { signAll, signersOf, untilStatus } from '../support/lifecycle';
-import { receivable } from '../api/simulate.support';
+import { mailboxOf, signAll, signersOf, untilStatus } from '../support/lifecycle';
+import { receivable } from '../support/simulate';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, operationWorkflow } from '../support/temporal';
 import { recordHistory } from '../support/histories';
@@ -27,6 +27,7 @@ describe('operation lifecycle on Temporal', () => {
     const signers = await signersOf(client, token, id);
     expect(signers.signers[0]).to.include({ signed: false });
     expect(signers.document_status).to.be.a('string');
+    expect((await mailboxOf(id)).map((m) => m.sign_url)).to.have.members(signers.signers.map((s: { sign_url: string }) => s.sign_url));
     await signAll(client, token, id);
     const paid = await untilStatus(client, token, id, 'PAID');
     const disbursement = await testDb()('disbursements').where({ operation_id: id }).first();
@@ -41,8 +42,13 @@ describe('operation lifecycle on Temporal', () => {
     const body = directBody({ embedded_signature: true, email: `embedded+${Date.now()}@example.com` });
     const created = await createDirect(client, token, body);
     await untilStatus(client, token, created.body.id, 'CONTRACT_SENT');
+    const signers = await signersOf(client, token, created.body.id);
+    expect(signers.signers.length).to.be.greaterThan(0);
+    expect(signers.signers.every((s: { sign_url: string | null }) => typeof s.sign_url === 'string')).to.equal(true);
+    expect(await mailboxOf(created.body.id)).to.deep.equal([]);
     await signAll(client, token, created.body.id);
     await untilStatus(client, token, created.body.id, 'PAID');
+    expect(await mailboxOf(created.body.id)).to.deep.equal([]);
   });
 
   it('waits for a human: approval moves WAITING_APPROVAL to PRE_APPROVED and on to the contract', async () => {

@@ -11,7 +11,7 @@ import { TcpProxy } from '../support/tcp-proxy';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, temporal } from '../support/temporal';
 import { recordHistory } from '../support/histories';
-import { payerPayment, simulatePayerPayment } from '../api/titles.support';
+import { payerPayment, simulatePayerPayment } from '../support/titles';
 
 /**
  * Requests that race a move of the workflow, made deterministic: the worker reaches the e-sign

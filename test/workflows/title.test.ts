@@ -11,8 +11,8 @@ import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { recordHistory } from '../support/histories';
 import { closeTemporal, listedWorkflows } from '../support/temporal';
-import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../workflows/search-attributes';
-import { assignorExposure, operationWithTitles, payerPayment, readTitle, simulatePayerPayment, titlePaidEvents } from '../api/titles.support';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
+import { assignorExposure, operationWithTitles, payerPayment, readTitle, simulatePayerPayment, titlePaidEvents } from '../support/titles';
 
 /**
  * Titles as their operation's workflow tracks them from PAID: each operation is signed through

@@ -1,11 +1,9 @@
 import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { APPROVED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
-import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import { APPROVED_STATES, DISPATCHED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
 import type { operationWorkflow } from '../operation';
 import { failureCode, OperationRun, refuse } from '../operation-run';
 
-const ALREADY_DISPATCHED: readonly LifecycleStatus[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID', 'SETTLED'];
 const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];
 const SIGNATURE_POLL_SLOW_MS = 300_000;
 
@@ -50,7 +48,7 @@ export class ContractPhase {
 
   private refuseUnlessSignable(): void {
     if (this.run.cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
-    if (ALREADY_DISPATCHED.includes(this.run.status)) refuse('contract_already_exists', 'The contract was already dispatched');
+    if (DISPATCHED_STATES.includes(this.run.status)) refuse('contract_already_exists', 'The contract was already dispatched');
     if (!SIGNABLE_STATES.includes(this.run.status)) refuse('operation_not_in_signable_state', `Operation is ${this.run.status}`);
   }
 

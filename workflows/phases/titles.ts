@@ -4,7 +4,7 @@ import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } 
 import type { operationWorkflow } from '../operation';
 import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
 import { OperationRun, refuse } from '../operation-run';
-import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../search-attributes';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
 import { titleActivities } from '../title-activities';
 
 function refuseWith(refusal: Refusal): never {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { ApiClient } from '../support/http';
-import { cnpj } from '../support/documents';
-import { today } from './simulate.support';
+import type { ApiClient } from './http';
+import { cnpj } from './documents';
+import { today } from './simulate';
 
 /** A company assignor of the caller's originator, registered through the api. */
 export async function buildAssignor(client: ApiClient, token: string, overrides: Record<string, unknown> = {}) {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { cnpj } from '../support/documents';
-import type { ApiClient } from '../support/http';
-import { newIdempotencyKey } from '../support/idempotency';
-import { receivableWithout } from './simulate.support';
+import { cnpj } from './documents';
+import type { ApiClient } from './http';
+import { newIdempotencyKey } from './idempotency';
+import { receivableWithout } from './simulate';
 
 /** A valid stock item: the test receivable (NFV 10,000.00, due in 30 days, no gross) without a requested value. */
 export const stockItem = (overrides: Record<string, unknown> = {}) => receivableWithout(['requested_net_future_value'], overrides);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { ApiClient } from '../support/http';
-import { createDirect, directBody } from '../support/operations';
-import { testDb } from '../support/stack';
-import { receivable } from './simulate.support';
+import type { ApiClient } from './http';
+import { createDirect, directBody } from './operations';
+import { testDb } from './stack';
+import { receivable } from './simulate';
 
 /** Shared by the test/api/operations-*.test.ts files. */
 export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

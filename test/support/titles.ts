@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { ApiClient } from '../support/http';
-import { testDb } from '../support/stack';
-import { createDirect, directBody } from '../support/operations';
-import { dueIn, receivable } from './simulate.support';
+import type { ApiClient } from './http';
+import { testDb } from './stack';
+import { createDirect, directBody } from './operations';
+import { dueIn, receivable } from './simulate';
 
 export const payerPayment = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ paid_amount_brl: '100.00', external_id: `boleto-${randomUUID()}`, ...overrides });
 

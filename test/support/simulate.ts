@@ -1,10 +1,10 @@
 import { Dec, Money } from '../../domain/money';
 import { addDays, businessDate, Policy } from '../../domain/pricing';
 import { PoliciesRepository, PolicySettings } from '../../db/repositories/policies';
-import { testDb } from '../support/stack';
-import { cnpj } from '../support/documents';
-import type { ApiClient } from '../support/http';
-import { buildIntegrator } from '../support/factories';
+import { testDb } from './stack';
+import { cnpj } from './documents';
+import type { ApiClient } from './http';
+import { buildIntegrator } from './factories';
 
 /** A plain policy that makes the arithmetic of API tests easy to follow: 2.5% a month, nothing else. */
 export const TEST_POLICY: PolicySettings = {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '../../domain/events';
 import { recordEvent } from '../../db/repositories/events';
-import type { ApiClient } from '../support/http';
-import { testDb } from '../support/stack';
+import type { ApiClient } from './http';
+import { testDb } from './stack';
 
 /** Records an event about `objectId` (a fresh operation by default) as a state change would. */
 export async function recordOperationEvent(originatorId: string, overrides: { type?: EventType; objectId?: string; occurredAt?: Date } = {}) {

@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { buildDocument } from '../../api/openapi/document';
+import { RouteTable } from '../../api/openapi/route-table';
+import { resolveRoute } from '../../api/middleware/resolve-route';
+import { openapiValidation } from '../../api/middleware/openapi-validation';
+
+export interface Seen { status: number; body: unknown }
+
+/**
+ * A bare app with the api's route resolution and the validator's first two middlewares (path
+ * parameters and route metadata), answering with what the metadata left on each request, before
+ * any schema is checked: with the direct lookup (validator-patches.ts) or the validator's own.
+ */
+export async function metadataOf(lookup: 'direct' | 'validator', requests: { method: string; path: string }[], beforeRequests?: () => void): Promise<Seen[]> {
+  const document = buildDocument('http://localhost:8000', 'dev');
+  const app = express();
+  app.use((req, _res, next) => { req.ctx = {} as never; next(); });
+  app.use(resolveRoute(new RouteTable(document as never)));
+  app.use(...openapiValidation(document, false, lookup).slice(0, 2));
+  beforeRequests?.();
+  app.use((req, res) => {
+    const openapi = (req as unknown as { openapi?: { expressRoute: string; openApiRoute: string; pathParams: unknown; schema: { operationId?: string } } }).openapi;
+    res.json({
+      openapi: openapi && { expressRoute: openapi.expressRoute, openApiRoute: openapi.openApiRoute, pathParams: openapi.pathParams, operationId: openapi.schema.operationId },
+      params: req.params,
+    });
+  });
+  app.use(((err, _req, res, _next) => { res.status(err.status ?? 599).json({ error: String(err.message) }); }) as express.ErrorRequestHandler);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const seen: Seen[] = [];
+    for (const { method, path } of requests) {
+      const res = await fetch(`${base}${path}`, { method });
+      seen.push({ status: res.status, body: method === 'HEAD' ? null : await res.json() });
+    }
+    return seen;
+  } finally {
+    server.close();
+  }
+}
