@@ -33,6 +33,7 @@ import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
 import { eventRoutes } from './events/routes';
+import { testClockRoutes } from './test-clocks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { assignorRoutes } from './assignors/routes';
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now),
+    testClockRoutes({ db, temporal: deps.temporal, config, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

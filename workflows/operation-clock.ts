@@ -1,4 +1,5 @@
-import { condition, getExternalWorkflowHandle, isCancellation, setHandler, SignalDefinition } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
+import { signalIfRunning } from './signal-external';
 import { testClockWorkflowId } from '../domain/workflow-ids';
 import { clockAdvancedSignal, clockDeletedSignal, operationAttachedSignal, operationCaughtUpSignal } from './test-clock-messages';
 
@@ -50,7 +51,7 @@ export class OperationClock {
 
   /** An operation created on the clock joins it, so later advances reach it. */
   async attach(): Promise<void> {
-    await this.tellClock(operationAttachedSignal, { workflowId: this.workflowId });
+    await signalIfRunning(testClockWorkflowId(this.state.clockId), operationAttachedSignal, { workflowId: this.workflowId });
   }
 
   /** Beside the main line for the whole run: each advance is answered once `caughtUp` holds. */
@@ -61,7 +62,7 @@ export class OperationClock {
       this.state.local = this.state.target;
       this.state.unanswered = null;
       this.answering = true;
-      await this.tellClock(operationCaughtUpSignal, { workflowId: this.workflowId, frozenTime });
+      await signalIfRunning(testClockWorkflowId(this.state.clockId), operationCaughtUpSignal, { workflowId: this.workflowId, frozenTime });
       this.answering = false;
     }
   }
@@ -69,14 +70,5 @@ export class OperationClock {
   /** Before the run ends: no advance left unanswered, or the clock would wait for it. */
   async settled(): Promise<void> {
     await condition(() => this.state.unanswered === null && !this.answering);
-  }
-
-  private async tellClock<T extends unknown[]>(signal: SignalDefinition<T>, ...args: T): Promise<void> {
-    try {
-      await getExternalWorkflowHandle(testClockWorkflowId(this.state.clockId)).signal(signal, ...args);
-    } catch (err) {
-      // A deleted or expired clock has ended: nobody waits for the answer.
-      if (isCancellation(err)) throw err;
-    }
   }
 }
