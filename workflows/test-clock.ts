@@ -24,6 +24,8 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
   const waiting = new Set<string>();
   let frozenTime = input.frozenTime;
   let advancing = false;
+  /** The advance running has been written (status advancing): its end may be written over it. */
+  let recorded = false;
   let deleted = false;
   const state = (): TestClockState => ({ frozenTime, advancing, operations: operations.size, waitingFor: waiting.size });
 
@@ -39,11 +41,13 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
   setHandler(advanceClockUpdate, async ({ frozenTime: to }) => {
     advancing = true;
     frozenTime = to;
-    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to });
     for (const id of operations) {
       waiting.add(id);
       toTell.add(id);
     }
+    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to });
+    // Only now may the advance end: ready is written over the row the advance wrote.
+    recorded = true;
     return state();
   }, {
     validator: ({ frozenTime: to }) => {
@@ -60,7 +64,7 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
   });
 
   for (;;) {
-    await condition(() => deleted || toTell.size > 0 || (advancing && waiting.size === 0) || (!advancing && workflowInfo().continueAsNewSuggested));
+    await condition(() => deleted || toTell.size > 0 || (recorded && waiting.size === 0) || (!advancing && workflowInfo().continueAsNewSuggested));
     if (deleted) break;
     if (toTell.size > 0) {
       const told = [...toTell];
@@ -71,9 +75,10 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
           waiting.delete(id);
         }
       }));
-    } else if (advancing) {
+    } else if (recorded) {
       await clocks.recordClockReady({ clockId: input.clockId, frozenTime });
       advancing = false;
+      recorded = false;
     } else {
       await condition(allHandlersFinished);
       if (!advancing && toTell.size === 0) await continueAsNew<typeof testClockWorkflow>({ ...input, frozenTime, operations: [...operations] });

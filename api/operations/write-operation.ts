@@ -177,6 +177,6 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const titleRows: TitleRow[] = (await writes.insertTitles(titles))
     .map((row) => ({ ...row, payerDocument: payersById.get(row.payerId)!.document, payerName: payersById.get(row.payerId)!.name }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
-  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
+  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts, at: clockTime });
   return { id, status, outbox, operation, titles: titleRows };
 }
