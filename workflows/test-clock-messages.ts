@@ -1,4 +1,4 @@
-import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Where a test clock's time stands, as the clock tells its operations (issue #26). */
 export interface ClockTimeInput { frozenTime: string }
@@ -16,6 +16,7 @@ export interface TestClockWorkflowInput {
 
 export interface TestClockState { frozenTime: string; advancing: boolean; operations: number; waitingFor: number }
 
+export const testClockStateQuery = defineQuery<TestClockState>('state');
 /** Operation → clock: an operation created on the clock joins it. */
 export const operationAttachedSignal = defineSignal<[{ workflowId: string }]>('operationAttached');
 /** Operation → clock: everything due up to `frozenTime` is done. */

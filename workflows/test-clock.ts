@@ -7,7 +7,7 @@ import { advanceRefusal } from '../domain/test-clocks';
 import { READ_MODEL_RETRY } from './operation-activities';
 import {
   advanceClockUpdate, clockAdvancedSignal, clockDeletedSignal, deleteClockSignal, operationAttachedSignal, operationCaughtUpSignal,
-  TestClockState, TestClockWorkflowInput,
+  TestClockState, testClockStateQuery, TestClockWorkflowInput,
 } from './test-clock-messages';
 
 /**
@@ -29,6 +29,7 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
   let deleted = false;
   const state = (): TestClockState => ({ frozenTime, advancing, operations: operations.size, waitingFor: waiting.size });
 
+  setHandler(testClockStateQuery, state);
   setHandler(operationAttachedSignal, ({ workflowId }) => {
     operations.add(workflowId);
     toTell.add(workflowId);
@@ -41,12 +42,12 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
   setHandler(advanceClockUpdate, async ({ frozenTime: to }) => {
     advancing = true;
     frozenTime = to;
+    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to });
+    // The row says advancing before any operation moves; only now may the advance end.
     for (const id of operations) {
       waiting.add(id);
       toTell.add(id);
     }
-    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to });
-    // Only now may the advance end: ready is written over the row the advance wrote.
     recorded = true;
     return state();
   }, {

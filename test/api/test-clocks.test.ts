@@ -71,6 +71,9 @@ describe('test clocks: the months after disbursement in minutes', function () {
     const res = await advanceClock(client, token, clock.id, target);
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.include({ id: clock.id, status: 'advancing', frozen_time: target });
+    // The operation is still applying its deadlines: another advance must wait.
+    const meanwhile = await advanceClock(client, token, clock.id, new Date(Date.parse(target) + DAY_MS).toISOString());
+    expect([meanwhile.status, meanwhile.body]).to.deep.equal([409, { detail: 'test_clock_advancing' }]);
     expect((await untilReady(client, token, clock.id)).frozen_time).to.equal(target);
 
     const unpaid = operation.titles.find((t) => t.external_id === 'unpaid')!;
