@@ -18,6 +18,8 @@ const setupArbitrary = fc.record({
   }), { minLength: 1, maxLength: 3 }),
   dispatchMode: fc.constantFrom<DispatchMode>('ok', 'ok', 'refuse'),
   pixMode: fc.constantFrom<PixMode>('settle', 'pending', 'refuse'),
+  // Issue #26: one run in three lives on a test clock.
+  onClock: fc.constantFrom(false, false, true),
 });
 
 export const interleavingArbitrary = fc.record({ setup: setupArbitrary, commands: fc.commands(OPERATION_COMMANDS, { maxCommands: 25 }) });
@@ -38,8 +40,8 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   world.approvalsRequired = setup.approvalsRequired;
   const under = await OperationUnderTest.start(environment, world, {
     originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
-  });
-  const model: OperationModel = { status: world.status, titles: [], stalled: false };
+  }, setup.onClock);
+  const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock };
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);
     await finish(model, under);
@@ -47,6 +49,7 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   } finally {
     environment.gate.resume(world.operationId);
     if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
+    if (setup.onClock) await under.terminateClock();
   }
 }
 
