@@ -67,6 +67,11 @@ export class OperationClock {
     }
   }
 
+  /** No answer on its way to the clock (a run continuing as new carries what is still unanswered). */
+  async settledSignals(): Promise<void> {
+    await condition(() => !this.answering);
+  }
+
   /** Before the run ends: no advance left unanswered, or the clock would wait for it. */
   async settled(): Promise<void> {
     await condition(() => this.state.unanswered === null && !this.answering);

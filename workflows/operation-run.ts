@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
+import type { operationWorkflow } from './operation';
 import { OperationClock } from './operation-clock';
 import { LIFECYCLE_STATUS } from './search-attributes';
 
@@ -72,6 +73,14 @@ export class OperationRun {
   /** The moment an activity stamps on what it writes: the clock's when there is one, else the activity's own. */
   at(): { at?: string } {
     return this.clock ? { at: this.clock.now().toISOString() } : {};
+  }
+
+  /** A fresh run of this operation, resumed at `initialStatus`; on a test clock it carries the clock's time and any advance not answered yet. */
+  async continueAsNew(initialStatus: LifecycleStatus, resumed: NonNullable<OperationWorkflowInput['resumed']>): Promise<never> {
+    const { clock } = this;
+    if (!clock) return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, resumed });
+    await clock.settledSignals();
+    return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
   }
 
   /** Whether `deadline` has come: on a clock, once an advance passed it. */

@@ -9,6 +9,7 @@ import { untilPaid, untilStatus } from '../support/lifecycle';
 import { receivable } from './simulate.support';
 import { payerPayment, readTitle, simulatePayerPayment } from './titles.support';
 import { readPayable } from './payables.support';
+import { recordHistory } from '../support/histories';
 import { advanceClock, readyClock, untilReady } from './test-clocks.support';
 
 const DAY_MS = 86_400_000;
@@ -84,6 +85,7 @@ describe('test clocks: the months after disbursement in minutes', function () {
     expect(payables).to.have.length(1);
     expect(payables[0]).to.include({ origin: 'TITLE_OVERDUE', amount_brl: '4000.00', status: 'OPEN', due_date: businessDate(new Date(deadline)), created_at: deadline });
     expect((await client.get(`/v1/operations/${operation.id}`, { token })).body.lifecycle_status).to.equal('SETTLED');
+    await recordHistory('test-clock', operation.id);
 
     const events: { event_type: string; occurred_at: Date }[] = await testDb()('events')
       .whereRaw("data->>'operation_id' = ? or data->>'payable_id' = ?", [operation.id, payables[0].id]).orderBy('position');

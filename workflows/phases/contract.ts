@@ -1,8 +1,7 @@
-import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { APPROVED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
-import type { operationWorkflow } from '../operation';
 import { failureCode, OperationRun, refuse } from '../operation-run';
 
 const ALREADY_DISPATCHED: readonly LifecycleStatus[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID', 'SETTLED'];
@@ -141,9 +140,7 @@ export class ContractPhase {
         // (unless a cancel arrives meanwhile: this run must finish it).
         await condition(() => allHandlersFinished() || run.cancelRequested !== null);
         if (!run.cancelRequested) {
-          await continueAsNew<typeof operationWorkflow>({
-            ...run.input, initialStatus: 'CONTRACT_SENT', resumed: { contractAttempts: run.state.contractAttempts },
-          });
+          await run.continueAsNew('CONTRACT_SENT', { contractAttempts: run.state.contractAttempts });
         }
       }
     }

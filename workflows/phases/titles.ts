@@ -1,7 +1,6 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
 import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
-import type { operationWorkflow } from '../operation';
 import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
 import { OperationRun, refuse } from '../operation-run';
 import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../search-attributes';
@@ -166,14 +165,9 @@ export class TitleTracking {
   private async continueAsNew(): Promise<never> {
     const { run } = this;
     await condition(allHandlersFinished);
-    return continueAsNew<typeof operationWorkflow>({
-      ...run.input,
-      initialStatus: 'PAID',
-      ...(run.clock ? { testClock: run.clock.state } : {}),
-      resumed: {
-        contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
-        titles: run.state.titles, payments: [...this.applied.values()],
-      },
+    return run.continueAsNew('PAID', {
+      contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
+      titles: run.state.titles, payments: [...this.applied.values()],
     });
   }
 }
