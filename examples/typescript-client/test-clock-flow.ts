@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { apiClient, expectData } from './client';
-import { FlowOptions, randomCnpj } from './whole-flow';
+import { FlowOptions, runFromCommandLine } from './whole-flow';
 
 const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,14 +55,4 @@ export async function runTestClockFlow(options: FlowOptions) {
   }
 }
 
-if (require.main === module) {
-  const env = process.env;
-  runTestClockFlow({
-    baseUrl: env.BASE_URL ?? 'http://127.0.0.1:8000',
-    clientId: env.CLIENT_ID ?? 'zk_sbx_demo_a',
-    clientSecret: env.CLIENT_SECRET ?? 'sk_sbx_demo_a_secret',
-    assignorCnpj: randomCnpj(),
-    payerCnpj: randomCnpj(),
-    log: (line) => console.log(line),
-  }).catch((err) => { console.error(err); process.exit(1); });
-}
+if (require.main === module) runFromCommandLine(runTestClockFlow);
