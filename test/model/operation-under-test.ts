@@ -41,6 +41,8 @@ export class OperationUnderTest {
   readonly updates: SentUpdate[] = [];
   /** A run of this workflow was seen starting from another's continue-as-new. */
   continuedAsNew = false;
+  /** Advances of its test clock that came back ready (issue #26). */
+  clockAdvances = 0;
   private readonly answers = new Map<string, Promise<void>>();
   private count = 0;
 
@@ -107,6 +109,7 @@ export class OperationUnderTest {
       await sleep(10);
     }
     if (this.world.clock?.status !== 'ready') throw new Error(`the clock workflow is ready but its row says ${this.world.clock?.status}`);
+    this.clockAdvances += 1;
   }
 
   async state(): Promise<OperationState> {
