@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now),
-    testClockRoutes({ db, temporal: deps.temporal, config, now }),
+    testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

@@ -10,6 +10,7 @@ export const backofficeSchemas = {
     required: ['operation', 'originator', 'assignor', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url'],
     properties: {
       operation: ref('Operation'),
+      test_clock: { anyOf: [ref('TestClock'), { type: 'null' }], description: 'Sandbox: the test clock the operation lives on (issue #26); null otherwise or once deleted' },
       originator: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } },
       assignor: {
         type: 'object', required: ['id', 'name', 'document', 'email'],

@@ -5,6 +5,8 @@ import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
 import type { Config } from '../../db/config';
 import { renderOperation } from '../operations/routes';
+import { TestClocksRepository } from '../../db/repositories/test-clocks';
+import { presentTestClock } from '../test-clocks/routes';
 import { workflowLink } from './temporal-web';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ?? null);
@@ -48,6 +50,7 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
     repository.detailOf(op),
     signersOf(deps.db, deps.esign, op.id),
   ]);
+  const clock = operation.test_clock_id ? await new TestClocksRepository(deps.db, op.originatorId).byId(operation.test_clock_id) : undefined;
   return {
     operation,
     originator: rows.originator,
@@ -64,5 +67,6 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
       deliveries: rows.deliveries.filter((d) => d.event_id === e.event_id).map(({ event_id: _, ...d }) => withIsoDates(d)),
     })),
     temporal_web_url: workflowLink(deps.config, op.id),
+    test_clock: clock ? presentTestClock(clock) : null,
   };
 }

@@ -50,7 +50,7 @@ const TAGS = [
 ];
 
 /** Paths production's document leaves out. */
-const SANDBOX_ONLY = ['/v1/sandbox/', '/v1/test-clocks'];
+const SANDBOX_ONLY = ['/v1/sandbox/', '/v1/test-clocks', '/v1/backoffice/test-clocks'];
 
 interface Part {
   paths: Record<string, unknown>;

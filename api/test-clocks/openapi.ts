@@ -1,4 +1,4 @@
-import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
+import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, staffActSecurity, timestampInput } from '../openapi/helpers';
 
 /** Issue #26: sandbox test clocks. Absent from production's document (api/openapi/document.ts), so 404 there. */
 const timestamp = { type: 'string', format: 'date-time' };
@@ -81,6 +81,16 @@ export const testClockPaths = {
       description: `${sandboxNote} Answers at once with \`status: advancing\`; poll GET /v1/test-clocks/{id} (or subscribe to \`test_clock.ready\`) until \`ready\`. `
         + 'Refusals: 422 `test_clock_time_not_forward` (not after the clock\'s time), 422 `test_clock_advance_too_far` (more than 730 days), '
         + '409 `test_clock_advancing` (an advance still running).',
+      parameters: [clockId, idempotencyKey(false)],
+      requestBody: jsonBody(ref('TestClockAdvance')),
+      responses: { 200: json('Advancing', ref('TestClock')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/test-clocks/{id}/advance': {
+    post: {
+      operationId: 'backofficeAdvanceTestClock', tags: ['backoffice'], security: staffActSecurity(),
+      summary: 'Staff: advance the test clock of a sandbox operation (the console\'s operation page)',
+      description: `${sandboxNote} The same advance and refusals as POST /v1/test-clocks/{id}/advance, on any originator's clock; audited.`,
       parameters: [clockId, idempotencyKey(false)],
       requestBody: jsonBody(ref('TestClockAdvance')),
       responses: { 200: json('Advancing', ref('TestClock')), ...errors(401, 403, 404, 409, 422, 429, 503) },

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
-import { TestClockRow, TestClocksRepository } from '../../db/repositories/test-clocks';
+import { clockOwner, TestClockRow, TestClocksRepository } from '../../db/repositories/test-clocks';
+import type { AuditTrail } from '../audit/audit-trail';
 import { enqueueWorkflow, startEntry } from '../../db/workflow-outbox';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '../../workflows/test-clock-messages';
 import type { Config } from '../../db/config';
@@ -15,6 +16,7 @@ export interface TestClockRouteDeps {
   db: Knex;
   temporal: TemporalHandle;
   config: Config;
+  audit: AuditTrail;
   now: () => Date;
 }
 
@@ -73,14 +75,27 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
     return noContent();
   }));
 
-  router.post('/v1/test-clocks/:id/advance', handle(async (req, uow) => {
-    const originatorId = tenantOf(req);
-    const id = String(req.params.id);
-    await liveClock(uow.db, originatorId, id);
-    const frozenTime = new Date((req.body as { frozen_time: string }).frozen_time).toISOString();
+  /** The clock's workflow decides; the row it wrote before answering is read outside the request's snapshot. */
+  const advance = async (originatorId: string, id: string, body: { frozen_time: string }) => {
+    const frozenTime = new Date(body.frozen_time).toISOString();
     await executeWorkflowUpdate({ db: deps.db, temporal: deps.temporal }, testClockWorkflowId(id), 'test_clock_not_found', advanceClockUpdate, { frozenTime });
-    // The update wrote the row before answering: read it outside this request's snapshot.
-    return ok(presentTestClock(await liveClock(deps.db, originatorId, id)));
+    return presentTestClock(await liveClock(deps.db, originatorId, id));
+  };
+
+  router.post('/v1/test-clocks/:id/advance', handle(async (req, uow) => {
+    const id = String(req.params.id);
+    await liveClock(uow.db, tenantOf(req), id);
+    return ok(await advance(tenantOf(req), id, req.body));
+  }));
+
+  // The console's operation page advances the clock of a sandbox operation it shows (any originator's).
+  router.post('/v1/backoffice/test-clocks/:id/advance', handle(async (req, uow) => {
+    const id = String(req.params.id);
+    const owner = await clockOwner(uow.db, id);
+    if (!owner) throw new NotFound('test_clock_not_found');
+    const clock = await advance(owner, id, req.body);
+    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, after: req.body });
+    return ok(clock);
   }));
 
   return router;

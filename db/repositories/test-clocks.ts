@@ -45,6 +45,11 @@ export class TestClocksRepository extends TenantScopedRepository {
   }
 }
 
+/** The originator of a live clock, for staff routes (any originator's clock). */
+export async function clockOwner(db: Knex, id: string): Promise<string | undefined> {
+  return (await db('test_clocks').where({ id }).whereNull('deleted_at').first('originator_id'))?.originator_id;
+}
+
 /** The clock workflow's writes: it owns the status and the time (any tenant's clock, by id). */
 export class TestClockMovesRepository {
   constructor(private readonly db: Knex) {}

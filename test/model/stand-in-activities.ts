@@ -19,6 +19,19 @@ export interface StandInDeps {
   now: () => Promise<number>;
 }
 
+/**
+ * On a test clock an overdue move carries the clock's moment: its deadline when an advance
+ * passed it, the clock's time when it was already past as tracking began; never a moment the
+ * clock has not reached.
+ */
+function overdueOnClock(titleId: string, title: OperationWorld['titles'][number], clockTime: string, at: string | undefined): string[] {
+  const deadline = Date.parse(title.overdueAt!);
+  if (at === undefined) return [`${titleId} marked overdue in real time on a test clock`];
+  if (Date.parse(at) < deadline || Date.parse(at) > Date.parse(clockTime)) return [`${titleId} marked overdue at ${at}, outside its deadline ${title.overdueAt} .. the clock's ${clockTime}`];
+  if (deadline > Date.parse(title.trackedAt!) && at !== title.overdueAt) return [`${titleId} marked overdue at ${at} on a test clock, not at its deadline ${title.overdueAt}`];
+  return [];
+}
+
 /** A model run's clock is named after its operation. */
 export const clockOfOperation = (operationId: string) => `clock-${operationId}`;
 const operationOfClock = (clockId: string) => clockId.replace(/^clock-/, '');
@@ -105,6 +118,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       const at = w.clock ? Date.parse(w.clock.frozenTime) : await now();
       return w.titles.map((title) => {
         title.overdueAt = new Date(at + title.overdueAfterMs).toISOString();
+        title.trackedAt = w.clock?.frozenTime ?? null;
         return { titleId: title.titleId, ...balance(title), overdueAt: title.overdueAt, payableId: null };
       });
     },
@@ -144,8 +158,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
 
     async markTitleOverdue({ titleId, at }) {
       const { w, title } = titleWorld(titleId);
-      if (w.clock && at !== title.overdueAt) w.violations.push(`${titleId} marked overdue at ${at ?? 'real time'} on a test clock, not at its deadline ${title.overdueAt}`);
-      if (w.clock && Date.parse(title.overdueAt!) > Date.parse(w.clock.frozenTime)) w.violations.push(`${titleId} marked overdue before the clock reached its deadline ${title.overdueAt}`);
+      if (w.clock) w.violations.push(...overdueOnClock(titleId, title, w.clock.frozenTime, at));
       if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') title.status = 'OVERDUE';
       return { ...balance(title), payableId: title.status === 'OVERDUE' ? `${titleId}-payable` : null };
     },

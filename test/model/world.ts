@@ -20,6 +20,8 @@ export interface WorldTitle {
   applied: Map<string, Money>;
   /** The deadline the workflow was given when it began tracking the title (set at PAID). */
   overdueAt: string | null;
+  /** On a test clock: the clock's time when tracking began. */
+  trackedAt: string | null;
 }
 
 export interface PixPayment {
@@ -62,7 +64,7 @@ export class OperationWorld {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
       titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), outstanding: Money.of(t.face), paid: Money.ZERO,
-      status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(), overdueAt: null,
+      status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(), overdueAt: null, trackedAt: null,
     }));
   }
 

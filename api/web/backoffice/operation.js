@@ -41,10 +41,41 @@ function titlesTable(page, reload) {
         : '')));
 }
 
+/** Sandbox (issue #26): the operation lives on a test clock; advancing it applies every deadline up to the new time. */
+async function advanceClock(clock, reload) {
+  const values = await confirmAction({
+    title: 'Advance the test clock?',
+    text: `The clock stands at ${when(clock.frozen_time)}. Every operation on it applies what falls due up to the new time, in time order.`,
+    confirmLabel: 'Advance clock',
+    fields: [{
+      name: 'frozen_time', label: 'New clock time (ISO 8601)', required: true, value: new Date(Date.parse(clock.frozen_time) + 30 * 86_400_000).toISOString(),
+      hint: 'Later than the clock\'s time, by at most 730 days.',
+    }],
+  });
+  if (!values) return;
+  await attempt(async () => {
+    const advanced = await api.post(`/v1/backoffice/test-clocks/${clock.id}/advance`, values);
+    say(`The test clock is advancing to ${when(advanced.frozen_time)}.`, 'ok');
+  });
+  await reload();
+}
+
+function clockSection(clock, reload) {
+  if (!clock) return null;
+  return h('section', { 'aria-labelledby': 'test-clock' }, h('h2', { id: 'test-clock' }, 'Test clock (sandbox)'),
+    definitionList([
+      ['Clock time', h('time', { datetime: clock.frozen_time }, when(clock.frozen_time))],
+      ['Clock status', badge(clock.status)],
+      ['Clock', clock.name ?? clock.id],
+    ]),
+    clock.status === 'ready' ? h('button', { type: 'button', onclick: () => advanceClock(clock, reload) }, 'Advance clock') : null);
+}
+
 function sections(page, reload) {
   const op = page.operation;
   const signers = page.contract_signers;
   return [
+    clockSection(page.test_clock, reload),
     h('section', { 'aria-labelledby': 'parties' }, h('h2', { id: 'parties' }, 'Parties'),
       definitionList([
         ['Originator', page.originator.name],
@@ -114,6 +145,7 @@ export async function operationView(id) {
     );
     // Follow the workflow while it moves on its own, as long as this page is the one shown.
     const stillHere = () => location.hash === `#/operations/${id}`;
-    if (MOVING.has(op.lifecycle_status) && stillHere()) refresh = setTimeout(() => { if (stillHere()) reload(); }, 1500);
+    const moving = MOVING.has(op.lifecycle_status) || page.test_clock?.status === 'advancing';
+    if (moving && stillHere()) refresh = setTimeout(() => { if (stillHere()) reload(); }, 1500);
   });
 }
