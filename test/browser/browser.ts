@@ -35,3 +35,12 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 export async function shows(locator: Locator, text: string | RegExp, timeout = 15_000): Promise<void> {
   await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
 }
+
+/** Signs a staff user in through the console's form and waits for the approval queue. */
+export async function signInToConsole(page: Page, staff: { email: string; password: string }): Promise<void> {
+  await page.goto('/backoffice/');
+  await page.getByLabel('E-mail').fill(staff.email);
+  await page.getByLabel('Password').fill(staff.password);
+  await page.keyboard.press('Enter');
+  await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/);
+}

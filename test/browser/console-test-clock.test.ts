@@ -7,7 +7,7 @@ import { buildUser } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { eventually } from '../support/webhooks';
 import { readyClock } from '../api/test-clocks.support';
-import { laptopPage, launchChromium, screenshot, shows } from './browser';
+import { laptopPage, launchChromium, screenshot, shows, signInToConsole } from './browser';
 
 const DAY_MS = 86_400_000;
 
@@ -38,11 +38,7 @@ describe('console: the test clock of a sandbox operation, in Chromium', function
     expect(created.status, created.text).to.equal(201);
 
     const staff = await buildUser();
-    await page.goto('/backoffice/');
-    await page.getByLabel('E-mail').fill(staff.email);
-    await page.getByLabel('Password').fill(staff.password);
-    await page.keyboard.press('Enter');
-    await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/);
+    await signInToConsole(page, staff);
 
     await page.goto(`/backoffice/#/operations/${created.body.id}`);
     const section = page.getByRole('region', { name: 'Test clock (sandbox)' });
