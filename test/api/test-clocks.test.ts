@@ -76,6 +76,8 @@ describe('test clocks: the months after disbursement in minutes', function () {
     const meanwhile = await advanceClock(client, token, clock.id, new Date(Date.parse(target) + DAY_MS).toISOString());
     expect([meanwhile.status, meanwhile.body]).to.deep.equal([409, { detail: 'test_clock_advancing' }]);
     expect((await untilReady(client, token, clock.id)).frozen_time).to.equal(target);
+    const ready = (await client.get(`/v1/events?object_id=${clock.id}`, { token })).body.items;
+    expect(ready.map((e: { event_type: string; data: { frozen_time: string } }) => [e.event_type, e.data.frozen_time])).to.deep.equal([['test_clock.ready', target]]);
 
     const unpaid = operation.titles.find((t) => t.external_id === 'unpaid')!;
     expect((await readTitle(client, token, operation.titles.find((t) => t.external_id === 'paid')!.id)).status).to.equal('PAID');
