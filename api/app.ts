@@ -29,6 +29,7 @@ import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/routes';
+import { auditRefusals } from './audit/refusals';
 import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
@@ -116,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
-    eventRoutes(now),
+    eventRoutes(now, deps.cache),
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
@@ -143,7 +144,7 @@ export function createApp(deps: AppDeps): Express {
   ]));
 
   app.use(mapValidatorErrors);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, auditRefusals(audit, logger)));
   app.use(lastResortJson(logger));
   return app;
 }

@@ -1,7 +1,10 @@
-import { Client, Connection, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  Client, Connection, defaultGrpcRetryOptions, GrpcRetryOptions, makeGrpcRetryInterceptor, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../db/config';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
+import { temporalRequestMetrics } from '../db/telemetry/temporal-client-metrics';
 
 export interface TemporalHandle {
   client: Client;
@@ -10,12 +13,39 @@ export interface TemporalHandle {
   taskQueue: string;
 }
 
+const GRPC_RESOURCE_EXHAUSTED = 8;
 /**
- * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. With
- * `traced`, starts, updates, signals and queries carry the request's trace to the workflow.
+ * The server's refusal of an update that reached a run as it continued as new (a RESOURCE_EXHAUSTED
+ * of cause BUSY_WORKFLOW, "workflow is closing"): the new run takes it as soon as it is asked again.
+ */
+const WORKFLOW_CLOSING = /workflow is closing/i;
+
+/**
+ * The client's retry schedule, with one change: the SDK waits 1.7 s before retrying any
+ * RESOURCE_EXHAUSTED, right for a namespace over its rate limit but not for an update that raced a
+ * continue-as-new, which would then be answered seconds late (issue #23: every update within 2 s).
+ */
+export function temporalRetryOptions(): GrpcRetryOptions {
+  return defaultGrpcRetryOptions({
+    initialIntervalMs: ({ code, details }) => {
+      if (code !== GRPC_RESOURCE_EXHAUSTED) return 100;
+      return WORKFLOW_CLOSING.test(details) ? 50 : 1_000;
+    },
+  });
+}
+
+/**
+ * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. Every
+ * attempt of every call is counted in the `temporal_request` metrics (inside the retry
+ * interceptor). With `traced`, starts, updates, signals and queries carry the request's
+ * trace to the workflow.
  */
 export function connectTemporal(config: Config['temporal'], payloadKeys: Config['payloadKeys'], traced = false): TemporalHandle {
-  const connection = Connection.lazy({ address: config.address, connectTimeout: 2_000 });
+  const connection = Connection.lazy({
+    address: config.address,
+    connectTimeout: 2_000,
+    interceptors: [makeGrpcRetryInterceptor(temporalRetryOptions()), temporalRequestMetrics(config.namespace)],
+  });
   const client = new Client({
     connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),
     ...(traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { OutboxRow, WorkflowOutboxRepository } from './repositories/workflow-outbox';
 import { startOnce } from './workflow-start';
+import { activeTraceparent, continueTrace } from './telemetry/trace-context';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../workflows/search-attributes';
 
 /**
@@ -10,7 +11,7 @@ import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '..
  * business record; after commit the api starts it, and the worker's relay starts whatever the
  * api did not. Starting is idempotent by workflow id, so the two can never make two workflows.
  */
-export interface WorkflowStart extends Omit<OutboxRow, 'id'> {
+export interface WorkflowStart extends Omit<OutboxRow, 'id' | 'traceparent'> {
   originatorId: string;
 }
 
@@ -19,14 +20,15 @@ export type { OutboxRow };
 /** Writes the entry in the caller's transaction and returns it, so the caller can start it after commit without reading it back. */
 export async function enqueueWorkflow(trx: Knex, start: WorkflowStart): Promise<OutboxRow> {
   const { originatorId, ...entry } = start;
-  const row: OutboxRow = { id: uuidv7(), ...entry };
+  const row: OutboxRow = { id: uuidv7(), ...entry, traceparent: activeTraceparent() };
   await new WorkflowOutboxRepository(trx).insert(row, originatorId);
   return row;
 }
 
+/** Whoever makes the start (the api after commit, or the relay later), it belongs to the trace of the request that wrote the entry. */
 function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void> {
   const sa = row.searchAttributes;
-  return startOnce(client, row.workflowType, {
+  return continueTrace(row.traceparent, () => startOnce(client, row.workflowType, {
     workflowId: row.workflowId,
     taskQueue,
     args: row.args,
@@ -36,7 +38,7 @@ function start(client: Client, taskQueue: string, row: OutboxRow): Promise<void>
       { key: DISPLAY_NUMBER, value: sa.displayNumber },
       { key: ENVIRONMENT, value: sa.environment },
     ],
-  });
+  }));
 }
 
 /** Starts an entry just committed and marks it done; failures are left for the relay. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ROOT } from './lib/infra.mjs';
 import { runMocha, testDatabaseName } from './lib/mocha.mjs';
+import { TEST_DYNAMIC_CONFIG } from './lib/temporal.mjs';
 import { ephemeralSecrets } from './lib/secrets.mjs';
 
 const args = process.argv.slice(2);
@@ -25,8 +26,7 @@ const testEnv = {
 const cluster = await startCluster({
   fixedPorts: false, fresh: true, web: false, apps, dataDir,
   env: { ...process.env, ...testEnv, CLUSTER_DATABASE: testDatabaseName() },
-  // As on the test dev server: long waits continue as new after a few dozen events, so those paths run.
-  dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40 },
+  dynamicConfig: TEST_DYNAMIC_CONFIG,
 });
 let code = 1;
 try {

@@ -5,6 +5,7 @@ import type { Logger } from '../db/logger';
 import { listen } from '../db/listener';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
 import { startOnce } from '../db/workflow-start';
+import { continueTrace } from '../db/telemetry/trace-context';
 import { deliveryStart } from '../workflows/webhook-delivery';
 
 /**
@@ -29,10 +30,11 @@ const BATCH = 200;
 const CHANNEL = 'events_recorded';
 const RECONNECT_MS = 1_000;
 
-async function startDelivery({ client, config }: DispatcherDeps, pair: DeliveryPair): Promise<void> {
+async function startDelivery({ client, config }: DispatcherDeps, { traceparent, ...pair }: DeliveryPair): Promise<void> {
   // Once per (event, subscription): a second dispatch of the same event must not deliver it again.
   const start = deliveryStart({ ...pair, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs });
-  await startOnce(client, 'webhookDelivery', { ...start, taskQueue: config.temporal.taskQueue });
+  // The delivery belongs to the trace that recorded the event (the creating request, or the activity that moved the operation).
+  await continueTrace(traceparent, () => startOnce(client, 'webhookDelivery', { ...start, taskQueue: config.temporal.taskQueue }));
 }
 
 /** One claimed batch; a failed start rolls the batch back and the next pass retries it. */

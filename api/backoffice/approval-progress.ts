@@ -8,9 +8,10 @@ export interface ApprovalProgress {
 
 /** Four-eyes progress of each operation (issue #29): how many approvals it needs and who gave them. */
 export async function approvalProgress(db: Knex, operations: readonly { id: string; approvalsRequired: number }[]): Promise<Map<string, ApprovalProgress>> {
-  const approvals = await new OperationApprovalsRepository(db).of(operations.map((op) => op.id));
+  // Approvals are recorded only for operations needing two: the others need no query.
+  const approvals = await new OperationApprovalsRepository(db).of(operations.filter((op) => op.approvalsRequired > 1).map((op) => op.id));
   return new Map(operations.map((op) => [op.id, {
     approvals_required: op.approvalsRequired,
-    approvals: approvals.get(op.id)!.map((a) => ({ user_id: a.userId, email: a.email, approved_at: a.approvedAt.toISOString() })),
+    approvals: (approvals.get(op.id) ?? []).map((a) => ({ user_id: a.userId, email: a.email, approved_at: a.approvedAt.toISOString() })),
   }]));
 }

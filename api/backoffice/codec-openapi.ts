@@ -21,11 +21,22 @@ const Payloads = {
 
 export const codecSchemas = { CodecPayloads: Payloads };
 
+/**
+ * Temporal Web 2.4x sends it on every call (it asks a codec that resolves payloads kept in external
+ * storage to leave the references alone); this service keeps no payload outside Temporal, so it is
+ * taken and changes nothing. Without it in the document the validator refused every call (422).
+ */
+const preserveStorageRefs = {
+  name: 'preserveStorageRefs', in: 'query', required: false, schema: { type: 'boolean' },
+  description: 'Sent by Temporal Web: keep references to externally stored payloads as they are. No payload of this service is stored outside Temporal, so it has no effect.',
+};
+
 const codecOperation = (operationId: string, summary: string) => ({
   post: {
     operationId, tags: ['codec'], summary,
     description: 'Called by Temporal Web (CORS, from the configured origins only) and the Temporal CLI. Optional header `X-Namespace` must name the namespace this service uses.',
     security: userSecurity('backoffice:operate'),
+    parameters: [preserveStorageRefs],
     requestBody: jsonBody({ $ref: '#/components/schemas/CodecPayloads' }),
     responses: { 200: json('The payloads, through the service\'s payload codec', { $ref: '#/components/schemas/CodecPayloads' }), ...errors(401, 403, 422, 429) },
   },

@@ -4,13 +4,25 @@ const timestamp = { type: 'string', format: 'date-time' };
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
 const temporalWebUrl = { type: ['string', 'null'], description: 'The operation\'s workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured' };
 
+const approvalProgressProperties = {
+  approvals_required: { type: 'integer', enum: [1, 2], description: 'Four-eyes: 2 when the requested total is above the policy\'s dual_approval_above_brl at creation, else 1' },
+  approvals: {
+    type: 'array', description: 'The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval)',
+    items: {
+      type: 'object', required: ['user_id', 'email', 'approved_at'],
+      properties: { user_id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, approved_at: { type: 'string', format: 'date-time' } },
+    },
+  },
+};
+
 export const backofficeSchemas = {
   BackofficeOperation: {
     type: 'object',
-    required: ['operation', 'originator', 'assignor', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url'],
+    required: ['operation', 'approvals_required', 'approvals', 'originator', 'assignor', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url'],
     properties: {
       operation: ref('Operation'),
       test_clock: { anyOf: [ref('TestClock'), { type: 'null' }], description: 'Sandbox: the test clock the operation lives on (issue #26); null otherwise or once deleted' },
+      ...approvalProgressProperties,
       originator: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } },
       assignor: {
         type: 'object', required: ['id', 'name', 'document', 'email'],
@@ -65,9 +77,10 @@ export const backofficeSchemas = {
       timeline: {
         type: 'array', description: 'The operation\'s events (those webhooks deliver), oldest first',
         items: {
-          type: 'object', required: ['event_id', 'event_type', 'occurred_at', 'data'],
+          type: 'object', required: ['event_id', 'event_type', 'occurred_at', 'data', 'actor_email'],
           properties: {
             event_id: { type: 'string', format: 'uuid' }, event_type: { type: 'string' }, occurred_at: timestamp, data: { type: 'object' },
+            actor_email: { type: ['string', 'null'], description: 'The e-mail of the person the event names (who approved, denied or cancelled), when a user did; `data` keeps the user id' },
             deliveries: {
               type: 'array', description: 'Every POST of the event to the originator\'s webhook endpoints, oldest first',
               items: {
@@ -153,16 +166,6 @@ export const backofficePaths = {
   },
 };
 
-const approvalProgressProperties = {
-  approvals_required: { type: 'integer', enum: [1, 2], description: 'Four-eyes: 2 when the requested total is above the policy\'s dual_approval_above_brl at creation, else 1' },
-  approvals: {
-    type: 'array', description: 'The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval)',
-    items: {
-      type: 'object', required: ['user_id', 'email', 'approved_at'],
-      properties: { user_id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, approved_at: { type: 'string', format: 'date-time' } },
-    },
-  },
-};
 
 /** The approval queue and the decisions on an operation. */
 export const approvalSchemas = {

@@ -8,6 +8,7 @@ import { renderOperation } from '../operations/routes';
 import { TestClocksRepository } from '../../db/repositories/test-clocks';
 import { presentTestClock } from '../test-clocks/routes';
 import { workflowLink } from './temporal-web';
+import { approvalProgress } from './approval-progress';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ?? null);
 
@@ -36,6 +37,14 @@ async function signersOf(db: Knex, esign: EsignProvider, operationId: string) {
   }
 }
 
+const USER_ACTOR = /^user:([0-9a-f-]{36})$/;
+
+/** The user an event names as its actor (`approved_by` on PRE_APPROVED, `actor` on DENIED and CANCELLED), if a user. */
+function actorUserOf(data: Record<string, unknown>): string | undefined {
+  const actor = data.approved_by ?? data.actor;
+  return typeof actor === 'string' ? USER_ACTOR.exec(actor)?.[1] : undefined;
+}
+
 /**
  * `GET /v1/backoffice/operations/{id}`: the operation as integrators read it, plus what staff
  * need to decide on it: the parties, every contract dispatch and PIX attempt, payer payments,
@@ -45,14 +54,17 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
   const repository = new BackofficeRepository(deps.db);
   const op = await repository.operation(id);
   if (!op) throw new NotFound('operation_not_found');
-  const [operation, rows, live] = await Promise.all([
+  const [operation, rows, live, progress] = await Promise.all([
     renderOperation(deps.db, op.originatorId, op.id, 'read'),
     repository.detailOf(op),
     signersOf(deps.db, deps.esign, op.id),
+    approvalProgress(deps.db, [op]),
   ]);
+  const emails = await repository.emailsOfUsers([...new Set(rows.events.map((e) => actorUserOf(e.data)).filter((id) => id !== undefined))]);
   const clock = operation.test_clock_id ? await new TestClocksRepository(deps.db, op.originatorId).byId(operation.test_clock_id) : undefined;
   return {
     operation,
+    ...progress.get(op.id)!,
     originator: rows.originator,
     assignor: rows.assignor,
     approved_at: iso(op.approvedAt),
@@ -64,6 +76,7 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
     payer_payments: rows.payments.map(withIsoDates),
     timeline: rows.events.map((e) => ({
       event_id: e.event_id, event_type: e.event_type, occurred_at: e.occurred_at.toISOString(), data: e.data,
+      actor_email: emails.get(actorUserOf(e.data) ?? '') ?? null,
       deliveries: rows.deliveries.filter((d) => d.event_id === e.event_id).map(({ event_id: _, ...d }) => withIsoDates(d)),
     })),
     temporal_web_url: workflowLink(deps.config, op.id),

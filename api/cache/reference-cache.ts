@@ -9,12 +9,16 @@ import { CacheState, ScopedCache } from './scoped-cache';
 
 export const REFERENCE_CHANNEL = 'reference_changed';
 const RECONNECT_MS = 250;
-const OPERATION_READS_KEPT = 2_000;
+/** Bytes of rendered operations kept per process: about 3,000 operations of 10 titles. */
+const OPERATION_READ_BYTES = 32_000_000;
+/** Bytes of rendered event envelopes kept per process: about 50,000 events of a few hundred bytes. */
+const EVENT_ENVELOPE_BYTES = 16_000_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
- * users (revocation, scopes), policies, assignors' and payers' fee defaults, products; and the
- * operation reads integrators poll far more often than an operation changes. The triggers of
+ * users (revocation, scopes), policies, assignors' and payers' fee defaults, products; the
+ * operation reads integrators poll far more often than an operation changes; and the envelopes of
+ * listed events, which never change. The triggers of
  * migrations 20261123200000 and 20261124001000 NOTIFY every change; `invalidate` drops what it names, a
  * (re)connect of the listener drops everything, and entries expire after `ttlMs` whatever happens.
  * While the listener is down nothing is cached. docs/decisions.md "Caches".
@@ -28,8 +32,10 @@ export class ReferenceCache {
   private readonly assignorFees: ScopedCache<FeeDefaults | null>;
   private readonly payerFees: ScopedCache<FeeDefaults | null>;
   private readonly products: ScopedCache<{ items: Product[]; total: number }>;
-  /** Rendered reads, scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
-  private readonly operations: ScopedCache<unknown>;
+  /** Rendered reads (JSON as UTF-8), scoped by operation id (what the notifications name) and keyed by originator (the tenant that asked). */
+  private readonly operations: ScopedCache<Buffer>;
+  /** Rendered event envelopes (JSON as UTF-8), scoped by originator. */
+  private readonly events: ScopedCache<Buffer>;
   private readonly byTable: Record<string, (scope: string) => void>;
   /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
   private readonly watchers = new Map<string, () => void>();
@@ -43,9 +49,10 @@ export class ReferenceCache {
     this.assignorFees = new ScopedCache(this.state, 'assignor_fees');
     this.payerFees = new ScopedCache(this.state, 'payer_fees');
     this.products = new ScopedCache(this.state, 'products');
-    // A rendered read carries every title (kilobytes, not bytes): fewer of them, and still far more than the operations being polled at once.
-    this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READS_KEPT);
-    const scoped = (cache: ScopedCache<unknown>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
+    // A rendered read carries every title (kilobytes, and up to a megabyte): bounded by its bytes, not counted.
+    this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READ_BYTES, (json) => json.length);
+    this.events = new ScopedCache(this.state, 'event_envelopes', EVENT_ENVELOPE_BYTES, (json) => json.length);
+    const scoped = (cache: Pick<ScopedCache<unknown>, 'clear' | 'drop'>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
       api_credentials: (scope) => { scoped(this.credentials)(scope); this.credentialsByClientId.clear(); },
@@ -95,7 +102,7 @@ export class ReferenceCache {
   private reset(live: boolean): void {
     this.state.epoch += 1;
     this.state.live = live;
-    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations]) cache.clear();
+    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations, this.events]) cache.clear();
   }
 
   credentialById(id: string): Promise<CredentialRow | undefined> {
@@ -144,8 +151,22 @@ export class ReferenceCache {
     return this.products.get(originatorId, `${limit}:${offset}`, () => new ProductsRepository(this.db, originatorId).list(limit, offset));
   }
 
-  /** The operation as `render` reads it for the originator; a refusal (not found) is not kept. */
-  operationRead<T>(originatorId: string, operationId: string, render: () => Promise<T>): Promise<T> {
-    return this.operations.get(operationId, originatorId, render) as Promise<T>;
+  /** The operation's read as `render` writes it for the originator; a refusal (not found) is not kept. */
+  operationRead(originatorId: string, operationId: string, render: () => Promise<Buffer>): Promise<Buffer> {
+    return this.operations.get(operationId, originatorId, render);
+  }
+
+  /** The reads of `operationIds`, in their order, rendered by `render` when not kept (the list route: a page's operations mostly stay as they were). */
+  operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
+    return this.operations.getEach(operationIds, (id) => [id, originatorId], render);
+  }
+
+  /**
+   * The envelopes of the originator's events `eventIds`, in their order, the ones not kept
+   * rendered by one call of `render` (`GET /v1/events`). An event never changes once recorded, so
+   * nothing invalidates them; the list's own query decides which are still kept (30 days).
+   */
+  eventEnvelopes(originatorId: string, eventIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
+    return this.events.getEach(eventIds, (id) => [originatorId, id], render);
   }
 }

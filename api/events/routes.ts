@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { handle, ok } from '../http/handle';
+import { handle, jsonPage, ok } from '../http/handle';
+import type { ReferenceCache } from '../cache/reference-cache';
 import { tenantOf } from '../http/request-helpers';
 import { eventEnvelope } from '../../domain/events';
 import { NotFound, RuleViolation } from '../../domain/errors';
@@ -8,14 +9,18 @@ import { EventLogRepository } from '../../db/repositories/event-log';
 import { eventCursorOf, eventFilterOf, eventLimitOf } from './event-query';
 
 /** The originator's events of the last 30 days (issue #27): what its webhooks carried, to pull. */
-export function eventRoutes(now: () => Date): Router {
+export function eventRoutes(now: () => Date, cache: ReferenceCache): Router {
   const router = Router();
 
   router.get('/v1/events', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
     const limit = eventLimitOf(req);
-    const page = await new EventLogRepository(uow.db, tenantOf(req)).page(eventFilterOf(req, keptSince(now())), eventCursorOf(req), limit);
+    const events = new EventLogRepository(uow.db, originatorId);
+    const page = await events.pageIds(eventFilterOf(req, keptSince(now())), eventCursorOf(req), limit);
     if (!page) throw new RuleViolation({ code: 'event_cursor_not_found', message: 'The cursor names no event of the last 30 days' });
-    return ok({ items: page.items.map(eventEnvelope), has_more: page.hasMore, limit });
+    const items = await cache.eventEnvelopes(originatorId, page.ids, async (missing) =>
+      new Map((await events.byIds(missing)).map((event) => [event.eventId, Buffer.from(JSON.stringify(eventEnvelope(event)))])));
+    return ok(jsonPage(items, { has_more: page.hasMore, limit }));
   }));
 
   router.get('/v1/events/:event_id', handle(async (req, uow) => {

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
@@ -29,9 +29,12 @@ function serialise(error: AppError, logger: Logger): { status: number; text: str
   }
 }
 
-/** The one place where failures become HTTP responses. Stacks are logged only for 500s. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+/**
+ * The one place where failures become HTTP responses. Stacks are logged only for 500s.
+ * `beforeAnswer` sees the error as answered (the audit of refused staff actions), before the answer goes.
+ */
+export function errorHandler(logger: Logger, beforeAnswer?: (req: Request, error: AppError) => Promise<void>): ErrorRequestHandler {
+  return async (err, req, res, _next) => {
     let appError: AppError;
     if (isLockTimeout(err)) {
       // Postgres is up; a row this request needs stayed locked by another for longer than its budget.
@@ -52,6 +55,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError(500, 'internal_error');
     }
     if (res.headersSent) return res.end();
+    await beforeAnswer?.(req, appError);
     const { status, text } = serialise(appError, logger);
     res.set(appError.headers).status(status);
     // With response validation on (every test run), error bodies are checked against the document like every reply.

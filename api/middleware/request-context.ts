@@ -12,11 +12,16 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * POSTs whose work is not one request transaction: simulate writes nothing (a transaction would only
  * add its BEGIN and COMMIT round trips); payer payments wait on a workflow update and run their own
- * short transactions around it, so no connection is held while Temporal is slow; login and token
- * exchange run a slow hash, which must hold no pool connection, and login writes its verdict in a
- * short transaction of its own.
+ * short transactions around it, so no connection is held while Temporal is slow; the other routes
+ * that wait on a workflow update (cancel, dispatch, approve, deny, retry) only read before and after
+ * it, and the workflow's activities write the move, so they hold no transaction across the wait
+ * either (issue #23); login and token exchange run a slow hash, which must hold no pool connection,
+ * and login writes its verdict in a short transaction of its own.
  */
-const OWN_TRANSACTIONS = new Set(['simulate', 'recordPayerPayment', 'simulatePayerPayment', 'login', 'createToken']);
+const OWN_TRANSACTIONS = new Set([
+  'simulate', 'recordPayerPayment', 'simulatePayerPayment', 'login', 'createToken',
+  'cancelOperation', 'sendContractForSignature', 'approveOperation', 'denyOperation', 'retryDisbursement', 'backofficeResendContract',
+]);
 
 /**
  * uuid's v7 asks the system for 16 random bytes per id: 3 % of the api's CPU on a simulation in the

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
-import { OperationsRepository } from '../../db/repositories/operations';
+import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { startEntry } from '../../db/workflow-outbox';
-import { created, handle, ok } from '../http/handle';
+import { created, handle, jsonPage, JsonText, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
@@ -26,6 +26,15 @@ export async function renderOperation(db: Knex, originatorId: string, id: string
   const op = await repository.byId(id);
   if (!op) throw new NotFound('operation_not_found');
   return presentOperation(op, await repository.titlesOf([id]), view);
+}
+
+/** The reads of the originator's operations among `ids`, as JSON (UTF-8) by id: two queries whatever their number. */
+export async function renderOperationReads(db: Knex, originatorId: string, ids: string[]): Promise<Map<string, Buffer>> {
+  const repository = new OperationsRepository(db, originatorId);
+  const [operations, titles] = await Promise.all([repository.byIds(ids), repository.titlesOf(ids)]);
+  const titlesOf = new Map<string, TitleRow[]>(operations.map((op) => [op.id, []]));
+  for (const title of titles) titlesOf.get(title.operationId)?.push(title);
+  return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
 }
 
 type Create = (trx: Knex, originatorId: string, environment: string, body: never, at: RequestTime) => Promise<WrittenOperation>;
@@ -53,19 +62,19 @@ export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCac
   router.get('/v1/operations', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
     const { limit, offset } = page(req);
-    const repository = new OperationsRepository(uow.db, originatorId);
-    const { items, total } = await repository.list(limit, offset, req.query.lifecycle_status as string | undefined);
-    const titles = await repository.titlesOf(items.map((op) => op.id));
-    return ok({
-      items: items.map((op) => presentOperation(op, titles.filter((t) => t.operationId === op.id), 'read')),
-      total, limit, offset,
-    });
+    const { ids, total } = await new OperationsRepository(uow.db, originatorId).pageIds(limit, offset, req.query.lifecycle_status as string | undefined);
+    const items = await deps.cache.operationReads(originatorId, ids, (missing) => renderOperationReads(uow.db, originatorId, missing));
+    return ok(jsonPage(items, { total, limit, offset }));
   }));
 
   router.get('/v1/operations/:id', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
     const id = String(req.params.id);
-    return ok(await deps.cache.operationRead(originatorId, id, () => renderOperation(uow.db, originatorId, id, 'read')));
+    return ok(new JsonText([await deps.cache.operationRead(originatorId, id, async () => {
+      const json = (await renderOperationReads(uow.db, originatorId, [id])).get(id);
+      if (json === undefined) throw new NotFound('operation_not_found');
+      return json;
+    })]));
   }));
 
   return router;

@@ -3,6 +3,10 @@ import { STAFF_ROLES } from '../../domain/staff-roles';
 import { MIN_PASSWORD_LENGTH } from './staff-service';
 
 const role = { type: 'string', enum: STAFF_ROLES, description: 'viewer, analyst, approver or admin: each a set of backoffice scopes' };
+const roles = {
+  type: 'array', items: role, minItems: 1, maxItems: STAFF_ROLES.length, uniqueItems: true,
+  description: 'Several roles at once (admin and approver, say): the account holds the union of their scopes. Give `role` or `roles`, not both.',
+};
 const adminSecurity = [{ userSession: ['backoffice:admin'] }];
 
 export const staffSchemas = {
@@ -22,11 +26,12 @@ export const staffPaths = {
   '/v1/backoffice/users': {
     post: {
       operationId: 'inviteStaffUser', tags: ['backoffice'], summary: 'Invite a staff member (admins)',
-      description: `201 with \`status\` invited and an \`enrolment_token\`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.`,
+      description: `One \`role\`, or several as \`roles\` (admin and approver, say). 201 with \`status\` invited and an \`enrolment_token\`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.`,
       security: adminSecurity,
       requestBody: jsonBody({
-        type: 'object', required: ['email', 'name', 'role'], additionalProperties: false,
-        properties: { email: { type: 'string', format: 'email', maxLength: 320 }, name: { type: 'string', minLength: 1, maxLength: 200 }, role },
+        type: 'object', required: ['email', 'name'], additionalProperties: false,
+        oneOf: [{ required: ['role'] }, { required: ['roles'] }],
+        properties: { email: { type: 'string', format: 'email', maxLength: 320 }, name: { type: 'string', minLength: 1, maxLength: 200 }, role, roles },
       }),
       responses: {
         201: json('The invited user, with its enrolment token (shown once)', { allOf: [{ $ref: '#/components/schemas/StaffUser' }, { type: 'object', required: ['enrolment_token'], properties: { enrolment_token: { type: 'string' } } }] }),
@@ -43,10 +48,14 @@ export const staffPaths = {
   '/v1/backoffice/users/{id}': {
     patch: {
       operationId: 'changeStaffUser', tags: ['backoffice'], summary: 'Change a staff member\'s role, or disable or re-enable the account (admins)',
-      description: 'A disabled user\'s tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.',
+      description: '`role` replaces the account\'s roles with one, `roles` with several. '
+        + 'A disabled user\'s tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.',
       security: adminSecurity,
       parameters: [pathId('id')],
-      requestBody: jsonBody({ type: 'object', additionalProperties: false, minProperties: 1, properties: { role, status: { type: 'string', enum: ['active', 'disabled'] } } }),
+      requestBody: jsonBody({
+        type: 'object', additionalProperties: false, minProperties: 1, not: { required: ['role', 'roles'], properties: { role, roles } },
+        properties: { role, roles, status: { type: 'string', enum: ['active', 'disabled'] } },
+      }),
       responses: { 200: json('The account after the change', { $ref: '#/components/schemas/StaffUser' }), ...errors(401, 403, 404, 422, 429) },
     },
   },

@@ -12,12 +12,16 @@ const ENROLMENT_HOURS = 72;
 export const MIN_PASSWORD_LENGTH = 12;
 const ISSUER = 'Receivables Backoffice';
 
+/** One role or several, as the API takes them (the document allows one of the two). */
+type RoleChoice = { role?: StaffRole; roles?: StaffRole[] };
+const rolesOf = (choice: RoleChoice): StaffRole[] | undefined => choice.roles ?? (choice.role ? [choice.role] : undefined);
+
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function presentStaffUser(user: StaffUserRow) {
   return {
     id: user.id, email: user.email, name: user.name, role: user.roles[0] ?? null, roles: user.roles,
-    status: user.disabledAt ? 'disabled' : user.enrolledAt ? 'active' : 'invited',
+    status: user.disabledAt ? 'disabled' : user.invitationPending ? 'invited' : 'active',
     totp_enrolled: user.totpSecretSealed !== null, created_at: user.createdAt.toISOString(),
   };
 }
@@ -30,14 +34,15 @@ export class StaffService {
     this.ring = new CipherRing(config.payloadKeys);
   }
 
-  async invite(db: Knex, input: { email: string; name: string; role: StaffRole }, now: Date) {
+  async invite(db: Knex, input: { email: string; name: string } & RoleChoice, now: Date) {
     const users = new StaffUsersRepository(db);
     if (await users.emailTaken(input.email)) throw new Conflict({ code: 'user_email_taken', message: `A user with e-mail ${input.email} exists already` });
     const token = randomBytes(32).toString('base64url');
     // Nobody knows this password: the account signs in only after enrolment sets one.
     const unusable = await hashPassword(randomBytes(32).toString('base64url'), this.config.passwords.scryptLog2N);
+    const roles = rolesOf(input)!;
     const user = await users.invite({
-      id: uuidv7(), email: input.email, name: input.name, roles: [input.role], scopes: scopesOfRoles([input.role]),
+      id: uuidv7(), email: input.email, name: input.name, roles, scopes: scopesOfRoles(roles),
       passwordHash: unusable, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + ENROLMENT_HOURS * 3_600_000),
     });
     return { ...presentStaffUser(user), enrolment_token: token };
@@ -54,18 +59,19 @@ export class StaffService {
     await users.completeEnrolment(user.id, await hashPassword(input.password, this.config.passwords.scryptLog2N), this.ring.sealText(secret), now);
     const label = encodeURIComponent(`${ISSUER}:${user.email}`);
     return {
-      user: presentStaffUser({ ...user, enrolledAt: now, totpSecretSealed: 'set' }),
+      user: presentStaffUser({ ...user, invitationPending: false, totpSecretSealed: 'set' }),
       totp_secret: secret,
       otpauth_uri: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(ISSUER)}&algorithm=SHA1&digits=6&period=30`,
     };
   }
 
-  async change(db: Knex, id: string, changes: { role?: StaffRole; status?: 'active' | 'disabled' }, now: Date) {
+  async change(db: Knex, id: string, changes: RoleChoice & { status?: 'active' | 'disabled' }, now: Date) {
     const users = new StaffUsersRepository(db);
     const before = await users.byId(id);
     if (!before) throw new NotFound('user_not_found');
+    const roles = rolesOf(changes);
     await users.update(id, {
-      ...(changes.role ? { roles: [changes.role], scopes: scopesOfRoles([changes.role]) } : {}),
+      ...(roles ? { roles, scopes: scopesOfRoles(roles) } : {}),
       ...(changes.status ? { disabledAt: changes.status === 'disabled' ? before.disabledAt ?? now : null } : {}),
     });
     return { before: presentStaffUser(before), after: presentStaffUser((await users.byId(id))!) };

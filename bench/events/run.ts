@@ -8,7 +8,10 @@
  *   ≤ 1 ms): N transactions that each record one event against N that do the same round trips
  *   without it, Postgres CPU from /proc.
  *
- *   npx tsx bench/events/run.ts [--seconds 8] [--warmup 2] [--connections 10] [--events 10000] [--records 2000]
+ *   npx tsx bench/events/run.ts [--seconds 8] [--warmup 2] [--connections 10] [--events 10000] [--records 2000] [--only TEXT] [--profile-api DIR]
+ *
+ * --only TEXT: only the routes whose path contains TEXT (the recording figure is always taken).
+ * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,12 +25,15 @@ import { startStack, stackComponents } from '../creation/stack';
 import { createOne, seedOriginators } from '../creation/workload';
 import { seedEvents } from './seed';
 import { option } from '../support/options';
+import { apiProfileEnv } from '../support/profile-env';
 
 const SECONDS = Number(option('seconds', '8'));
 const WARMUP = Number(option('warmup', '2'));
 const CONNECTIONS = Number(option('connections', '10'));
 const EVENTS = Number(option('events', '10000'));
 const RECORDS = Number(option('records', '2000'));
+const ONLY = option('only', '');
+const PROFILE_DIR = option('profile-api', '');
 const OPERATIONS = 50;
 const say = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
 
@@ -43,7 +49,7 @@ async function measure(url: string, headers: Record<string, string>, cpu: Record
 }
 
 async function main(): Promise<void> {
-  const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false' } });
+  const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...apiProfileEnv(PROFILE_DIR) } });
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-events-'));
   try {
     const [originator] = await seedOriginators(stack.db, stack.apiUrl, 1, false, 20);
@@ -59,16 +65,19 @@ async function main(): Promise<void> {
     const cpu = { api: components.api, postgres: components.postgres };
     const auth = { Authorization: `Bearer ${originator.token}` };
     const rows: string[] = [];
-    for (const route of ['/v1/events?limit=100', `/v1/operations?limit=${OPERATIONS}`]) {
+    for (const route of ['/v1/events?limit=100', `/v1/operations?limit=${OPERATIONS}`].filter((r) => r.includes(ONLY))) {
       const answer = await fetch(`${stack.apiUrl}${route}`, { headers: auth });
       const file = path.join(folder, `${rows.length}.json`);
-      writeFileSync(file, await answer.text());
+      const body = await answer.text();
+      if (answer.status !== 200) throw new Error(`${route}: ${answer.status} ${body}`);
+      writeFileSync(file, body);
+      const bytes = Buffer.byteLength(body);
       const bare = await startChild('bench/events/bare-replay.ts', { BENCH_REPLAY_FILE: file }, /bare replay listening on (http:\/\/[\d.:]+)/);
       try {
         const yardstick = await measure(`${bare.match[1]}/replay`, {}, { api: byPid(bare.process.pid!), postgres: components.postgres });
         const api = await measure(`${stack.apiUrl}${route}`, auth, cpu);
         say(`${route}: ${api.rps.toFixed(0)}/s against ${yardstick.rps.toFixed(0)}/s`);
-        rows.push(`| GET ${route} | ${api.rps.toFixed(1)} | ${yardstick.rps.toFixed(1)} | ${(100 * api.rps / yardstick.rps).toFixed(1)} % | ${api.p99} | ${api.cpuMsPerRequest.api.toFixed(3)} · ${api.cpuMsPerRequest.postgres.toFixed(3)} |`);
+        rows.push(`| GET ${route} | ${bytes} | ${api.rps.toFixed(1)} | ${yardstick.rps.toFixed(1)} | ${(100 * api.rps / yardstick.rps).toFixed(1)} % | ${api.p99} | ${api.cpuMsPerRequest.api.toFixed(3)} · ${api.cpuMsPerRequest.postgres.toFixed(3)} | ${yardstick.cpuMsPerRequest.api.toFixed(3)} |`);
       } finally {
         await bare.kill('SIGTERM');
       }
@@ -96,8 +105,8 @@ async function main(): Promise<void> {
     process.stdout.write([
       `bench/events: ${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} s; ${EVENTS} bulk events; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       '',
-      '| route | requests/s | bare Express, same bytes | ratio | p99 ms | CPU ms / request (api · postgres) |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| route | response bytes | requests/s | bare Express, same bytes | ratio | p99 ms | CPU ms / request (api · postgres) | bare Express CPU ms / request |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',
       `Recording an event: ${(withEvent - without).toFixed(3)} ms of Postgres CPU added per transaction (${withEvent.toFixed(3)} with, ${without.toFixed(3)} without, ${RECORDS} each)`,

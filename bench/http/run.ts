@@ -29,7 +29,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -40,6 +39,7 @@ import { startStack, stackComponents } from '../creation/stack';
 import { createOne, seedOriginators } from '../creation/workload';
 import { pricingBody } from '../support/pricing-body';
 import { option } from '../support/options';
+import { apiProfileEnv } from '../support/profile-env';
 
 const SECONDS = Number(option('seconds', '8'));
 const WARMUP = Number(option('warmup', '2'));
@@ -117,10 +117,7 @@ async function discardingOtlpReceiver(): Promise<{ url: string; close(): void }>
 
 async function main(): Promise<void> {
   if (TRACED && BASELINE) throw new Error('--traced and --baseline each bring a second api: choose one');
-  const profile: Record<string, string> = PROFILE_DIR
-    ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, '..', 'support', 'cpu-profile.mjs')).href}`, BENCH_PROFILE_DIR: path.resolve(PROFILE_DIR) }
-    : {};
-  const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...profile } });
+  const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...apiProfileEnv(PROFILE_DIR) } });
   const bare = await startChild('bench/http/bare-express.ts', {}, /bare express listening on (http:\/\/[\d.:]+)/);
   const receiver = TRACED ? await discardingOtlpReceiver() : null;
   const baseline = BASELINE

@@ -131,4 +131,11 @@ export class BackofficeRepository {
       .select('event_id', 'subscription_id as webhook_id', 'url', 'attempt_number', 'delivered_successfully', 'response_status_code', 'error', 'created_at');
     return { originator, assignor, contracts, disbursements, payments, events, deliveries };
   }
+
+  /** The e-mail of each user id given (staff or originator users), to name people rather than ids. */
+  async emailsOfUsers(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; email: string }[] = await this.db('users').whereIn('id', [...ids]).select('id', 'email');
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
 }

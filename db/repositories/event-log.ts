@@ -45,8 +45,12 @@ export class EventLogRepository extends TenantScopedRepository {
     return row ? toEvent(row) : null;
   }
 
-  /** `limit` events from the cursor on, and whether more lie beyond them in that direction. */
-  async page(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ items: StoredEvent[]; hasMore: boolean } | null> {
+  /**
+   * The ids of `limit` events from the cursor on, newest first, and whether more lie beyond them in
+   * that direction; null when the cursor names no event of this originator. The list renders each
+   * event apart (most are kept rendered: an event never changes).
+   */
+  async pageIds(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ ids: string[]; hasMore: boolean } | null> {
     const query = this.filtered(filter);
     const older = !cursor || 'after' in cursor;
     if (cursor) {
@@ -55,10 +59,16 @@ export class EventLogRepository extends TenantScopedRepository {
       query.whereRaw(`(e.occurred_at, e.position) ${older ? '<' : '>'} (?, ?)`, [at.occurred_at, at.position]);
     }
     const direction = older ? 'desc' : 'asc';
-    const rows: EventRow[] = await query.orderBy([{ column: 'e.occurred_at', order: direction }, { column: 'e.position', order: direction }])
-      .limit(limit + 1).select(COLUMNS);
-    const items = rows.slice(0, limit).map(toEvent);
-    return { items: older ? items : items.reverse(), hasMore: rows.length > limit };
+    const rows: { event_id: string }[] = await query.orderBy([{ column: 'e.occurred_at', order: direction }, { column: 'e.position', order: direction }])
+      .limit(limit + 1).select('e.event_id');
+    const ids = rows.slice(0, limit).map((row) => row.event_id);
+    return { ids: older ? ids : ids.reverse(), hasMore: rows.length > limit };
+  }
+
+  /** The originator's events among `ids`, in no particular order. */
+  async byIds(ids: readonly string[]): Promise<StoredEvent[]> {
+    const rows: EventRow[] = await this.scoped('events as e').whereRaw('e.event_id = any(?::uuid[])', [[...ids]]).select(COLUMNS).options({ name: 'events_by_ids' });
+    return rows.map(toEvent);
   }
 
   private filtered(filter: EventFilter): Knex.QueryBuilder {

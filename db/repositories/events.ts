@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import { EventRecord, objectIdOf } from '../../domain/events';
+import { activeTraceparent } from '../telemetry/trace-context';
 
 /**
  * Records an event once: a retry with the same deterministic id changes nothing. Its `sequence`
  * is its object's next number, taken under that object's `event_sequences` row lock in the
  * caller's transaction (held until commit), so concurrent events of one object are numbered in
- * commit order without gaps; a retry of a recorded event takes no number.
+ * commit order without gaps; a retry of a recorded event takes no number. The active trace is kept
+ * with it, for its deliveries to continue.
  */
 export async function recordEvent(db: Knex, event: EventRecord): Promise<void> {
   await db.raw(`
@@ -15,9 +17,9 @@ export async function recordEvent(db: Knex, event: EventRecord): Promise<void> {
       on conflict (object_id) do update set last_sequence = event_sequences.last_sequence + 1
       returning last_sequence
     )
-    insert into events (event_id, originator_id, event_type, object_id, sequence, data, occurred_at)
+    insert into events (event_id, originator_id, event_type, object_id, sequence, data, occurred_at, traceparent)
     select cast(:eventId as uuid), cast(:originatorId as uuid), cast(:eventType as text), cast(:objectId as uuid), last_sequence,
-      cast(:data as jsonb), cast(:occurredAt as timestamptz) from next
+      cast(:data as jsonb), cast(:occurredAt as timestamptz), cast(:traceparent as text) from next
     on conflict (event_id) do nothing`, {
     eventId: event.eventId,
     originatorId: event.originatorId,
@@ -25,6 +27,7 @@ export async function recordEvent(db: Knex, event: EventRecord): Promise<void> {
     objectId: objectIdOf(event),
     data: JSON.stringify(event.data),
     occurredAt: event.occurredAt,
+    traceparent: activeTraceparent(),
   });
 }
 

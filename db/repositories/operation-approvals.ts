@@ -23,6 +23,7 @@ export class OperationApprovalsRepository {
 
   /** Each operation's approvals, oldest first. */
   async of(operationIds: readonly string[]): Promise<Map<string, ApprovalRow[]>> {
+    if (operationIds.length === 0) return new Map();
     const rows = await this.db('operation_approvals')
       .select({ operationId: 'operation_id', userId: 'user_id', email: 'email', approvedAt: 'approved_at' })
       .whereIn('operation_id', [...operationIds]).orderBy('approved_at');

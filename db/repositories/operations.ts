@@ -88,13 +88,26 @@ export class OperationsRepository extends TenantScopedRepository {
     return row ? fromColumns<OperationRow>(row) : undefined;
   }
 
-  async list(limit: number, offset: number, lifecycleStatus?: string): Promise<{ items: OperationRow[]; total: number }> {
+  /**
+   * A page's operation ids, newest first, and the count before pagination, in one round trip: the
+   * list route renders each operation apart (most are kept rendered). One named statement per
+   * shape, with or without the status.
+   */
+  async pageIds(limit: number, offset: number, lifecycleStatus?: string): Promise<{ ids: string[]; total: number }> {
     const filtered = () => {
       const query = this.scoped('operations');
       return lifecycleStatus ? query.where({ lifecycle_status: lifecycleStatus }) : query;
     };
-    const { items, total } = await paged<Record<string, unknown>>(filtered, newestFirst(), limit, offset);
-    return { items: items.map((row) => fromColumns<OperationRow>(row)), total };
+    // Limit and offset as bindings always: knex leaves out `offset 0`, which would change the named statement's text.
+    const ids = this.db.raw('array(? limit ? offset ?)', [newestFirst()(filtered().select(this.db.raw('id::text'))), limit, offset]);
+    const [row] = await this.db.select(this.db.raw('(?)::int as total', [filtered().count('*')]), this.db.raw('? as ids', [ids]))
+      .options({ name: lifecycleStatus ? 'operation_page_of_status' : 'operation_page' });
+    return { ids: row.ids, total: row.total };
+  }
+
+  async byIds(ids: readonly string[]): Promise<OperationRow[]> {
+    const rows = await this.scoped('operations').whereRaw('id = any(?::uuid[])', [[...ids]]).options({ name: 'operations_by_ids' });
+    return rows.map((row: Record<string, unknown>) => fromColumns<OperationRow>(row));
   }
 
   private titles() {

@@ -6,14 +6,14 @@ export interface StaffUserRow {
   name: string;
   roles: string[];
   disabledAt: Date | null;
-  enrolledAt: Date | null;
+  /** Invited and not enrolled yet. Accounts made by SQL or the dev seed were never invited: they are active. */
+  invitationPending: boolean;
   totpSecretSealed: string | null;
   createdAt: Date;
 }
 
 const columns = {
-  id: 'id', email: 'email', name: 'name', roles: 'roles', disabledAt: 'disabled_at', enrolledAt: 'enrolled_at',
-  totpSecretSealed: 'totp_secret_sealed', createdAt: 'created_at',
+  id: 'id', email: 'email', name: 'name', roles: 'roles', disabledAt: 'disabled_at', totpSecretSealed: 'totp_secret_sealed', createdAt: 'created_at',
 };
 
 /** Backoffice staff accounts as admins manage them (issue #29); a change notifies every api process's user cache. */
@@ -32,17 +32,21 @@ export class StaffUsersRepository {
     return (await this.byId(user.id))!;
   }
 
+  private rows() {
+    return this.db('users').select(columns).select(this.db.raw('enrolment_token_hash is not null as "invitationPending"'));
+  }
+
   async list(): Promise<StaffUserRow[]> {
-    return this.db('users').select(columns).where({ kind: 'backoffice' }).orderBy('email');
+    return this.rows().where({ kind: 'backoffice' }).orderBy('email');
   }
 
   async byId(id: string): Promise<StaffUserRow | undefined> {
-    return this.db('users').select(columns).where({ id, kind: 'backoffice' }).first();
+    return this.rows().where({ id, kind: 'backoffice' }).first();
   }
 
   /** The invited user an enrolment token belongs to, locked; undefined when unknown, spent or expired. */
   async lockByEnrolmentToken(tokenHash: string, now: Date): Promise<StaffUserRow | undefined> {
-    return this.db('users').select(columns).where({ enrolment_token_hash: tokenHash }).where('enrolment_expires_at', '>', now).forUpdate().first();
+    return this.rows().where({ enrolment_token_hash: tokenHash }).where('enrolment_expires_at', '>', now).forUpdate().first();
   }
 
   async completeEnrolment(id: string, passwordHash: string, totpSealed: string, at: Date): Promise<void> {

@@ -9,6 +9,8 @@ export interface DeliveryPair {
   eventId: string;
   originatorId: string;
   subscriptionId: string;
+  /** The trace that recorded the event, which its delivery continues (null with tracing off). */
+  traceparent: string | null;
 }
 
 /**
@@ -30,8 +32,10 @@ export async function claimUndispatched(trx: Knex.Transaction, limit: number): P
     })
     .whereIn('e.event_id', eventIds)
     .whereNull('s.deleted_at')
-    .select('e.event_id', 'e.originator_id', 's.id as subscription_id', 's.status');
-  const pairOf = (r: Record<string, string>): DeliveryPair => ({ eventId: r.event_id, originatorId: r.originator_id, subscriptionId: r.subscription_id });
+    .select('e.event_id', 'e.originator_id', 's.id as subscription_id', 's.status', 'e.traceparent');
+  const pairOf = (r: Record<string, string>): DeliveryPair => ({
+    eventId: r.event_id, originatorId: r.originator_id, subscriptionId: r.subscription_id, traceparent: r.traceparent,
+  });
   return {
     eventIds,
     pairs: rows.filter((r: Record<string, string>) => r.status === 'enabled').map(pairOf),

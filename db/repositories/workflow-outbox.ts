@@ -8,9 +8,11 @@ export interface OutboxRow {
   workflowId: string;
   args: unknown[];
   searchAttributes: { originatorId: string; lifecycleStatus: string; displayNumber: string; environment: string };
+  /** The trace of the request that wrote the entry, which the start continues (null with tracing off). */
+  traceparent: string | null;
 }
 
-const COLUMNS = ['id', 'workflow_type', 'workflow_id', 'args', 'search_attributes'];
+const COLUMNS = ['id', 'workflow_type', 'workflow_id', 'args', 'search_attributes', 'traceparent'];
 
 /** The workflow outbox (DESIGN.md §4): entries written with their business record, marked once started. */
 export class WorkflowOutboxRepository {

@@ -588,7 +588,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a staff member (admins)
-         * @description 201 with `status` invited and an `enrolment_token`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.
+         * @description One `role`, or several as `roles` (admin and approver, say). 201 with `status` invited and an `enrolment_token`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.
          */
         post: operations["inviteStaffUser"];
         delete?: never;
@@ -612,7 +612,7 @@ export interface paths {
         head?: never;
         /**
          * Change a staff member's role, or disable or re-enable the account (admins)
-         * @description A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.
+         * @description `role` replaces the account's roles with one, `roles` with several. A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.
          */
         patch: operations["changeStaffUser"];
         trace?: never;
@@ -1995,6 +1995,19 @@ export interface components {
             user_agent: string | null;
         };
         BackofficeOperation: {
+            /** @description The approvals given so far by distinct approvers when two are required, oldest first (empty for a single approval) */
+            approvals: {
+                /** Format: date-time */
+                approved_at: string;
+                email: string;
+                /** Format: uuid */
+                user_id: string;
+            }[];
+            /**
+             * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
+             * @enum {integer}
+             */
+            approvals_required: 1 | 2;
             /** Format: date-time */
             approved_at?: string | null;
             assignor: {
@@ -2083,6 +2096,8 @@ export interface components {
             test_clock?: components["schemas"]["TestClock"] | null;
             /** @description The operation's events (those webhooks deliver), oldest first */
             timeline: {
+                /** @description The e-mail of the person the event names (who approved, denied or cancelled), when a user did; `data` keeps the user id */
+                actor_email: string | null;
                 data: Record<string, never>;
                 /** @description Every POST of the event to the originator's webhook endpoints, oldest first */
                 deliveries?: {
@@ -5347,7 +5362,10 @@ export interface operations {
     };
     codecDecode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Temporal Web: keep references to externally stored payloads as they are. No payload of this service is stored outside Temporal, so it has no effect. */
+                preserveStorageRefs?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5481,7 +5499,10 @@ export interface operations {
     };
     codecEncode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Temporal Web: keep references to externally stored payloads as they are. No payload of this service is stored outside Temporal, so it has no effect. */
+                preserveStorageRefs?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7539,8 +7560,10 @@ export interface operations {
                      * @description viewer, analyst, approver or admin: each a set of backoffice scopes
                      * @enum {string}
                      */
-                    role: "viewer" | "analyst" | "approver" | "admin";
-                };
+                    role?: "viewer" | "analyst" | "approver" | "admin";
+                    /** @description Several roles at once (admin and approver, say): the account holds the union of their scopes. Give `role` or `roles`, not both. */
+                    roles?: ("viewer" | "analyst" | "approver" | "admin")[];
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -7701,6 +7724,8 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "viewer" | "analyst" | "approver" | "admin";
+                    /** @description Several roles at once (admin and approver, say): the account holds the union of their scopes. Give `role` or `roles`, not both. */
+                    roles?: ("viewer" | "analyst" | "approver" | "admin")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };

@@ -40,6 +40,11 @@ export function ensureClusterTools({ web = true } = {}) {
   return { server: ensure('server'), sql: ensure('sql'), ui: web ? ensure('ui') : null };
 }
 
+/** Temporal Web's UI server alone, for a browser test of the cluster's Temporal Web against any Temporal. */
+export function ensureTemporalWeb() {
+  return ensure('ui');
+}
+
 /**
  * Jaeger v2 (`cmd/jaeger`: OTLP receiver, in-memory storage, query API), built from its Go module:
  * `go install module@version` refuses a module whose go.mod has replace directives, as Jaeger's

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTemporal } from '../install-temporal.mjs';
 import { freePort } from './ports.mjs';
 import { startEmbeddedPostgres } from './postgres.mjs';
-import { startTemporalDev } from './temporal.mjs';
+import { startTemporalDev, TEST_DYNAMIC_CONFIG } from './temporal.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -69,9 +69,7 @@ export async function startInfra({ purpose, env = process.env, codecEndpoint = n
     const temporal = await startTemporalDev({
       binary, port, uiPort, headless: false, codecEndpoint,
       dbFile: test ? null : path.join(ROOT, '.data', 'temporal.db'),
-      // Tests reach "continue as new suggested" after a few dozen events instead of thousands,
-      // so the long-wait paths that continue as new run in every test run.
-      dynamicConfig: purpose === 'test' ? { 'limit.historyCount.suggestContinueAsNew': 40 } : {},
+      dynamicConfig: purpose === 'test' ? TEST_DYNAMIC_CONFIG : {},
     });
     stops.push(() => temporal.stop());
     temporalAddress = temporal.address;

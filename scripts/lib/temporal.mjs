@@ -5,6 +5,19 @@ import { OutputTail, STARTUP_BOUNDS_MS, waitForChildPort } from './startup.mjs';
 
 const SEARCH_ATTRIBUTES = JSON.parse(readFileSync(new URL('./search-attributes.json', import.meta.url), 'utf8'));
 
+/**
+ * The Temporal settings every test server runs with (dev server and cluster alike). Long waits
+ * continue as new after a few dozen events instead of thousands, so the paths that continue as new
+ * run in every test run. That makes runs continue as new within their first second, which
+ * production never does; the server would then hold the new run's first task until a second after
+ * the old run began (its guard against continue-as-new loops, `ContinueAsNewMinBackoff`), and any
+ * update racing that continue-as-new would wait out a second that only tests have (issue #23).
+ */
+export const TEST_DYNAMIC_CONFIG = Object.freeze({
+  'limit.historyCount.suggestContinueAsNew': 40,
+  'history.workflowIdReuseMinimalInterval': '0s',
+});
+
 /** `temporal server start-dev`: the server with Temporal Web built in, our search attributes registered. */
 export async function startTemporalDev({ binary, port, uiPort, dbFile = null, headless = false, codecEndpoint = null, dynamicConfig = {}, log = () => {} }) {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--log-format', 'json'];

@@ -67,6 +67,52 @@ describe('audit trail (issue #29)', () => {
     expect(refused.body.detail.code).to.equal('scope_insufficient');
   });
 
+  it('records refused staff actions with the status and code only: a viewer\'s approve, a repeated approve, a deny without a reason, a bad invitation; not an anonymous call', async () => {
+    const { client } = stack;
+    const { token } = await buildOperationsIntegrator(client, { dualApprovalAboveBrl: Money.of('60000.00') });
+    const approver = await buildUser({ roles: ['approver'] });
+    const viewer = await buildUser({ roles: ['viewer'] });
+    const adminUser = await buildUser({ roles: ['admin'] });
+    const [approverToken, viewerToken, admin] = [await loginAs(client, approver), await loginAs(client, viewer), await loginAs(client, adminUser)];
+    const id = (await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] }))).body.id;
+    await untilStatus(client, token, id, 'WAITING_APPROVAL');
+    const approve = (who?: string) => client.post(`/v1/backoffice/operations/${id}/approve`, { note: 'a note never kept on a refusal' }, who ? { token: who } : {});
+
+    expect((await approve()).status).to.equal(401);
+    expect((await approve(viewerToken)).status).to.equal(403);
+    expect((await approve(approverToken)).status).to.equal(200);
+    expect((await approve(approverToken)).status).to.equal(409);
+    expect((await client.post(`/v1/backoffice/operations/${id}/deny`, {}, { token: approverToken })).status).to.equal(422);
+    const badInvite = await client.post('/v1/backoffice/users', { email: `bad-${Date.now()}@example.com`, name: 'Bad', role: 'superuser' }, { token: admin });
+    expect(badInvite.status).to.equal(422);
+
+    const rows = (await client.get(`/v1/backoffice/audit-events?target_id=${id}`, { token: admin })).body.items.reverse()
+      .map((e: { action: string; actor: { id: string }; after: unknown; request_id: string }) => [e.action, e.actor.id, e.after]);
+    expect(rows).to.deep.equal([
+      ['operation.approve_refused', viewer.id, { status: 403, code: 'scope_insufficient' }],
+      ['operation.approve', approver.id, { lifecycle_status: 'WAITING_APPROVAL', note: 'a note never kept on a refusal' }],
+      ['operation.approve_refused', approver.id, { status: 409, code: 'approver_already_approved' }],
+      ['operation.deny_refused', approver.id, { status: 422, code: 'validation_error' }],
+    ]);
+    const invites = (await client.get(`/v1/backoffice/audit-events?actor_id=${adminUser.id}&action=user.invite_refused`, { token: admin })).body.items;
+    expect(invites.map((e: { target: unknown; after: unknown }) => [e.target, e.after])).to.deep.equal([[null, { status: 422, code: 'validation_error' }]]);
+  });
+
+  it('records a staff action that failed (5xx) as <action>_failed: the contract sent again while the e-sign provider still refuses it', async () => {
+    const { client, token } = stack;
+    const analyst = await buildUser({ roles: ['analyst'] });
+    const admin = await loginAs(client, await buildUser({ roles: ['admin'] }));
+    const id = (await createDirect(client, token, directBody({ email: `esign-fail-create+audit${Date.now()}@example.com` }))).body.id;
+    await untilStatus(client, token, id, 'CONTRACT_ERROR');
+    const resend = await client.post(`/v1/backoffice/operations/${id}/contract/send-for-signature`, {}, { token: await loginAs(client, analyst) });
+    expect(resend.status, resend.text).to.equal(502);
+
+    const rows = (await client.get(`/v1/backoffice/audit-events?target_id=${id}`, { token: admin })).body.items;
+    expect(rows.map((e: { action: string; actor: { id: string }; after: unknown }) => [e.action, e.actor.id, e.after])).to.deep.equal([
+      ['operation.send_for_signature_failed', analyst.id, { status: 502, code: 'esign_create_failed' }],
+    ]);
+  });
+
   it('records sign-in failures and successes under the account tried, and pages by cursor', async () => {
     const { client } = stack;
     const user = await buildUser({ roles: ['viewer'] });

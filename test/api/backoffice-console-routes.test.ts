@@ -85,6 +85,43 @@ describe('backoffice routes behind the console', () => {
     expect(page.payer_payments[0]).to.include({ title_id: titleId, amount: '100.00', remaining_after: '9900.00', channel: 'BACKOFFICE' });
     expect(page.timeline.map((e: { event_type: string }) => e.event_type)).to.include.members(['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid']);
     expect(res.text).not.to.include('sign_url');
+
+    const audited = await client.get(`/v1/backoffice/audit-events?target_id=${titleId}`, { token: backoffice });
+    expect(audited.body.items.map((e: { action: string; after: unknown }) => [e.action, e.after])).to.deep.equal([
+      ['title.payer_payment', { paid_amount_brl: '100.00', external_id: `boleto-${id}` }],
+    ]);
+    const reused = await client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, { paid_amount_brl: '200.00', external_id: `boleto-${id}` }, { token: backoffice });
+    expect(reused.status, reused.text).to.equal(409);
+    const after = await client.get(`/v1/backoffice/audit-events?target_id=${titleId}`, { token: backoffice });
+    expect(after.body.items[0]).to.deep.include({ action: 'title.payer_payment_refused', after: { status: 409, code: 'external_id_reused_with_different_body' } });
+  });
+
+  it('names who approved and who denied by e-mail in the timeline, beside the user id the event data keeps', async () => {
+    const staff = await buildUser({ roles: ['approver'] });
+    const session = await loginAs(client, staff);
+    const waiting = async () => {
+      const created = await createDirect(client, token, directBody({ receivables: [receivable({ net_future_value: '70000.00', requested_net_future_value: '70000.00' })] }));
+      await untilStatus(client, token, created.body.id, 'WAITING_APPROVAL');
+      return created.body.id as string;
+    };
+    const [approved, denied] = [await waiting(), await waiting()];
+    expect((await client.post(`/v1/backoffice/operations/${approved}/approve`, {}, { token: session })).status).to.equal(200);
+    expect((await client.post(`/v1/backoffice/operations/${denied}/deny`, { reason: 'documents missing' }, { token: session })).status).to.equal(200);
+    const eventOf = async (id: string, type: string) => {
+      let event: { data: Record<string, unknown>; actor_email: string | null } | undefined;
+      await eventually(async () => {
+        const page = await client.get(`/v1/backoffice/operations/${id}`, { token: backoffice });
+        event = page.body.timeline.find((e: { event_type: string }) => e.event_type === type);
+        expect(event, type).to.not.equal(undefined);
+      });
+      return event!;
+    };
+    const approval = await eventOf(approved, 'operation.approved');
+    expect(approval.data.approved_by).to.equal(`user:${staff.id}`);
+    expect(approval.actor_email).to.equal(staff.email);
+    const denial = await eventOf(denied, 'operation.denied');
+    expect(denial.actor_email).to.equal(staff.email);
+    expect((await eventOf(approved, 'operation.created')).actor_email).to.equal(null);
   });
 
   it('answers 404 operation_not_found for an unknown operation and refuses a client token', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { sharedApi, sharedWorker } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
+import { TcpProxy } from '../support/tcp-proxy';
 import { ApiClient } from '../support/http';
 import { createDirect, startOperationsTest } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
@@ -74,6 +75,8 @@ describe('metrics: each process on its own listener, in Prometheus text format',
     expect(apiAfter.has('receivables_outbox_pending')).to.equal(true);
     expect(apiAfter.has('db_client_connection_pending_requests{db_client_connection_pool_name="api"}')).to.equal(true);
     expect(grew(apiBefore, apiAfter, 'receivables_cache_requests_total', { cache: 'credentials' })).to.be.at.least(1);
+    expect(grew(apiBefore, apiAfter, 'temporal_request_total', { operation: 'StartWorkflowExecution' }), 'the api\'s own start').to.be.at.least(1);
+    expect(grew(apiBefore, apiAfter, 'temporal_request_latency_seconds_count', { operation: 'StartWorkflowExecution' })).to.be.at.least(1);
 
     const workerAfter = await eventually(async () => {
       const now = await scrape(workerMetrics);
@@ -87,7 +90,30 @@ describe('metrics: each process on its own listener, in Prometheus text format',
     const temporal = [...workerAfter.keys()].filter((key) => key.startsWith('temporal_'));
     expect(temporal.some((key) => key.startsWith('temporal_worker_task_slots_available'))).to.equal(true);
     expect(temporal.some((key) => key.startsWith('temporal_workflow_task_schedule_to_start_latency_seconds_bucket'))).to.equal(true);
-    expect(temporal.some((key) => key.startsWith('temporal_request_total'))).to.equal(true);
+    // The runtime labels its own series; the api's client (in this test process too) does not.
+    expect(temporal.some((key) => key.startsWith('temporal_request_total') && key.includes('service_name="temporal-core-sdk"'))).to.equal(true);
+  });
+
+  it('counts the api\'s own Temporal calls, each attempt, and their failures by gRPC status, as the runtime counts a worker\'s', async () => {
+    const { token } = await startOperationsTest();
+    const [host, port] = process.env.TEMPORAL_ADDRESS!.split(':');
+    const proxy = await TcpProxy.start({ host, port: Number(port) });
+    try {
+      const api = new ApiClient((await anotherApi({ TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}` })).url);
+      const { metricsUrl } = await sharedApi();
+      const before = await scrape(metricsUrl);
+      proxy.cut();
+      // Committed and answered; its start failed and is left to the relay.
+      expect((await createDirect(api, token)).status).to.equal(201);
+      const after = await scrape(metricsUrl);
+      const start = { namespace: 'default', operation: 'StartWorkflowExecution' };
+      const failed = valueOf(after, 'temporal_request_failure_total', { ...start, status_code: 'UNAVAILABLE' }) - valueOf(before, 'temporal_request_failure_total', { ...start, status_code: 'UNAVAILABLE' });
+      expect(failed, 'the refused attempts').to.be.at.least(1);
+      expect(valueOf(after, 'temporal_request_total', start) - valueOf(before, 'temporal_request_total', start), 'every attempt is a request').to.be.at.least(failed);
+      expect(seriesOf(after, 'temporal_request_failure_total').every((key) => /status_code="[A-Z_]+"/.test(key))).to.equal(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('answers only GET /metrics on the listener', async () => {

@@ -147,6 +147,36 @@ describe('per-process reference caches', () => {
       expect(await within(100, async () => (await readOn(second, token, id)).titles[0].outstanding_balance === '1.00')).to.be.below(100);
     });
 
+    it('lists operations from the same kept reads: a change of one shows in the list on another api process within 100 ms', async () => {
+      const { token, id, titleId } = await created();
+      const listed = async () => {
+        const res = await second.get('/v1/operations', { token });
+        expect(res.status, res.text).to.equal(200);
+        return res.body.items.find((op: { id: string }) => op.id === id);
+      };
+      for (let i = 0; i < 3; i += 1) await listed();
+      await testDb()('titles').where({ id: titleId }).update({ outstanding_balance: '2.00' });
+      expect(await within(100, async () => (await listed()).titles[0].outstanding_balance === '2.00')).to.be.below(100);
+      await testDb()('operations').where({ id }).update({ lifecycle_status: 'CANCELLED' });
+      expect(await within(100, async () => (await listed()).lifecycle_status === 'CANCELLED')).to.be.below(100);
+    });
+
+    it('keeps what a list renders: the read by id then answers it from memory, as the list does', async () => {
+      const keeping = new ApiClient((await anotherApi({ REFERENCE_CACHE_TTL_SECONDS: '60' })).url);
+      const { token, id } = await created();
+      // The creation's own notifications must not land after the list has kept the read.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const listed = await keeping.get('/v1/operations', { token });
+      expect(listed.body.items.map((op: { id: string }) => op.id)).to.include(id);
+      await testDb().transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        await trx('operations').where({ id }).update({ lifecycle_status: 'CANCELLED' });
+      });
+      expect((await readOn(keeping, token, id)).lifecycle_status).to.not.equal('CANCELLED');
+      expect((await keeping.get('/v1/operations', { token })).body.items[0].lifecycle_status).to.not.equal('CANCELLED');
+      expect((await readOn(first, token, id)).lifecycle_status).to.equal('CANCELLED');
+    });
+
     it('answers another originator 404 for an operation cached for its owner', async () => {
       const { token, id } = await created();
       await readOn(second, token, id);

@@ -11,7 +11,12 @@ import { receivable } from './simulate.support';
 describe('staff accounts (issue #29)', () => {
   const stack = operationsStack();
   let admin: string;
-  before(async () => { admin = await loginAs(stack.client, await buildUser({ roles: ['admin'] })); });
+  let adminEmail: string;
+  before(async () => {
+    const user = await buildUser({ roles: ['admin'] });
+    adminEmail = user.email;
+    admin = await loginAs(stack.client, user);
+  });
 
   /** Invited by the admin, enrolled with a password, signed in with a code computed from the secret it was given. */
   async function staffMember(client: ApiClient, role: 'approver' | 'viewer') {
@@ -44,6 +49,8 @@ describe('staff accounts (issue #29)', () => {
     const list = await client.get('/v1/backoffice/users', { token: admin });
     expect(list.body.items.filter((u: { email: string }) => [first.email, second.email, viewer.email].includes(u.email)).map((u: { status: string }) => u.status))
       .to.deep.equal(['active', 'active', 'active']);
+    // Never invited (made in SQL, as the dev seed's accounts are): active, not waiting for an enrolment.
+    expect(list.body.items.find((u: { email: string }) => u.email === adminEmail).status).to.equal('active');
     const audit = await client.get(`/v1/backoffice/audit-events?action=user.invite&target_id=${first.id}`, { token: admin });
     expect(audit.body.items).to.have.length(1);
     expect(JSON.stringify(audit.body.items[0])).not.to.include(first.enrolmentToken);
@@ -79,6 +86,32 @@ describe('staff accounts (issue #29)', () => {
     await client.request('PATCH', `/v1/backoffice/users/${approver.id}`, { body: { status: 'active' }, token: admin });
     const ok = await client.get('/v1/backoffice/approval-queue', { token: approver.token });
     expect(ok.status).to.equal(200);
+  });
+
+  it('gives an account several roles through the API (admin and approver), changes them, and refuses role and roles together', async () => {
+    const { client } = stack;
+    const email = `two-roles-${Date.now()}@example.com`;
+    const invited = await client.post('/v1/backoffice/users', { email, name: 'Two Roles', roles: ['admin', 'approver'] }, { token: admin });
+    expect(invited.status, invited.text).to.equal(201);
+    expect(invited.body).to.include({ role: 'admin' });
+    expect(invited.body.roles).to.deep.equal(['admin', 'approver']);
+    const password = 'a-long-enough-password';
+    const { totp_secret: secret } = (await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password })).body;
+    const session = await client.post('/v1/auth/login', { email, password, totp: totpCode(secret, totpStep(new Date())) });
+    expect(session.body.scopes).to.include.members(['backoffice:admin', 'backoffice:decide']);
+
+    const narrowed = await client.request('PATCH', `/v1/backoffice/users/${invited.body.id}`, { body: { roles: ['viewer', 'analyst'] }, token: admin });
+    expect(narrowed.status, narrowed.text).to.equal(200);
+    expect(narrowed.body).to.include({ role: 'viewer' });
+    expect(narrowed.body.roles).to.deep.equal(['viewer', 'analyst']);
+    expect((await client.get('/v1/backoffice/users', { token: session.body.access_token })).status).to.equal(403);
+
+    const both = await client.request('PATCH', `/v1/backoffice/users/${invited.body.id}`, { body: { role: 'viewer', roles: ['viewer'] }, token: admin });
+    expect(both.status).to.equal(422);
+    const neither = await client.post('/v1/backoffice/users', { email: `no-role-${Date.now()}@example.com`, name: 'No Role' }, { token: admin });
+    expect(neither.status).to.equal(422);
+    const repeated = await client.post('/v1/backoffice/users', { email: `twice-${Date.now()}@example.com`, name: 'Twice', roles: ['viewer', 'viewer'] }, { token: admin });
+    expect(repeated.status).to.equal(422);
   });
 
   it('staff accounts are for admins only: an approver gets 403', async () => {

@@ -6,9 +6,34 @@ import { OtlpCollector } from '../support/otlp-collector';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
-import { sharedApi } from '../support/stack';
+import { anotherApi, sharedApi, stopSharedWorker } from '../support/stack';
+import { TcpProxy } from '../support/tcp-proxy';
+import { startReceiver, TestReceiver } from '../support/https-receiver';
+import { webhookWorkerEnv } from '../support/webhooks';
 
 const SERVER = 2;
+const CLIENT = 3;
+
+/** The JSON log lines a child writes from now on (winston: one object per line, on stdout or stderr). */
+function logLines(child: Child): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  let partial = '';
+  const take = (chunk: Buffer) => {
+    const text = partial + chunk.toString();
+    const complete = text.split('\n');
+    partial = complete.pop()!;
+    for (const line of complete) {
+      try {
+        lines.push(JSON.parse(line));
+      } catch {
+        // not a log line (a start-up message)
+      }
+    }
+  };
+  child.process.stdout!.on('data', take);
+  child.process.stderr!.on('data', take);
+  return lines;
+}
 
 /**
  * The api, a worker and the sandbox as separate processes exporting to one collector, as they run
@@ -19,22 +44,42 @@ describe('traces: one creation followed from the request to the PIX provider', f
   let collector: OtlpCollector;
   const children: Child[] = [];
   let api: ApiClient;
+  // The api reaches Temporal through a proxy a test can cut, leaving a start to the worker's relay.
+  let apiToTemporal: TcpProxy;
+  let apiLog: Record<string, unknown>[];
+  let workerLog: Record<string, unknown>[];
+  let receiver: TestReceiver;
 
   before(async () => {
+    // The test process's worker (if an earlier file started it) would race the child worker for the outbox and the events.
+    await stopSharedWorker();
     collector = await OtlpCollector.start();
-    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, LOG_LEVEL: 'error', SERVICE_ENV: 'dev' };
+    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, LOG_LEVEL: 'info', SERVICE_ENV: 'dev' };
     const taskQueue = `traces-${randomUUID()}`;
-    const sandbox = await startChild('sandbox/main.ts', { ...traced, SANDBOX_PORT: '0', SANDBOX_SETTLEMENT_DELAY_MS: '50' }, /sandbox providers on (http:\/\/[\d.:]+)/);
+    const sandbox = await startChild('sandbox/main.ts', { ...traced, LOG_LEVEL: 'error', SANDBOX_PORT: '0', SANDBOX_SETTLEMENT_DELAY_MS: '50' }, /sandbox providers on (http:\/\/[\d.:]+)/);
     children.push(sandbox);
     const providers = { ESIGN_URL: `${sandbox.match[1]}/esign`, PIX_URL: `${sandbox.match[1]}/pix`, TEMPORAL_TASK_QUEUE: taskQueue };
-    const apiChild = await startChild('api/server.ts', { ...traced, ...providers, PORT: '0' }, /api listening on (http:\/\/[\d.:]+)/);
+    const [host, port] = process.env.TEMPORAL_ADDRESS!.split(':');
+    apiToTemporal = await TcpProxy.start({ host, port: Number(port) });
+    const apiChild = await startChild('api/server.ts', {
+      ...traced, ...providers, PORT: '0', TEMPORAL_ADDRESS: `127.0.0.1:${apiToTemporal.port}`, WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
+    }, /api listening on (http:\/\/[\d.:]+)/);
     children.push(apiChild);
-    children.push(await startChild('worker/main.ts', { ...traced, ...providers, PUBLIC_URL: apiChild.match[1] }, /worker polling task queue/));
+    apiLog = logLines(apiChild);
+    const workerChild = await startChild('worker/main.ts', {
+      ...traced, ...providers, ...(await webhookWorkerEnv()), PUBLIC_URL: apiChild.match[1], OUTBOX_RELAY_AFTER_MS: '500', OUTBOX_RELAY_INTERVAL_MS: '250',
+    }, /worker polling task queue/);
+    children.push(workerChild);
+    workerLog = logLines(workerChild);
     api = new ApiClient(apiChild.match[1]);
+    // The first attempt is refused, so the worker logs a failed attempt from inside the delivery's activity.
+    receiver = await startReceiver((n) => (n === 1 ? 500 : 200));
   });
 
   after(async () => {
     for (const child of children) await child.kill('SIGTERM');
+    await receiver.close();
+    await apiToTemporal.close();
     await collector.close();
   });
 
@@ -53,7 +98,8 @@ describe('traces: one creation followed from the request to the PIX provider', f
       const request = spans.find((s) => s.service === 'receivables-api' && s.kind === SERVER && s.attributes['http.route'] === '/v1/operations/direct');
       expect(request, 'the api\'s server span of the creation').to.not.equal(undefined);
       expect(request!.spanId).to.equal(traceparent.split('-')[2]);
-      expect(spans.some((s) => s.service === 'receivables-api' && s.name === 'StartWorkflow:operationWorkflow')).to.equal(true);
+      // The api's start after commit, or the relay's when a loaded api had no time left for it: either is in the trace.
+      expect(spans.some((s) => s.name === 'StartWorkflow:operationWorkflow')).to.equal(true);
       expect(spans.some((s) => s.service === 'receivables-worker' && s.name === 'RunWorkflow:operationWorkflow')).to.equal(true);
       const pix = spans.find((s) => s.service === 'receivables-worker' && s.name === 'RunActivity:startDisbursement');
       expect(pix, 'the PIX activity').to.not.equal(undefined);
@@ -64,6 +110,53 @@ describe('traces: one creation followed from the request to the PIX provider', f
     }, 20_000);
     const leaked = collector.spans.filter((s) => JSON.stringify(s.attributes).includes('/esign/sign/'));
     expect(leaked, 'a signing link carries the signer\'s token: never in a span').to.deep.equal([]);
+  });
+
+  it('keeps the request\'s trace through the outbox relay\'s start and the webhook delivery of an event, and in the log lines of both processes', async () => {
+    const { token } = await buildOperationsIntegrator(api);
+    // An IP literal: the worker resolves names with the system resolver, and the receiver's certificate names 127.0.0.1.
+    const subscribed = await api.post('/v1/webhooks', { url: receiver.url().replace('receiver.test', '127.0.0.1'), events: ['operation.created'] }, { token });
+    expect(subscribed.status, subscribed.text).to.equal(201);
+
+    apiToTemporal.cut();
+    let created;
+    try {
+      created = await createDirect(api, token);
+      expect(created.status, created.text).to.equal(201);
+      // Left to the relay: the worker's start, not the api's, continues the request's trace.
+      await eventually(async () => {
+        const starts = collector.spans.filter((s) => s.name === 'StartWorkflow:operationWorkflow' && s.attributes.temporalWorkflowId === `operation-${created!.body.id}`);
+        expect(starts.map((s) => s.service)).to.include('receivables-worker');
+      }, 30_000);
+    } finally {
+      apiToTemporal.restore();
+    }
+    const [, traceId, requestSpanId] = (created.headers.get('traceparent') ?? '').split('-');
+
+    const [refused, delivered] = await receiver.waitForRequests(2, 30_000);
+    for (const got of [refused, delivered]) {
+      expect(String(got.headers.traceparent), 'the delivery POST carries the creation\'s trace').to.match(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    }
+    expect(delivered.body.event_type).to.equal('operation.created');
+
+    await eventually(async () => {
+      const spans = collector.inTrace(traceId);
+      const relayed = spans.find((s) => s.service === 'receivables-worker' && s.name === 'StartWorkflow:operationWorkflow');
+      expect(relayed, 'the relay\'s start, in the request\'s trace').to.not.equal(undefined);
+      expect(relayed!.parentSpanId, 'under the request\'s server span').to.equal(requestSpanId);
+      expect(spans.some((s) => s.service === 'receivables-worker' && s.name === 'RunActivity:recordOperationCreated')).to.equal(true);
+      expect(spans.some((s) => s.service === 'receivables-worker' && s.name === 'StartWorkflow:webhookDelivery'), 'the dispatcher\'s start').to.equal(true);
+      expect(spans.some((s) => s.service === 'receivables-worker' && s.name === 'RunWorkflow:webhookDelivery')).to.equal(true);
+      const posts = spans.filter((s) => s.service === 'receivables-worker' && s.kind === CLIENT && s.spanId === String(delivered.headers.traceparent).split('-')[2]);
+      expect(posts, 'the POST the receiver got is a span of the trace').to.have.length(1);
+    }, 20_000);
+
+    const requestLine = apiLog.find((line) => line.message === 'request' && line.route === '/v1/operations/direct' && line.trace_id === traceId);
+    expect(requestLine, 'the api\'s request log line names the trace and the server span').to.include({ trace_id: traceId, span_id: requestSpanId, status: 201 });
+    const attemptLine = workerLog.find((line) => line.message === 'webhook attempt failed');
+    expect(attemptLine, 'the worker\'s line written inside the delivery activity').to.include({ trace_id: traceId });
+    const activitySpan = collector.inTrace(traceId).find((s) => s.spanId === attemptLine!.span_id);
+    expect(activitySpan?.name, 'its span_id is the activity\'s span').to.equal('RunActivity:attemptWebhookDelivery');
   });
 
   it('continues a caller\'s trace: the response names the caller\'s trace id', async () => {
@@ -85,5 +178,27 @@ describe('traceparent with tracing off (no OTLP endpoint: no SDK, nothing export
     expect(continued.headers.get('traceparent')).to.match(new RegExp(`^00-${callerTrace}-(?!00f067aa0ba902b7)[0-9a-f]{16}-00$`));
     const malformed = await api.get('/v1/health', { headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } });
     expect(malformed.headers.get('traceparent')).to.not.include('0'.repeat(32));
+  });
+
+  it('writes the request\'s log line with the trace id and span id of its traceparent', async () => {
+    const api = new ApiClient((await anotherApi({ LOG_LEVEL: 'info' })).url);
+    const callerTrace = randomUUID().replace(/-/g, '');
+    const written: string[] = [];
+    const write = process.stdout.write;
+    // The logger's console transport writes to this process's stdout: read it for the one request.
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    }) as typeof process.stdout.write;
+    let res;
+    try {
+      res = await api.get('/v1/health', { headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } });
+      await eventually(async () => expect(written.join('')).to.include(callerTrace), 5_000);
+    } finally {
+      process.stdout.write = write;
+    }
+    const [, , spanId] = String(res.headers.get('traceparent')).split('-');
+    const line = written.join('').split('\n').filter((l) => l.includes(callerTrace)).map((l) => JSON.parse(l)).find((l) => l.message === 'request');
+    expect(line).to.include({ trace_id: callerTrace, span_id: spanId, route: '/v1/health' });
   });
 });

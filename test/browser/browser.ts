@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, Browser, Locator, Page } from 'playwright-core';
+import { buildUser } from '../support/factories';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? '.data/screenshots');
@@ -12,9 +13,14 @@ export async function launchChromium(executablePath = CHROMIUM): Promise<Browser
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }
 
-/** A laptop-sized page that records every Content-Security-Policy violation and page error. */
-export async function laptopPage(browser: Browser, baseURL: string): Promise<{ page: Page; problems: string[] }> {
+/**
+ * A laptop-sized page that records every Content-Security-Policy violation and page error. The
+ * console starts in `language` (the tests written in English keep reading it in English; the
+ * console's own default, pt-BR, is what a first visit without a choice gets).
+ */
+export async function laptopPage(browser: Browser, baseURL: string, language: 'en' | null = 'en'): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 768 } });
+  if (language) await context.addInitScript((chosen) => { if (!localStorage.getItem('backoffice.language')) localStorage.setItem('backoffice.language', chosen); }, language);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()); });
@@ -36,11 +42,19 @@ export async function shows(locator: Locator, text: string | RegExp, timeout = 1
   await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
 }
 
+/** A new page signed in to the console as a new staff user holding `scopes`, on the approval queue it opens with. */
+export async function signedInToConsole(browser: Browser, apiUrl: string, scopes: string[]): Promise<Page> {
+  const user = await buildUser({ scopes });
+  const { page } = await laptopPage(browser, apiUrl);
+  await signInToConsole(page, user);
+  return page;
+}
+
 /** Signs a staff user in through the console's form and waits for the approval queue. */
 export async function signInToConsole(page: Page, staff: { email: string; password: string }): Promise<void> {
   await page.goto('/backoffice/');
   await page.getByLabel('E-mail').fill(staff.email);
   await page.getByLabel('Password').fill(staff.password);
-  await page.keyboard.press('Enter');
-  await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/, 30_000);
 }

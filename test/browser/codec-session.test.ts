@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { sharedApi } from '../support/stack';
-import { buildUser } from '../support/factories';
-import { laptopPage, launchChromium, shows } from './browser';
+import { launchChromium, shows, signedInToConsole } from './browser';
 
 const CODEC_PATH = '/v1/backoffice/codec';
 
@@ -17,16 +16,7 @@ describe('console sign-in and the codec session for Temporal Web', () => {
   });
   after(async () => { await browser?.close(); });
 
-  async function signedIn(scopes: string[]): Promise<Page> {
-    const user = await buildUser({ scopes });
-    const { page } = await laptopPage(browser, apiUrl);
-    await page.goto('/backoffice/');
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/);
-    return page;
-  }
+  const signedIn = (scopes: string[]): Promise<Page> => signedInToConsole(browser, apiUrl, scopes);
   const codecCookie = async (page: Page) => (await page.context().cookies(`${apiUrl}${CODEC_PATH}/decode`)).find((c) => c.name === 'codec_session');
 
   it('with backoffice:operate, sets the HttpOnly codec cookie holding the operator\'s token, and clears it on sign-out', async () => {

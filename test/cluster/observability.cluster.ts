@@ -41,6 +41,10 @@ describe('the cluster observed: Prometheus and Jaeger', function () {
       expect(await promQuery(prometheus, 'sum(receivables_operation_transitions_total{to="PAID"})')).to.be.greaterThan(0);
       expect(await promQuery(prometheus, 'sum(receivables_pix_disbursements_total{outcome="settled"})')).to.be.greaterThan(0);
       expect(await promQuery(prometheus, 'count({job="receivables-worker", __name__=~"temporal_worker_task_slots_available|temporal_workflow_task_schedule_to_start_latency_seconds_count"})')).to.be.greaterThan(0);
+      expect(await promQuery(prometheus, 'sum(temporal_request_total{job="receivables-api", operation="StartWorkflowExecution"})'), 'the api\'s own Temporal calls').to.be.greaterThan(0);
+      // The Temporal server's matching figures, under the names the matching alerts read, and their recording rules.
+      expect(await promQuery(prometheus, 'sum(poll_success_total{job="temporal-server"})')).to.be.greaterThan(0);
+      expect(await promQuery(prometheus, 'count(taskqueue:temporal_sync_match_ratio:rate15m)')).to.be.greaterThan(0);
       expect(await promQuery(prometheus, 'count(up == 1)'), 'every target up').to.equal(await promQuery(prometheus, 'count(up)'));
       expect(await promQuery(prometheus, 'count(up{job=~"temporal-server|receivables-sandbox"} == 1)')).to.equal(2);
     }, 60_000);

@@ -119,6 +119,17 @@ export function sharedWorker(): Promise<Pick<RunningWorker, 'metricsUrl' | 'stop
   return worker;
 }
 
+/**
+ * Stops the shared worker until the next `sharedWorker()` starts another: for a test whose own
+ * worker process must be the only one relaying the outbox and dispatching events.
+ */
+export async function stopSharedWorker(): Promise<void> {
+  if (cluster || !worker) return;
+  const running = worker;
+  worker = undefined;
+  await (await running).stop();
+}
+
 export async function stopAll(): Promise<void> {
   for (const extra of extraApis.splice(0)) await extra.close();
   if (worker) await (await worker).stop();

@@ -28,8 +28,8 @@ const CODEC_SESSION = '/v1/backoffice/codec/session';
  * Web on the same site decodes this operator's workflows with no further step. Decoding is a
  * convenience: a refusal there never stops the sign-in.
  */
-export async function signIn(email, password) {
-  const res = await fetch('/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+export async function signIn(email, password, totp) {
+  const res = await fetch('/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password, ...(totp ? { totp } : {}) }) });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Refusal(res.status, body.detail);
   const scopes = body.scopes ?? [];
@@ -61,9 +61,24 @@ async function call(method, path, body) {
   return parsed;
 }
 
+/** A text answer (the audit trail's CSV) as a Blob, with the same session handling as `call`. */
+async function download(path) {
+  const current = session.get();
+  if (!current) throw new SessionEnded();
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${current.token}` } });
+  if (res.status === 401) {
+    session.clear();
+    throw new SessionEnded();
+  }
+  if (!res.ok) throw new Refusal(res.status, (await res.json().catch(() => null))?.detail);
+  return res.blob();
+}
+
 export const api = {
+  download,
   get: (path) => call('GET', path),
   post: (path, body) => call('POST', path, body),
+  patch: (path, body) => call('PATCH', path, body),
 };
 
 /** Query string from the filled fields only. */

@@ -1,3 +1,7 @@
+import { t } from './i18n.js';
+
+export { money, when } from './i18n.js';
+
 // Builds elements from data; text always goes in as text, never as markup.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -19,7 +23,7 @@ export function table(caption, headers, rows) {
   return h('table', {},
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, headers.map((text) => h('th', { scope: 'col' }, text)))),
-    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: headers.length, class: 'empty' }, 'Nothing here.'))));
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: headers.length, class: 'empty' }, t('Nothing here.')))));
 }
 
 export const row = (...cells) => h('tr', {}, cells.map((cell) => h('td', {}, cell)));
@@ -28,9 +32,7 @@ export function definitionList(pairs) {
   return h('dl', {}, pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value ?? '—')]));
 }
 
-export const money = (value) => (value === null || value === undefined ? '—' : `R$ ${Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
-export const when = (iso) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
-export const badge = (status) => h('span', { class: `badge s-${String(status).toLowerCase()}` }, status);
+export const badge = (status, label = status) => h('span', { class: `badge s-${String(status).toLowerCase()}` }, label);
 
 export function duration(seconds) {
   const d = Math.floor(seconds / 86400);

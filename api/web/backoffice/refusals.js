@@ -1,3 +1,5 @@
+import { t } from './i18n.js';
+
 // A refusal in words: what happened and what to do, with the code for support.
 const WORDS = {
   operation_cannot_be_approved: 'This operation cannot be approved: it is no longer waiting for approval (decided or cancelled meanwhile).',
@@ -22,14 +24,22 @@ const WORDS = {
   esign_update_signer_failed: 'The e-sign provider refused a signer update; the operation stays in CONTRACT_ERROR.',
   esign_template_inventory_failed: 'The e-sign provider\'s template check failed; the operation stays in CONTRACT_ERROR.',
   rate_limit_exceeded: 'Too many requests; wait a moment and try again.',
+  approver_already_approved: 'You have approved this operation already: a second approver must give the other approval.',
+  mfa_required: 'Enter the 6-digit code from your authenticator app.',
+  mfa_enrolment_required: 'This account must enrol an authenticator before it can sign in.',
+  user_disabled: 'This account is disabled.',
+  user_email_taken: 'A user with this e-mail exists already.',
+  user_not_found: 'No such user.',
+  enrolment_token_invalid: 'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.',
+  password_too_weak: 'The password is too short: use at least 12 characters.',
 };
 
 export function inWords(refusal) {
   const code = refusal.code ?? 'unknown';
   if (code === 'validation_error') {
     const first = refusal.detail?.errors?.[0];
-    return `The form has an invalid value${first ? ` (${first.loc?.slice(1).join('.')}: ${first.msg})` : ''}. (${refusal.status} validation_error)`;
+    return `${t('The form has an invalid value')}${first ? ` (${first.loc?.slice(1).join('.')}: ${first.msg})` : ''}. (${refusal.status} validation_error)`;
   }
-  const words = WORDS[code] ?? (refusal.detail?.message || 'The service refused this.');
+  const words = WORDS[code] ? t(WORDS[code]) : (refusal.detail?.message || t('The service refused this.'));
   return `${words} (${refusal.status} ${code})`;
 }

@@ -1,6 +1,7 @@
 import { api } from './api.js';
 import { actionLabel, actionsFor, attempt, runAction } from './actions.js';
 import { badge, duration, h, money, row, show, table, when } from './dom.js';
+import { t } from './i18n.js';
 
 /** Operations waiting longer than their state allows, longest waiting first, with what unsticks each. */
 export async function stuckView() {
@@ -14,9 +15,9 @@ export async function stuckView() {
         actionsFor(op.lifecycle_status).map((name) => h('button', { type: 'button', class: 'primary', onclick: () => runAction(name, op, reload), 'aria-label': `${actionLabel(name)} ${op.display_number}` }, actionLabel(name)))),
       op.temporal_web_url ? h('a', { href: op.temporal_web_url, target: '_blank', rel: 'noopener' }, 'Temporal Web') : '—'));
     show(
-      h('h1', {}, 'Stuck operations'),
-      h('p', { class: 'lead' }, 'Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.'),
-      table(`${page.total} operation(s) waiting too long`, ['Operation', 'State', 'Originator', 'Assignor', 'To disburse', 'In state since', 'Waiting', 'What unsticks it', 'Workflow'], rows),
+      h('h1', {}, t('Stuck operations')),
+      h('p', { class: 'lead' }, t('Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.')),
+      table(t('{total} operation(s) waiting too long', { total: page.total }), [t('Operation'), t('State'), t('Originator'), t('Assignor'), t('To disburse'), t('In state since'), t('Waiting'), t('What unsticks it'), t('Workflow')], rows),
     );
   });
 }

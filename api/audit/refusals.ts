@@ -1,0 +1,50 @@
+import type { Request } from 'express';
+import type { AppError } from '../../domain/errors';
+import type { Logger } from '../../db/logger';
+import type { AuditTrail } from './audit-trail';
+
+/** The staff actions whose refusals and failures are audited as well as their successes, by documented route. */
+const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
+  'POST /v1/backoffice/operations/{id}/approve': { action: 'operation.approve', target: 'operation' },
+  'POST /v1/backoffice/operations/{id}/deny': { action: 'operation.deny', target: 'operation' },
+  'POST /v1/backoffice/operations/{id}/retry-disbursement': { action: 'operation.retry_disbursement', target: 'operation' },
+  'POST /v1/backoffice/operations/{id}/contract/send-for-signature': { action: 'operation.send_for_signature', target: 'operation' },
+  'POST /v1/backoffice/titles/{id}/payer-payments': { action: 'title.payer_payment', target: 'title' },
+  'POST /v1/backoffice/users': { action: 'user.invite' },
+  'PATCH /v1/backoffice/users/{id}': { action: 'user.change', target: 'user' },
+  'POST /v1/backoffice/codec/decode': { action: 'codec.decode' },
+};
+
+/** The `{id}` of a path template, read from the request's path segment at the same place. */
+function idIn(template: string, path: string): string | undefined {
+  const at = template.split('/').indexOf('{id}');
+  return at < 0 ? undefined : decodeURIComponent(path.split('/')[at] ?? '');
+}
+
+const codeOf = (error: AppError) => (typeof error.detail === 'string' ? error.detail : error.detail.code);
+
+/**
+ * A staff action answered with an error still leaves a row (issue #29): `<action>_refused` for a
+ * 4xx (not allowed, wrong state, already approved, bad input) and `<action>_failed` for a 5xx,
+ * with the status and the error code only, never the request body, which can carry what the
+ * refusal was about (an amount, a note) but also what must not be kept. Requests without a staff
+ * user (no token, a revoked one, a client token) are not staff actions: the sign-in audit and
+ * the logs cover them. Postgres being unavailable leaves no row: there is nowhere to write it.
+ */
+export function auditRefusals(audit: AuditTrail, logger: Logger) {
+  return async (req: Request, error: AppError): Promise<void> => {
+    const route = req.ctx?.route;
+    const known = route && STAFF_ACTIONS[`${route.method} ${route.pathTemplate}`];
+    if (!known || req.ctx.principal?.tokenType !== 'user' || codeOf(error) === 'database_unavailable') return;
+    const id = idIn(route.pathTemplate, req.path);
+    try {
+      await audit.record(req, {
+        action: `${known.action}_${error.status >= 500 ? 'failed' : 'refused'}`,
+        target: known.target && id ? { type: known.target, id } : undefined,
+        after: { status: error.status, code: codeOf(error) },
+      });
+    } catch (err) {
+      logger.error('audit row of a refused staff action not written', { request_id: req.ctx.requestId, action: known.action, err: (err as Error).message });
+    }
+  };
+}
