@@ -78,15 +78,17 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
      * Reconciliation: the settled amount must be exactly the PIX amount of the operation. A
      * mismatch is not PAID: it goes to a human like a refusal.
      */
-    async reconcileAndMarkPaid({ operationId, workflowId, attempt }: { operationId: string; workflowId: string; attempt: number }): Promise<DisbursementOutcome> {
+    async reconcileAndMarkPaid({ operationId, workflowId, attempt, at }: { operationId: string; workflowId: string; attempt: number; at?: string }): Promise<DisbursementOutcome> {
       const row = (await disbursements.byAttempt(operationId, attempt))!;
       const order = await disbursements.amountOf(operationId);
       if (!Money.of(row.settledAmount ?? '0').equals(Money.of(order.liquidValue))) {
         return { status: 'REJECTED', reason: 'settlement_amount_mismatch' };
       }
+      // On a test clock the money arrives at the clock's time, like every other move of the operation.
+      const paidAt = at ?? (row.settledAt ?? new Date()).toISOString();
       await moveOperation(db, {
-        operationId, workflowId, to: 'PAID',
-        data: { opr_net_present_liquid_value: order.liquidValue, paid_amount: row.settledAmount, paid_at: (row.settledAt ?? new Date()).toISOString(), disbursement_method: order.disbursementMethod },
+        operationId, workflowId, to: 'PAID', at,
+        data: { opr_net_present_liquid_value: order.liquidValue, paid_amount: row.settledAmount, paid_at: paidAt, disbursement_method: order.disbursementMethod },
       });
       return { status: 'SETTLED', reason: null };
     },

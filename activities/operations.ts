@@ -44,7 +44,7 @@ function found(op: LifecycleOperation | undefined, operationId: string): Lifecyc
  * from, and records the event of the move, in one transaction. A retry after a commit finds the
  * row already in `to`, or past it, and changes nothing (`readModelMove`).
  */
-export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown> }): Promise<LifecycleOperation | null> {
+export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown>; at?: string }): Promise<LifecycleOperation | null> {
   const moved = await db.transaction(async (trx) => {
     const operations = new OperationLifecycleRepository(trx);
     const op = found(await operations.lock(args.operationId), args.operationId);
@@ -53,7 +53,7 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
     if (decision === 'refuse') {
       throw ApplicationFailure.nonRetryable(`cannot move ${op.lifecycleStatus} to ${args.to}`, 'invalid_transition');
     }
-    const now = new Date();
+    const now = stampOf(args);
     const updated = await operations.move(op.id, args.to, args.columns ?? {}, now);
     const type = EVENT_ON_ENTRY[args.to];
     if (type) {
@@ -69,6 +69,9 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
   if (moved) afterCommit(db, () => operationTransitions.inc({ to: args.to }));
   return moved;
 }
+
+/** The moment a write stamps: a test clock's time when the workflow gives one (issue #26), else now. */
+export const stampOf = ({ at }: { at?: string }): Date => (at ? new Date(at) : new Date());
 
 function moveData(args: { to: LifecycleStatus; decidedBy?: string; errorCode?: string }, at: Date): Record<string, unknown> {
   if (args.to === 'PRE_APPROVED') return { lifecycle_status: 'PRE_APPROVED', approved_at: at.toISOString(), approved_by: args.decidedBy ?? null };
@@ -103,8 +106,8 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       });
     },
 
-    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string }): Promise<void> {
-      const approvedAt = new Date();
+    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string; at?: string }): Promise<void> {
+      const approvedAt = stampOf(args);
       await moveOperation(db, {
         ...args,
         columns: args.to === 'PRE_APPROVED' ? { approvedAt } : {},
@@ -121,7 +124,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
      * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
-    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null }): Promise<void> {
+    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null; at?: string }): Promise<void> {
       await db.transaction(async (trx) => {
         const moved = await moveOperation(trx, {
           ...args,
@@ -129,7 +132,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
           data: { reason: args.reason, actor: args.actor },
         });
         if (!moved) return;
-        const now = new Date();
+        const now = stampOf(args);
         const ledger = new PayablesLedger(trx, moved.originatorId);
         // Payables before titles, as creation takes them: cancelling the titles locks the exposure counters.
         await ledger.lockNetted(args.operationId);

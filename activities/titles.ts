@@ -10,6 +10,7 @@ import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
 import { payerPaymentRefusal } from '../domain/title-rules';
 import { afterCommit, titlesOverdue } from '../db/telemetry/metrics';
+import { stampOf } from './operations';
 
 export interface TitleActivityDeps {
   db: Knex;
@@ -55,7 +56,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
     },
 
     /** Applies once per external_id; a retry after the commit finds the payment and answers with it. */
-    async applyPayerPayment({ titleId, payment, appliedAt }: { titleId: string; payment: PayerPaymentInput; appliedAt: string }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
+    async applyPayerPayment({ titleId, payment, appliedAt, at }: { titleId: string; payment: PayerPaymentInput; appliedAt: string; at?: string }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
       return db.transaction(async (trx) => {
         const titles = new TrackedTitlesRepository(trx);
         const title = await lockTitle(titles, titleId);
@@ -70,34 +71,35 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         });
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
-          await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() });
+          await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() }, 0, stampOf({ at }));
         } else {
           // Each partial payment is its own occurrence, named by the payment.
           await recordTitleEvent(trx, title, 'title.partially_paid', {
             payment_id: row.id, payment_amount_brl: row.amount, paid_amount_brl: after.paidAmount, outstanding_balance: after.outstandingBalance,
             paid_at: row.paidAt.toISOString(),
-          }, row.id);
+          }, row.id, stampOf({ at }));
         }
         return { result: appliedOf(row), title: balanceOf(after) };
       });
     },
 
     /** An unpaid balance at the deadline: the title is locked OVERDUE and the assignor owes its repurchase. */
-    async markTitleOverdue({ titleId }: { titleId: string }): Promise<TitleBalance & { payableId: string | null }> {
+    async markTitleOverdue({ titleId, at }: { titleId: string; at?: string }): Promise<TitleBalance & { payableId: string | null }> {
+      const now = stampOf({ at });
       return db.transaction(async (trx) => {
         const titles = new TrackedTitlesRepository(trx);
         const title = await lockTitle(titles, titleId);
         const payables = new PayablesRepository(trx, title.originatorId);
         if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
-          await titles.markOverdue(titleId);
+          await titles.markOverdue(titleId, now);
           afterCommit(trx, () => titlesOverdue.inc());
           const payable = await payables.open({
             assignorId: title.assignorId, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.externalId}`,
-            amount: Money.of(title.outstandingBalance), dueDate: businessDate(new Date()),
+            amount: Money.of(title.outstandingBalance), dueDate: businessDate(now), at: now,
           });
           await recordTitleEvent(trx, title, 'title.overdue', {
             outstanding_balance: title.outstandingBalance, paid_amount_brl: title.paidAmount, due_date: title.dueDate, payable_id: payable.id,
-          });
+          }, 0, now);
         }
         const after = await lockTitle(titles, titleId);
         return { ...balanceOf(after), payableId: (await payables.repurchaseOf(titleId))?.id ?? null };

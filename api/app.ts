@@ -35,6 +35,7 @@ import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
 import { webhookRoutes } from './webhooks/routes';
 import { eventRoutes } from './events/routes';
+import { testClockRoutes } from './test-clocks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../activities/webhooks-http';
 import { assignorRoutes } from './assignors/routes';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now, deps.cache),
+    testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

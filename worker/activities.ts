@@ -7,6 +7,7 @@ import { createOperationActivities } from '../activities/operations';
 import { createContractActivities } from '../activities/contract';
 import { createDisbursementActivities } from '../activities/disbursement';
 import { createTitleActivities } from '../activities/titles';
+import { createTestClockActivities } from '../activities/test-clocks';
 import { HttpEsignProvider } from '../activities/esign-client';
 import { HttpPixProvider } from '../activities/pix-client';
 
@@ -28,5 +29,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createContractActivities({ db, esign: new HttpEsignProvider(esignUrl, timeoutMs), esignCallbackUrl: `${config.http.publicUrl}/v1/internal/esign/callback` }),
     ...createDisbursementActivities({ db, pix: new HttpPixProvider(pixUrl, timeoutMs), pixCallbackUrl: `${config.http.publicUrl}/v1/internal/pix/callback` }),
     ...createTitleActivities({ db, config }),
+    ...createTestClockActivities({ db }),
   };
 }

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../domain/lifecycle-messages';
+import type { OperationClockState } from './operation-clock';
 
 /** What one payer payment applied, kept so a repeat of its external_id answers the same. */
 export interface RecordedPayment {
@@ -17,6 +18,8 @@ export interface OperationWorkflowInput {
   embeddedSignature: boolean;
   /** Four-eyes (issue #29): 2 when the policy asks for two approvers; absent (histories before it) = 1. */
   approvalsRequired?: number;
+  /** Issue #26: the sandbox test clock the operation lives on; absent, it lives in real time. */
+  testClock?: OperationClockState;
   /** Set when a long wait continued as a new run: what the run knew carries over. */
   resumed?: {
     contractAttempts: number;

@@ -1,7 +1,9 @@
-import { ActivityFailure, ApplicationFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
 import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
+import type { operationWorkflow } from './operation';
+import { OperationClock } from './operation-clock';
 import { LIFECYCLE_STATUS } from '../domain/search-attributes';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
@@ -40,6 +42,10 @@ export class OperationRun {
   busy = false;
   /** The PIX settled and the read model is moving to PAID: the titles are about to be tracked. */
   reconciling = false;
+  /** Read-model moves in flight (a test clock's advance is answered only when none is). */
+  moving = 0;
+  /** Issue #26: set when the operation lives on a sandbox test clock. */
+  readonly clock: OperationClock | null;
   /** The one request the main line is to honour (cancel, retry-disbursement): settled by `setStatus`. */
   private pending: PendingRequest | null = null;
 
@@ -56,6 +62,37 @@ export class OperationRun {
       approvalsRequired: input.approvalsRequired ?? 1,
       approvals: [],
     };
+    this.clock = input.testClock ? new OperationClock({ ...input.testClock }, workflowInfo().workflowId) : null;
+  }
+
+  /** The operation's "now": its test clock's time when it has one, else the workflow's (replay-safe) time. */
+  now(): Date {
+    return this.clock ? this.clock.now() : new Date();
+  }
+
+  /** The moment an activity stamps on what it writes: the clock's when there is one, else the activity's own. */
+  at(): { at?: string } {
+    return this.clock ? { at: this.clock.now().toISOString() } : {};
+  }
+
+  /** A fresh run of this operation, resumed at `initialStatus`; on a test clock it carries the clock's time and any advance not answered yet. */
+  async continueAsNew(initialStatus: LifecycleStatus, resumed: NonNullable<OperationWorkflowInput['resumed']>): Promise<never> {
+    const { clock } = this;
+    if (!clock) return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, resumed });
+    await clock.settledSignals();
+    return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
+  }
+
+  /** Whether `deadline` has come: on a clock, once an advance passed it. */
+  hasReached(deadline: string): boolean {
+    return this.clock ? this.clock.passed(deadline) : Date.parse(deadline) - Date.now() <= 0;
+  }
+
+  /** Waits for `deadline` or `wake`: a server timer in real time; on a clock, an advance past it (no timer). */
+  async untilDeadline(deadline: string, wake: () => boolean): Promise<void> {
+    const clock = this.clock;
+    if (clock) await condition(() => wake() || clock.passed(deadline) || clock.state.deleted);
+    else await condition(wake, Date.parse(deadline) - Date.now());
   }
 
   get workflowId(): string {
@@ -112,7 +149,12 @@ export class OperationRun {
    */
   async moveTo(to: LifecycleStatus, extra: { decidedBy?: string; note?: string | null; errorCode?: string } = {}): Promise<void> {
     this.setStatus(to);
-    await this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra });
+    this.moving += 1;
+    try {
+      await this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra, ...this.at() });
+    } finally {
+      this.moving -= 1;
+    }
   }
 
   /**
@@ -130,7 +172,7 @@ export class OperationRun {
       this.state.lastError = code;
     }
     await this.ops.releaseOperation({
-      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason,
+      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, ...this.at(),
     });
     this.setStatus('CANCELLED');
   }

@@ -32,15 +32,20 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   disbursement.install();
   titles.install();
 
+  if (run.clock) {
+    run.clock.install();
+    // An advance is answered when nothing falls due up to the clock's time and no move is being written.
+    void run.clock.answerAdvances(() => run.moving === 0 && !run.reconciling && (run.status !== 'PAID' || titles.restsAtClockTime()));
+    if (!input.resumed) await run.clock.attach();
+  }
+
   if (!input.resumed) await run.ops.recordOperationCreated({ operationId: input.operationId, workflowId: run.workflowId });
   run.setStatus(run.status);
 
   const paid = run.status === 'PAID'
     || (await awaitApproval(run) && await contract.untilSigned() && await disbursement.untilPaid());
-  if (paid) {
-    await titles.untilClosed();
-    await run.moveTo('SETTLED');
-  }
+  if (paid && await titles.untilClosed()) await run.moveTo('SETTLED');
   await condition(allHandlersFinished);
+  await run.clock?.settled();
   return run.state;
 }

@@ -5,6 +5,8 @@ import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
 import type { Config } from '../../db/config';
 import { renderOperation } from '../operations/routes';
+import { TestClocksRepository } from '../../db/repositories/test-clocks';
+import { presentTestClock } from '../test-clocks/routes';
 import { workflowLink } from './temporal-web';
 import { approvalProgress } from './approval-progress';
 
@@ -59,6 +61,7 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
     approvalProgress(deps.db, [op]),
   ]);
   const emails = await repository.emailsOfUsers([...new Set(rows.events.map((e) => actorUserOf(e.data)).filter((id) => id !== undefined))]);
+  const clock = operation.test_clock_id ? await new TestClocksRepository(deps.db, op.originatorId).byId(operation.test_clock_id) : undefined;
   return {
     operation,
     ...progress.get(op.id)!,
@@ -77,5 +80,6 @@ export async function operationDetail(deps: { db: Knex; esign: EsignProvider; co
       deliveries: rows.deliveries.filter((d) => d.event_id === e.event_id).map(({ event_id: _, ...d }) => withIsoDates(d)),
     })),
     temporal_web_url: workflowLink(deps.config, op.id),
+    test_clock: clock ? presentTestClock(clock) : null,
   };
 }

@@ -20,6 +20,7 @@ import { approvalPaths, approvalSchemas, backofficePaths, backofficeSchemas } fr
 import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
+import { testClockPaths, testClockSchemas } from '../test-clocks/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 
@@ -45,7 +46,11 @@ const TAGS = [
   { name: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)' },
   { name: 'backoffice', description: 'Staff routes across originators: the approval queue, decisions, the operation page and stuck operations (user tokens)' },
   { name: 'internal', description: 'Callbacks from the e-signature and PIX providers; not for integrators' },
+  { name: 'test-clocks', description: 'Sandbox only: test clocks, to see the months after disbursement (due dates, overdue, payables, netting) in minutes' },
 ];
+
+/** Paths production's document leaves out. */
+const SANDBOX_ONLY = ['/v1/sandbox/', '/v1/test-clocks', '/v1/backoffice/test-clocks'];
 
 interface Part {
   paths: Record<string, unknown>;
@@ -78,6 +83,7 @@ const PARTS: Part[] = [
   { paths: systemPaths, schemas: systemSchemas },
   { paths: auditPaths, schemas: auditSchemas },
   { paths: staffPaths, schemas: staffSchemas },
+  { paths: testClockPaths, schemas: testClockSchemas },
 ];
 
 /**
@@ -87,8 +93,8 @@ const PARTS: Part[] = [
 export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record<string, unknown> {
   const base = components(publicUrl);
   const paths: Record<string, unknown> = Object.assign({}, ...PARTS.map((part) => part.paths));
-  // Production has no simulated counterparts: their routes are absent, so they are also 404.
-  if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (path.startsWith('/v1/sandbox/')) delete paths[path];
+  // Production has no simulated counterparts nor test clocks: their routes are absent, so they are also 404.
+  if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (SANDBOX_ONLY.some((prefix) => path.startsWith(prefix))) delete paths[path];
   const answered = withPipelineAnswers(paths);
   addLinks(answered as never);
   return {

@@ -10,6 +10,7 @@ import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
 import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
+import type { RequestTime } from '../test-clocks/request-time';
 import { openDebtOf } from './debt-netting';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
@@ -77,7 +78,7 @@ export function identifyReceivables(raw: readonly Record<string, unknown>[], rec
  * `POST /v1/operations/direct`: everything is checked before anything is written, and the
  * writes (assignor, payers, operation, titles, remainders, outbox) share the caller's transaction.
  */
-export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, now: Date): Promise<WrittenOperation> {
+export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime): Promise<WrittenOperation> {
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
   // Every refusal of the body comes before the first write (the assignor is registered below).
@@ -97,14 +98,14 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
     receivables, fees, policy,
     assignorDefaults: await policies.assignorFeeDefaults(assignor.document),
     payerDefaultsByDocument: await policies.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
-    businessDate: businessDate(now),
+    businessDate: businessDate(at.now),
   };
   // Pricing caps the netted debt at Σ liquid, so the PIX amount is never negative.
   const priced = priceOperation({ ...pricingInput, otherDebtDiscounts: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   const written = await writeOperation(trx, {
     originatorId, channel: 'direct', environment, assignor, assignorRegisteredNow, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers, review,
+    embeddedSignature: body.embedded_signature ?? false, priced, payers, review, clock: at.clock,
     sources: body.receivables.map((raw, i) => ({ stockItemId: null, nfe: { ...raw, nfe_key: guarded[i].nfeKey }, fingerprint: guarded[i].fingerprint })),
   });
   if (review) await recordFlagged(trx, written.operation, review);

@@ -15,9 +15,9 @@ export async function openDebtOf(trx: Knex, originatorId: string, assignorId: st
 }
 
 /** In the creation transaction: the netted amount settles the open payables oldest first, the operation as their source. */
-export async function settleNettedDebt(trx: Knex, input: { originatorId: string; assignorId: string; operationId: string; amount: Money | null }): Promise<void> {
+export async function settleNettedDebt(trx: Knex, input: { originatorId: string; assignorId: string; operationId: string; amount: Money | null; at?: Date }): Promise<void> {
   if (!input.amount || input.amount.isZero()) return;
-  await new PayablesLedger(trx, input.originatorId).debitOldestFirst(input.assignorId, input.amount, { source: 'OPERATION_NETTING', operationId: input.operationId });
+  await new PayablesLedger(trx, input.originatorId).debitOldestFirst(input.assignorId, input.amount, { source: 'OPERATION_NETTING', operationId: input.operationId, at: input.at });
 }
 
 /** What simulation shows for an assignor named by document, settling nothing; none when not registered. */

@@ -1,6 +1,7 @@
 import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
 import { handlerRule } from '../openapi/handler-checked';
 import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
+import { testClockIdInput } from '../test-clocks/openapi';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -76,6 +77,7 @@ export const operationSchemas = {
       },
       signers_count: { type: 'integer' },
       disbursement_method: { type: ['string', 'null'], description: 'pix_document or bank_account; null in the stock path; treat unknown values as unknown' },
+      test_clock_id: { type: 'string', format: 'uuid', description: 'Sandbox only, present when the operation lives on a test clock' },
     },
   },
 };
@@ -93,6 +95,7 @@ const directBody = {
         product_id: { type: ['string', 'null'], format: 'uuid' },
         policy_id: { type: ['string', 'null'], format: 'uuid' },
         embedded_signature: { type: 'boolean', default: false },
+        test_clock_id: testClockIdInput,
       },
     },
     handlerRule(TARGET_PRICES_EVERY_RECEIVABLE),

@@ -76,5 +76,6 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     contract_details: { type: op.contractType, signature_date: null, signer_token: null },
     signers_count: op.signersCount,
     disbursement_method: view === 'stock_creation' ? null : op.disbursementMethod,
+    ...(op.testClockId ? { test_clock_id: op.testClockId } : {}),
   };
 }

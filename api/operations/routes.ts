@@ -11,6 +11,7 @@ import { page, tenantOf } from '../http/request-helpers';
 import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
 import { presentOperation, OperationView } from './presenter';
+import { requestTime, RequestTime } from '../test-clocks/request-time';
 
 export interface OperationRouteDeps {
   db: Knex;
@@ -36,7 +37,7 @@ export async function renderOperationReads(db: Knex, originatorId: string, ids: 
   return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
 }
 
-type Create = (trx: Knex, originatorId: string, environment: string, body: never, now: Date) => Promise<WrittenOperation>;
+type Create = (trx: Knex, originatorId: string, environment: string, body: never, at: RequestTime) => Promise<WrittenOperation>;
 
 /**
  * A creation route: create in the request's transaction, start the workflow once it has committed
@@ -46,7 +47,8 @@ type Create = (trx: Knex, originatorId: string, environment: string, body: never
  */
 export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
   return handle(async (req, uow) => {
-    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, deps.now());
+    const at = await requestTime(uow.db, tenantOf(req), req.body.test_clock_id, deps.now());
+    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, at);
     uow.afterCommit(() => startEntry(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.outbox));
     return created(presentOperation(written.operation, written.titles, view));
   });

@@ -11,6 +11,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   esign_update_signer_failed: 502,
   esign_template_inventory_failed: 502,
   esign_unavailable: 502,
+  test_clock_time_not_forward: 422,
+  test_clock_advance_too_far: 422,
+  test_clock_not_found: 404,
 };
 
 /** A workflow's business refusal as our error: its code decides the status, its detail is the body. */

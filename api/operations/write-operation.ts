@@ -13,6 +13,8 @@ import { NewTitleRow, OperationWritesRepository, RemainderRow } from '../../db/r
 import type { PayerRow } from '../../db/repositories/payers';
 import { enqueueWorkflow, OutboxRow } from '../../db/workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
+import type { TestClockRow } from '../../db/repositories/test-clocks';
+import { operationClockAt } from '../test-clocks/request-time';
 import type { ReviewReason } from './double-assignment';
 import { afterCommit, operationTransitions } from '../../db/telemetry/metrics';
 
@@ -41,6 +43,8 @@ export interface NewOperation {
   sources: { stockItemId: string | null; nfe: NfeFields; fingerprint: string | null }[];
   /** Set when the operation must wait for a human whatever its amount (a receivable held by another originator). */
   review?: ReviewReason | null;
+  /** Issue #26: the sandbox test clock it lives on; its time is the operation's creation time. */
+  clock?: TestClockRow | null;
 }
 
 export interface WrittenOperation {
@@ -77,6 +81,8 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const firstContract = !(await writes.hasContract(assignor.id));
 
   const id = uuidv7();
+  const clock = input.clock ?? null;
+  const clockTime = clock?.frozenTime;
   const status = input.review ? 'WAITING_APPROVAL' : initialStatus(priced.requestedNetFutureValue, policy.autoApproveLimitBrl);
   const required = status === 'WAITING_APPROVAL' ? approvalsRequired(priced.requestedNetFutureValue, policy.dualApprovalAboveBrl) : 1;
   const number = displayNumber(priced.businessDate);
@@ -101,9 +107,10 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
     cetAnnualPct: priced.cetAnnualPct.toDecimalPlaces(6).toString(),
     contractType: firstContract ? 'FULL_CONTRACT' : 'ADDENDUM',
     signersCount: 1,
-    approvedAt: status === 'APPROVED_DIRECT' ? new Date() : null,
+    approvedAt: status === 'APPROVED_DIRECT' ? clockTime ?? new Date() : null,
     reviewReason: input.review ?? null,
     approvalsRequired: required,
+    ...(clock ? { testClockId: clock.id, createdAt: clockTime!, updatedAt: clockTime! } : {}),
   });
 
   const titles: NewTitleRow[] = priced.receivables.map((p, i) => ({
@@ -139,7 +146,10 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
 
   const outbox = await enqueueWorkflow(trx, {
     originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: operationWorkflowId(id),
-    args: [{ operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature, approvalsRequired: required }],
+    args: [{
+      operationId: id, originatorId: input.originatorId, displayNumber: number, initialStatus: status, embeddedSignature: input.embeddedSignature, approvalsRequired: required,
+      ...(clock ? { testClock: operationClockAt(clock) } : {}),
+    }],
     searchAttributes: { originatorId: input.originatorId, lifecycleStatus: status, displayNumber: number, environment: input.environment },
   });
   afterCommit(trx, () => operationTransitions.inc({ to: status }));
@@ -167,6 +177,6 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const titleRows: TitleRow[] = (await writes.insertTitles(titles))
     .map((row) => ({ ...row, payerDocument: payersById.get(row.payerId)!.document, payerName: payersById.get(row.payerId)!.name }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
-  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts });
+  await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: priced.otherDebtDiscounts, at: clockTime });
   return { id, status, outbox, operation, titles: titleRows };
 }

@@ -2,6 +2,7 @@ import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, json, jsonBod
 import { NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN, RATE_NUMBER_GRID, RATE_PATTERN } from '../openapi/components';
 import { checkedByHandler } from '../openapi/handler-checked';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
+import { testClockIdInput } from '../test-clocks/openapi';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
 /** The net and requested values: zero is refused (greater_than), null counts as not sent. */
@@ -201,6 +202,7 @@ export const simulationPaths = {
         properties: {
           assignor_document: { type: ['string', 'null'], maxLength: DOCUMENT_MAX_LENGTH, description: 'CPF or CNPJ; selects the assignor\'s fee defaults when registered' },
           policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
+          test_clock_id: testClockIdInput,
           receivables: receivablesList,
           fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
         },

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { requestTime } from '../test-clocks/request-time';
 import type { Knex } from 'knex';
 import { parseDocument } from '../../domain/documents';
 import {
@@ -51,6 +52,9 @@ async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, b
 
 export function simulationRoutes(now: () => Date, cache: ReferenceCache): Router {
   const router = Router();
-  router.post('/v1/simulate', handle(async (req, uow) => ok(await simulate(uow.db, cache, tenantOf(req), req.body, now()))));
+  router.post('/v1/simulate', handle(async (req, uow) => {
+    const at = await requestTime(uow.db, tenantOf(req), req.body.test_clock_id, now());
+    return ok(await simulate(uow.db, cache, tenantOf(req), req.body, at.now));
+  }));
   return router;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RequestTime } from '../test-clocks/request-time';
 import { AssignorInput, BankInput, resolvePrimaryAccount } from '../../domain/assignor-registration';
 import { RuleViolation } from '../../domain/errors';
 import { Money } from '../../domain/money';
@@ -101,7 +102,7 @@ async function withPrimaryAccount(assignors: AssignorsRepository, assignor: Assi
  * operation. Everything is checked before anything is written; the write half (limits under the
  * exposure counters' locks, titles, items ANTICIPATED, outbox) is the one direct creation uses.
  */
-export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, now: Date): Promise<WrittenOperation> {
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
   refuseTooMany(selection.items.length, policy);
@@ -112,14 +113,14 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
   const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);
   // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payerDocument, name: item.payerName })));
-  const priced = await price(trx, originatorId, selection, { assignor, policy, now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
+  const priced = await price(trx, originatorId, selection, { assignor, policy, now: at.now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
   enforceCetBounds(priced);
   // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
   const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
   const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
   const written = await writeOperation(trx, {
     originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers, review,
+    embeddedSignature: body.embedded_signature ?? false, priced, payers, review, clock: at.clock,
     sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivableFingerprint })),
   });
   if (review) await recordFlagged(trx, written.operation, review);

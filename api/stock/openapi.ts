@@ -2,6 +2,7 @@ import { checkedByHandler, handlerRule } from '../openapi/handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { assignorSchemas } from '../assignors/openapi';
 import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from '../simulation/openapi';
+import { testClockIdInput } from '../test-clocks/openapi';
 
 const out = (description: string) => ({ ...ref('Money'), description });
 const twin = (canonical: string) => out(`Deprecated name of ${canonical}`);
@@ -61,6 +62,7 @@ export const stockSchemas = {
       requested_advance_value: positiveMoney('Deprecated name of requested_net_future_value', true),
       fees: { anyOf: [ref('FeesInput'), { type: 'null' }] },
       policy_id: { type: ['string', 'null'], format: 'uuid', description: 'One of the originator\'s policies; default: the active one' },
+      test_clock_id: testClockIdInput,
     },
   }, oneOfNames('requested_net_future_value', 'requested_advance_value')),
 };

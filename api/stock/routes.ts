@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { requestTime } from '../test-clocks/request-time';
 import { StockRepository } from '../../db/repositories/stock';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
@@ -20,7 +21,10 @@ export function stockRoutes(deps: OperationRouteDeps): Router {
     return ok({ items: items.map(presentStockItem), total, limit, offset });
   }));
 
-  router.post('/v1/stock/simulate-anticipation', handle(async (req, uow) => ok(await simulateAnticipation(uow.db, tenantOf(req), req.body, deps.now()))));
+  router.post('/v1/stock/simulate-anticipation', handle(async (req, uow) => {
+    const at = await requestTime(uow.db, tenantOf(req), req.body.test_clock_id, deps.now());
+    return ok(await simulateAnticipation(uow.db, tenantOf(req), req.body, at.now));
+  }));
 
   router.post('/v1/stock/request-anticipation', creationHandler(deps, requestAnticipation, 'stock_creation'));
 

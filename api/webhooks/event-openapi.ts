@@ -100,6 +100,10 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
       webhook_id: uuid, url: text, disabled_reason: text, failing_since: timestamp, last_success_at: { type: ['string', 'null'], format: 'date-time' },
     }),
   },
+  'test_clock.ready': {
+    summary: 'Sandbox only: a test clock finished an advance; every operation on it has done all that falls due up to its frozen_time',
+    data: data(['test_clock_id', 'frozen_time', 'status'], { test_clock_id: uuid, name: nullableText, frozen_time: timestamp, status: { const: 'ready' } }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
         return body;
       },
     };
-    const create = (body: Record<string, unknown>) => db.transaction((trx) => createDirectOperation(trx, originatorId, 'dev', body as never, new Date()));
+    const create = (body: Record<string, unknown>) => db.transaction((trx) => createDirectOperation(trx, originatorId, 'dev', body as never, { now: new Date(), clock: null }));
     /** The guard's own work for a fresh body, in a committed transaction of its own: key checks, fingerprints, claims, look-up. */
     const guardOnly = (body: Record<string, unknown>) => db.transaction(async (trx) => {
       const raw = body.receivables as Record<string, unknown>[];

@@ -38,6 +38,8 @@ export interface OperationRow {
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
   /** Four-eyes: 2 when the policy's dual-approval threshold was passed at creation. */
   approvalsRequired: number;
+  /** Issue #26: the sandbox test clock it lives on, or null. */
+  testClockId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -28,6 +28,8 @@ export interface DebitEntry {
   externalId?: string | null;
   operationId?: string | null;
   discountCreditId?: string | null;
+  /** When the debit happens: a netting operation's test clock time (issue #26); now when absent. */
+  at?: Date;
 }
 
 /**
@@ -49,7 +51,7 @@ export class PayablesLedger extends TenantScopedRepository {
    */
   async debit(payable: PayableRow, amount: Money, entry: DebitEntry): Promise<PayablePaymentRow> {
     const remaining = Money.of(payable.remaining).minus(amount);
-    const now = new Date();
+    const now = entry.at ?? new Date();
     const [updated] = await this.scoped('assignor_payables').where({ id: payable.id }).update({
       paid_amount: Money.of(payable.paidAmount).plus(amount).toString(), remaining: remaining.toString(),
       status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', settled_at: remaining.isZero() ? now : null, updated_at: now,

@@ -36,6 +36,8 @@ export interface NewPayable {
   reason: string | null;
   amount: Money;
   dueDate: string;
+  /** When it opened: a test clock's time (issue #26); now when absent. */
+  at?: Date;
 }
 
 export interface PayableFilters {
@@ -61,6 +63,7 @@ export class PayablesRepository extends TenantScopedRepository {
     const [row] = await this.insertOwned('assignor_payables', {
       id: uuidv7(), assignor_id: input.assignorId, origin: input.origin, origin_title_id: input.originTitleId, reason: input.reason,
       amount, paid_amount: '0.00', remaining: amount, written_off_amount: '0.00', status: 'OPEN', due_date: input.dueDate,
+      ...(input.at ? { created_at: input.at, updated_at: input.at } : {}),
     }).returning('*');
     const payable = payableOf(row)!;
     await recordPayableEvent(this.db, payable, 'payable.opened');

@@ -19,9 +19,9 @@ async function displayNumberOf(db: Knex, operationId: string): Promise<string> {
   return (await db('operations').where({ id: operationId }).first('display_number')).display_number;
 }
 
-export async function recordTitleEvent(db: Knex, title: TitleFacts, type: EventType, facts: Record<string, unknown>, occurrence: string | number = 0): Promise<void> {
+export async function recordTitleEvent(db: Knex, title: TitleFacts, type: EventType, facts: Record<string, unknown>, occurrence: string | number = 0, occurredAt = new Date()): Promise<void> {
   await recordEvent(db, {
-    eventId: eventId(`title-${title.id}`, type, occurrence), originatorId: title.originatorId, eventType: type, occurredAt: new Date(),
+    eventId: eventId(`title-${title.id}`, type, occurrence), originatorId: title.originatorId, eventType: type, occurredAt,
     data: {
       title_id: title.id, operation_id: title.operationId, display_number: await displayNumberOf(db, title.operationId), originator_id: title.originatorId,
       external_id: title.externalId, ...facts,

@@ -53,8 +53,8 @@ export class TrackedTitlesRepository {
     return row && toTitle(row);
   }
 
-  async markOverdue(id: string): Promise<void> {
-    await this.db('titles').where({ id }).update({ status: 'OVERDUE', updated_at: new Date() });
+  async markOverdue(id: string, at: Date): Promise<void> {
+    await this.db('titles').where({ id }).update({ status: 'OVERDUE', updated_at: at });
   }
 
 }

@@ -132,9 +132,10 @@ export function randomCnpj(): string {
   return digits.join('');
 }
 
-if (require.main === module) {
+/** Runs a flow from the command line: BASE_URL, CLIENT_ID and CLIENT_SECRET default to the dev stack's originator A. */
+export function runFromCommandLine(flow: (options: FlowOptions) => Promise<unknown>): void {
   const env = process.env;
-  runWholeFlow({
+  flow({
     baseUrl: env.BASE_URL ?? 'http://127.0.0.1:8000',
     clientId: env.CLIENT_ID ?? 'zk_sbx_demo_a',
     clientSecret: env.CLIENT_SECRET ?? 'sk_sbx_demo_a_secret',
@@ -143,3 +144,5 @@ if (require.main === module) {
     log: (line) => console.log(line),
   }).catch((err) => { console.error(err); process.exit(1); });
 }
+
+if (require.main === module) runFromCommandLine(runWholeFlow);

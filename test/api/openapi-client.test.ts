@@ -45,6 +45,9 @@ const BODIES: Record<string, string> = {
   enableWebhook: `{ recover: true }`,
   codecDecode: `{ payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' }, data: 'AAAA' }] }`,
   codecEncode: `{ payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'e30=' }] }`,
+  createTestClock: `{ frozen_time: '2027-01-15T12:00:00Z', name: 'overdue path' }`,
+  advanceTestClock: `{ frozen_time: '2027-03-15T12:00:00Z' }`,
+  backofficeAdvanceTestClock: `{ frozen_time: '2027-03-15T12:00:00Z' }`,
   // Routes that read no body declare an ignored one (issue #24: the document states what the server accepts).
   cancelStockItem: '{}',
   retryDisbursement: '{}',

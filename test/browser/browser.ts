@@ -46,10 +46,15 @@ export async function shows(locator: Locator, text: string | RegExp, timeout = 1
 export async function signedInToConsole(browser: Browser, apiUrl: string, scopes: string[]): Promise<Page> {
   const user = await buildUser({ scopes });
   const { page } = await laptopPage(browser, apiUrl);
+  await signInToConsole(page, user);
+  return page;
+}
+
+/** Signs a staff user in through the console's form and waits for the approval queue. */
+export async function signInToConsole(page: Page, staff: { email: string; password: string }): Promise<void> {
   await page.goto('/backoffice/');
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
+  await page.getByLabel('E-mail').fill(staff.email);
+  await page.getByLabel('Password').fill(staff.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/, 30_000);
-  return page;
 }

@@ -6,7 +6,7 @@ import { buildUser } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually } from '../support/webhooks';
-import { laptopPage, launchChromium, screenshot, shows } from './browser';
+import { laptopPage, launchChromium, screenshot, shows, signInToConsole } from './browser';
 
 /**
  * Issue #27 in the console: the operation page's timeline shows each event with its deliveries,
@@ -48,11 +48,7 @@ describe('backoffice console: webhook deliveries and endpoint health, in Chromiu
     await failing.waitForRequests(2);
 
     const staff = await buildUser();
-    await page.goto('/backoffice/');
-    await page.getByLabel('E-mail').fill(staff.email);
-    await page.getByLabel('Password').fill(staff.password);
-    await page.keyboard.press('Enter');
-    await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/);
+    await signInToConsole(page, staff);
 
     await page.goto(`/backoffice/#/operations/${created.body.id}`);
     const deliveries = page.getByRole('list', { name: 'Deliveries of operation.created' });

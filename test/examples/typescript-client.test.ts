@@ -4,6 +4,8 @@ import https from 'node:https';
 import { signatureHeaders } from '../../domain/webhook-signature';
 import { generateSchema, SCHEMA_FILE } from '../../examples/typescript-client/generate';
 import { runWholeFlow } from '../../examples/typescript-client/whole-flow';
+import { runTestClockFlow } from '../../examples/typescript-client/test-clock-flow';
+import { businessDate } from '../../domain/pricing';
 import { startWebhookReceiver, WebhookEvent } from '../../examples/typescript-client/webhook-receiver';
 import { anotherApi, sharedApi, sharedWorker } from '../support/stack';
 import { ApiClient } from '../support/http';
@@ -24,6 +26,16 @@ describe('examples/typescript-client', () => {
   it('holds the client generated from the live document (regenerate: npm run example:client)', async () => {
     const live = (await client.get('/v1/openapi.json')).body;
     expect(readFileSync(SCHEMA_FILE, 'utf8') === await generateSchema(live), 'schema.d.ts is stale: npm run example:client').to.equal(true);
+  });
+
+  it('creates a test clock, prices and creates an operation on it and advances it, through the generated client only', async () => {
+    const { credential } = await buildOperationsIntegrator(client);
+    const result = await runTestClockFlow({ baseUrl, clientId: credential.clientId, clientSecret: credential.secret, assignorCnpj: cnpj(), payerCnpj: cnpj() });
+    const start = Date.parse(result.operation.created_at!);
+    expect(result.operation.test_clock_id).to.equal(result.clock.id);
+    expect(start - Date.now()).to.be.greaterThan(29 * 86_400_000);
+    expect(result.businessDate).to.equal(businessDate(new Date(start)));
+    expect(Date.parse(result.clock.frozen_time) - start).to.equal(60 * 86_400_000);
   });
 
   it('runs a direct operation from token to SETTLED through the generated client only', async () => {

@@ -11,6 +11,8 @@ export interface OperationModel {
   status: LifecycleStatus;
   titles: TrackedTitle[];
   stalled: boolean;
+  /** Issue #26: the operation lives on a test clock (its deadlines wait on clock advances, not on timers). */
+  onClock: boolean;
 }
 
 /**
@@ -197,6 +199,47 @@ class PassDueDate extends ModelCommand {
   }
 }
 
+const openTitles = (m: Readonly<OperationModel>) => m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+
+type ClockStep = 'to just past the next deadline' | 'one hour' | 'past every deadline';
+
+/**
+ * The operation's test clock advances (issue #26) and the model waits for it to be ready: then
+ * every deadline up to the clock's time has been applied, each at its own moment (the stand-in
+ * refuses an overdue move at any other), and none after it.
+ */
+class ClockAdvances extends ModelCommand {
+  constructor(private readonly step: ClockStep) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return m.onClock && !m.stalled;
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const from = Date.parse(u.world.clock!.frozenTime);
+    const deadlines = openTitles(m).map((t) => Date.parse(t.overdueAt)).sort((a, b) => a - b);
+    const to = {
+      'to just past the next deadline': Math.max(from, deadlines[0] ?? from) + 1_000,
+      'one hour': from + 3_600_000,
+      'past every deadline': Math.max(from, deadlines[deadlines.length - 1] ?? from) + 1_000,
+    }[this.step];
+    await u.advanceClock(new Date(to).toISOString());
+  }
+
+  override async run(model: OperationModel, under: OperationUnderTest): Promise<void> {
+    await super.run(model, under);
+    const reached = Date.parse(under.world.clock!.frozenTime);
+    const late = openTitles(model).filter((t) => Date.parse(t.overdueAt) <= reached);
+    if (late.length > 0) throw new Error(`the clock is ready at ${under.world.clock!.frozenTime} with ${late.map((t) => `${t.titleId} (deadline ${t.overdueAt})`).join(', ')} still open`);
+  }
+
+  toString(): string {
+    return `the test clock advances ${this.step}`;
+  }
+}
+
 /** Time passes: polls fire (signatures, PIX), the history grows towards continue-as-new. */
 class TimePasses extends ModelCommand {
   constructor(private readonly ms: number) {
@@ -264,6 +307,7 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   ...weighted(4, fc.tuple(fc.constantFrom<PaymentKind>('partial', 'full', 'over', 'same external_id again', 'same external_id, other amount'), fc.nat(2))
     .map(([kind, title]) => new PayerPayment(kind, title))),
   ...weighted(2, fc.constant(new PassDueDate())),
+  ...weighted(3, fc.constantFrom<ClockStep>('to just past the next deadline', 'one hour', 'past every deadline').map((step) => new ClockAdvances(step))),
   fc.constantFrom(5_000, 60_000, 300_000).map((ms) => new TimePasses(ms)),
   ...weighted(2, fc.constant(new ProvidersStall())),
   ...weighted(3, fc.constant(new ProvidersResume())),
@@ -275,7 +319,7 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
  * reaches an end and completes there.
  */
 export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest): ModelCommand {
-  const open = m.titles.filter((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PARTIALLY_PAID');
+  const open = openTitles(m);
   switch (m.status) {
     case 'WAITING_APPROVAL': return approveBy(u.world.approvals.includes(approver(1).userId) ? 2 : 1);
     case 'CONTRACT_ERROR':
@@ -288,7 +332,8 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
       return retryDisbursement();
     case 'PAID':
       if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
-      return open.length === 1 ? new PassDueDate() : new TimePasses(1_000);
+      if (open.length === 1) return m.onClock ? new ClockAdvances('past every deadline') : new PassDueDate();
+      return new TimePasses(1_000);
     default: return new TimePasses(1_000);
   }
 }

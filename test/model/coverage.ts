@@ -6,17 +6,23 @@ export class ModelCoverage {
   continuedAsNew = 0;
   /** Titles turned OVERDUE by the workflow's timer, their due date still ahead when tracking began. */
   overdueByTimer = 0;
+  /** Test clock advances that came back ready, and titles a clock advance turned OVERDUE. */
+  clockAdvances = 0;
+  overdueByClock = 0;
   private readonly moves = new Map<string, number>();
 
   record(under: OperationUnderTest): void {
     this.interleavings += 1;
     if (under.continuedAsNew) this.continuedAsNew += 1;
-    this.overdueByTimer += under.world.titles.filter((t) => t.status === 'OVERDUE' && t.overdueAfterMs > 0).length;
+    const overdue = under.world.titles.filter((t) => t.status === 'OVERDUE' && t.overdueAfterMs > 0).length;
+    if (under.world.clock) this.overdueByClock += overdue;
+    else this.overdueByTimer += overdue;
+    this.clockAdvances += under.clockAdvances;
     for (const { from, to } of under.world.moves) this.moves.set(`${from}→${to}`, (this.moves.get(`${from}→${to}`) ?? 0) + 1);
   }
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; moves: ${moves}`;
   }
 }

@@ -18,6 +18,10 @@ const setupArbitrary = fc.record({
   }), { minLength: 1, maxLength: 3 }),
   dispatchMode: fc.constantFrom<DispatchMode>('ok', 'ok', 'refuse'),
   pixMode: fc.constantFrom<PixMode>('settle', 'pending', 'refuse'),
+  // Issue #26: with MODEL_CLOCKS=1 (`--clocks`) one run in three lives on a test clock. Off by default: on a
+  // lane that has run clock interleavings the Java test server was seen to stop skipping time for a later
+  // run (its env.sleep then waits in real time and the run times out); cause not found yet (docs/decisions.md).
+  onClock: process.env.MODEL_CLOCKS === '1' ? fc.constantFrom(false, false, true) : fc.constant(false),
 });
 
 export const interleavingArbitrary = fc.record({ setup: setupArbitrary, commands: fc.commands(OPERATION_COMMANDS, { maxCommands: 25 }) });
@@ -38,8 +42,8 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   world.approvalsRequired = setup.approvalsRequired;
   const under = await OperationUnderTest.start(environment, world, {
     originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
-  });
-  const model: OperationModel = { status: world.status, titles: [], stalled: false };
+  }, setup.onClock);
+  const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock };
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);
     await finish(model, under);
@@ -47,6 +51,7 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   } finally {
     environment.gate.resume(world.operationId);
     if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
+    if (setup.onClock) await under.terminateClock();
   }
 }
 

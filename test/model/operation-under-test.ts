@@ -3,6 +3,9 @@ import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
+import { advanceClockUpdate, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
+import { testClockWorkflowId } from '../../domain/workflow-ids';
+import { clockOfOperation } from './stand-in-activities';
 import { MODEL_TASK_QUEUE, ModelEnvironment } from './model-environment';
 import type { OperationWorld } from './world';
 
@@ -38,16 +41,19 @@ export class OperationUnderTest {
   readonly updates: SentUpdate[] = [];
   /** A run of this workflow was seen starting from another's continue-as-new. */
   continuedAsNew = false;
+  /** Advances of its test clock that came back ready (issue #26). */
+  clockAdvances = 0;
   private readonly answers = new Map<string, Promise<void>>();
   private count = 0;
 
   private constructor(readonly model: ModelEnvironment, readonly world: OperationWorld, readonly handle: WorkflowHandle) {}
 
-  static async start(model: ModelEnvironment, world: OperationWorld, input: Omit<OperationWorkflowInput, 'operationId' | 'initialStatus'>): Promise<OperationUnderTest> {
+  static async start(model: ModelEnvironment, world: OperationWorld, input: Omit<OperationWorkflowInput, 'operationId' | 'initialStatus' | 'testClock'>, onClock: boolean): Promise<OperationUnderTest> {
     model.worlds.set(world.operationId, world);
+    const testClock = onClock ? await startClock(model, world) : undefined;
     const handle = await model.env.client.workflow.start('operationWorkflow', {
       taskQueue: MODEL_TASK_QUEUE, workflowId: `operation-${world.operationId}`,
-      args: [{ ...input, operationId: world.operationId, initialStatus: world.status }],
+      args: [{ ...input, operationId: world.operationId, initialStatus: world.status, ...(testClock ? { testClock } : {}) }],
     });
     const under = new OperationUnderTest(model, world, model.env.client.workflow.getHandle(handle.workflowId));
     await under.atRest();
@@ -83,6 +89,27 @@ export class OperationUnderTest {
       if (!isClosed(err)) throw err;
     });
     await this.atRest();
+  }
+
+  private get clock(): WorkflowHandle {
+    return this.model.env.client.workflow.getHandle(testClockWorkflowId(clockOfOperation(this.operationId)));
+  }
+
+  async terminateClock(): Promise<void> {
+    await this.clock.terminate('model run over').catch(() => undefined);
+  }
+
+  /** Advances the operation's test clock and waits until the clock is ready again (every operation on it caught up). */
+  async advanceClock(frozenTime: string): Promise<void> {
+    const { clock } = this;
+    await clock.executeUpdate(advanceClockUpdate, { args: [{ frozenTime }] });
+    const deadline = Date.now() + REST_TIMEOUT_MS;
+    while ((await clock.query(testClockStateQuery)).advancing) {
+      if (Date.now() > deadline) throw new Error(`the test clock was not ready ${REST_TIMEOUT_MS} ms after advancing to ${frozenTime}`);
+      await sleep(10);
+    }
+    if (this.world.clock?.status !== 'ready') throw new Error(`the clock workflow is ready but its row says ${this.world.clock?.status}`);
+    this.clockAdvances += 1;
   }
 
   async state(): Promise<OperationState> {
@@ -151,6 +178,16 @@ export class OperationUnderTest {
     } while (nextPageToken);
     return events;
   }
+}
+
+/** The model run's test clock, standing at the test server's time; the operation's starting knowledge of it. */
+async function startClock(model: ModelEnvironment, world: OperationWorld): Promise<NonNullable<OperationWorkflowInput['testClock']>> {
+  const clockId = clockOfOperation(world.operationId);
+  const frozenTime = new Date(await model.now()).toISOString();
+  world.clock = { frozenTime, status: 'ready' };
+  const input: TestClockWorkflowInput = { clockId, originatorId: 'model', frozenTime, deletesAfter: new Date(Date.parse(frozenTime) + 30 * 86_400_000).toISOString() };
+  await model.env.client.workflow.start('testClockWorkflow', { taskQueue: MODEL_TASK_QUEUE, workflowId: testClockWorkflowId(clockId), args: [input] });
+  return { clockId, target: frozenTime, local: frozenTime, unanswered: null, deleted: false };
 }
 
 function scheduledEventIdOf(event: temporal.api.history.v1.IHistoryEvent): unknown {

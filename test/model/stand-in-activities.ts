@@ -3,13 +3,14 @@ import type { createContractActivities } from '../../activities/contract';
 import type { createDisbursementActivities } from '../../activities/disbursement';
 import type { createOperationActivities } from '../../activities/operations';
 import type { createTitleActivities } from '../../activities/titles';
+import type { createTestClockActivities } from '../../activities/test-clocks';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
 import type { OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
-  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities>;
+  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -17,6 +18,23 @@ export interface StandInDeps {
   /** The test server's clock (time skipped), which the workflow's own `Date.now()` follows. */
   now: () => Promise<number>;
 }
+
+/**
+ * On a test clock an overdue move carries the clock's moment: its deadline when an advance
+ * passed it, the clock's time when it was already past as tracking began; never a moment the
+ * clock has not reached.
+ */
+function overdueOnClock(titleId: string, title: OperationWorld['titles'][number], clockTime: string, at: string | undefined): string[] {
+  const deadline = Date.parse(title.overdueAt!);
+  if (at === undefined) return [`${titleId} marked overdue in real time on a test clock`];
+  if (Date.parse(at) < deadline || Date.parse(at) > Date.parse(clockTime)) return [`${titleId} marked overdue at ${at}, outside its deadline ${title.overdueAt} .. the clock's ${clockTime}`];
+  if (deadline > Date.parse(title.trackedAt!) && at !== title.overdueAt) return [`${titleId} marked overdue at ${at} on a test clock, not at its deadline ${title.overdueAt}`];
+  return [];
+}
+
+/** A model run's clock is named after its operation. */
+export const clockOfOperation = (operationId: string) => `clock-${operationId}`;
+const operationOfClock = (clockId: string) => clockId.replace(/^clock-/, '');
 
 /**
  * Activities that stand in for Postgres and the providers (issue #23 allows them here): the same
@@ -95,10 +113,14 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     },
 
     async titleTrackingOfOperation({ operationId }) {
-      const at = await now();
-      return world(operationId).titles.map((title) => ({
-        titleId: title.titleId, ...balance(title), overdueAt: new Date(at + title.overdueAfterMs).toISOString(), payableId: null,
-      }));
+      const w = world(operationId);
+      // On a test clock deadlines count from the clock's time, as due dates would.
+      const at = w.clock ? Date.parse(w.clock.frozenTime) : await now();
+      return w.titles.map((title) => {
+        title.overdueAt = new Date(at + title.overdueAfterMs).toISOString();
+        title.trackedAt = w.clock?.frozenTime ?? null;
+        return { titleId: title.titleId, ...balance(title), overdueAt: title.overdueAt, payableId: null };
+      });
     },
 
     async applyPayerPayment({ titleId, payment }) {
@@ -121,8 +143,22 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       return { result: result(title.outstanding), title: balance(title) };
     },
 
-    async markTitleOverdue({ titleId }) {
-      const { title } = titleWorld(titleId);
+    async recordClockAdvancing({ clockId, frozenTime }) {
+      world(operationOfClock(clockId)).clock = { frozenTime, status: 'advancing' };
+    },
+
+    async recordClockReady({ clockId, frozenTime }) {
+      const w = world(operationOfClock(clockId));
+      if (w.clock?.frozenTime === frozenTime) w.clock.status = 'ready';
+    },
+
+    async expireClock({ clockId }) {
+      world(operationOfClock(clockId)).violations.push(`clock ${clockId} expired during a model run`);
+    },
+
+    async markTitleOverdue({ titleId, at }) {
+      const { w, title } = titleWorld(titleId);
+      if (w.clock) w.violations.push(...overdueOnClock(titleId, title, w.clock.frozenTime, at));
       if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') title.status = 'OVERDUE';
       return { ...balance(title), payableId: title.status === 'OVERDUE' ? `${titleId}-payable` : null };
     },

@@ -18,6 +18,10 @@ export interface WorldTitle {
   overdueAfterMs: number;
   /** external_id → amount applied: a second application of one external_id is a double credit. */
   applied: Map<string, Money>;
+  /** The deadline the workflow was given when it began tracking the title (set at PAID). */
+  overdueAt: string | null;
+  /** On a test clock: the clock's time when tracking began. */
+  trackedAt: string | null;
 }
 
 export interface PixPayment {
@@ -53,12 +57,14 @@ export class OperationWorld {
   /** Four-eyes (issue #29): how many approvers the operation needs, and who approved, in order. */
   approvalsRequired = 1;
   readonly approvals: string[] = [];
+  /** Issue #26: the test clock the operation lives on, as its clock workflow last wrote it; null in real time. */
+  clock: { frozenTime: string; status: 'ready' | 'advancing' } | null = null;
 
   constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
       titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), outstanding: Money.of(t.face), paid: Money.ZERO,
-      status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(),
+      status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(), overdueAt: null, trackedAt: null,
     }));
   }
 

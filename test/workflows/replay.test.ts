@@ -28,6 +28,8 @@ describe('recorded workflow histories', function () {
       'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
       // Four-eyes: one approval recorded, then a second approver's (issue #29).
       'dual-approval',
+      // An operation on a sandbox test clock, advanced past its deadlines (issue #26).
+      'test-clock',
     ];
     expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
   });

@@ -22,7 +22,7 @@ export function installApprovalHandlers(run: OperationRun): void {
   };
 
   const recordApproval = async (input: ApproveInput): Promise<Approval> => {
-    const approval = { ...input.approver!, approvedAt: new Date().toISOString() };
+    const approval = { ...input.approver!, approvedAt: run.now().toISOString() };
     run.state.approvals.push(approval);
     await run.ops.recordApproval({ operationId: run.input.operationId, ...approval });
     return approval;
@@ -51,7 +51,7 @@ export function installApprovalHandlers(run: OperationRun): void {
   });
 
   setHandler(denyUpdate, ({ decidedBy, reason }) => decide(async () => {
-    await run.ops.releaseOperation({ operationId: run.input.operationId, workflowId: run.workflowId, to: 'DENIED', actor: decidedBy, reason });
+    await run.ops.releaseOperation({ operationId: run.input.operationId, workflowId: run.workflowId, to: 'DENIED', actor: decidedBy, reason, ...run.at() });
     run.setStatus('DENIED');
   }), {
     validator: (_input: DenyInput) => {

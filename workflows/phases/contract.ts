@@ -1,7 +1,6 @@
-import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { APPROVED_STATES, DISPATCHED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
-import type { operationWorkflow } from '../operation';
 import { failureCode, OperationRun, refuse } from '../operation-run';
 
 const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];
@@ -139,9 +138,7 @@ export class ContractPhase {
         // (unless a cancel arrives meanwhile: this run must finish it).
         await condition(() => allHandlersFinished() || run.cancelRequested !== null);
         if (!run.cancelRequested) {
-          await continueAsNew<typeof operationWorkflow>({
-            ...run.input, initialStatus: 'CONTRACT_SENT', resumed: { contractAttempts: run.state.contractAttempts },
-          });
+          await run.continueAsNew('CONTRACT_SENT', { contractAttempts: run.state.contractAttempts });
         }
       }
     }

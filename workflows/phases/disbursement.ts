@@ -59,7 +59,7 @@ export class DisbursementPhase {
       }
       if (outcome.status !== 'SETTLED') return outcome;
       run.reconciling = true;
-      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId }).finally(() => { run.reconciling = false; });
+      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }).finally(() => { run.reconciling = false; });
     } catch (err) {
       const code = failureCode(err, 'pix_unavailable');
       if (code === null) throw err;

@@ -1,7 +1,6 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
 import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
-import type { operationWorkflow } from '../operation';
 import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
 import { OperationRun, refuse } from '../operation-run';
 import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
@@ -43,7 +42,7 @@ export class TitleTracking {
         const replay = this.earlier(titleId, payment);
         if (replay) return replay;
         this.check(title, payment);
-        const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: new Date().toISOString() });
+        const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: this.run.now().toISOString(), ...this.run.at() });
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
         this.publish();
@@ -111,6 +110,12 @@ export class TitleTracking {
     return this.openTitles().map((t) => t.overdueAt).sort()[0] ?? null;
   }
 
+  /** On a test clock: nothing is due up to the clock's time, nothing is being applied, and some title is still open. */
+  restsAtClockTime(): boolean {
+    const deadline = this.nextDeadline();
+    return this.loaded && this.changing.size === 0 && deadline !== null && !this.run.hasReached(deadline);
+  }
+
   /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
   private publish(): void {
     const now = { open: this.openTitles().length, deadline: this.nextDeadline() };
@@ -124,8 +129,11 @@ export class TitleTracking {
     ]);
   }
 
-  /** Resolves when every title has closed; continues as new when the history has grown long. */
-  async untilClosed(): Promise<void> {
+  /**
+   * Resolves true when every title has closed, false when the operation's test clock was deleted
+   * (tracking ends there); continues as new when the history has grown long.
+   */
+  async untilClosed(): Promise<boolean> {
     const { run } = this;
     if (!this.loaded) {
       run.state.titles = await this.titles.titleTrackingOfOperation({ operationId: run.input.operationId });
@@ -134,18 +142,20 @@ export class TitleTracking {
     this.publish();
     for (;;) {
       const deadline = this.nextDeadline();
-      if (deadline === null) return;
-      const wait = Date.parse(deadline) - Date.now();
-      if (wait > 0) {
+      if (deadline === null) return true;
+      if (run.clock?.state.deleted) return false;
+      if (!run.hasReached(deadline)) {
         // One timer per distinct deadline: payments wake the loop only when nothing is left open.
-        await condition(() => this.openTitles().length === 0 || workflowInfo().continueAsNewSuggested, wait);
+        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || workflowInfo().continueAsNewSuggested);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
+      // On a test clock the deadline is the moment of this move, as real time would have made it.
+      run.clock?.reach(deadline);
       for (const title of this.openTitles().filter((t) => t.overdueAt === deadline)) {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
-          Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId }));
+          Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId, ...run.at() }));
         });
       }
       this.publish();
@@ -155,13 +165,9 @@ export class TitleTracking {
   private async continueAsNew(): Promise<never> {
     const { run } = this;
     await condition(allHandlersFinished);
-    return continueAsNew<typeof operationWorkflow>({
-      ...run.input,
-      initialStatus: 'PAID',
-      resumed: {
-        contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
-        titles: run.state.titles, payments: [...this.applied.values()],
-      },
+    return run.continueAsNew('PAID', {
+      contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
+      titles: run.state.titles, payments: [...this.applied.values()],
     });
   }
 }

@@ -45,10 +45,41 @@ function titlesTable(page, reload) {
         : '')));
 }
 
+/** Sandbox (issue #26): the operation lives on a test clock; advancing it applies every deadline up to the new time. */
+async function advanceClock(clock, reload) {
+  const values = await confirmAction({
+    title: t('Advance the test clock?'),
+    text: t('The clock stands at {time}. Every operation on it applies what falls due up to the new time, in time order.', { time: when(clock.frozen_time) }),
+    confirmLabel: t('Advance clock'),
+    fields: [{
+      name: 'frozen_time', label: t('New clock time (ISO 8601)'), required: true, value: new Date(Date.parse(clock.frozen_time) + 30 * 86_400_000).toISOString(),
+      hint: t('Later than the clock\'s time, by at most 730 days.'),
+    }],
+  });
+  if (!values) return;
+  await attempt(async () => {
+    const advanced = await api.post(`/v1/backoffice/test-clocks/${clock.id}/advance`, values);
+    say(t('The test clock is advancing to {time}.', { time: when(advanced.frozen_time) }), 'ok');
+  });
+  await reload();
+}
+
+function clockSection(clock, reload) {
+  if (!clock) return null;
+  return h('section', { 'aria-labelledby': 'test-clock' }, h('h2', { id: 'test-clock' }, t('Test clock (sandbox)')),
+    definitionList([
+      [t('Clock time'), h('time', { datetime: clock.frozen_time }, when(clock.frozen_time))],
+      [t('Clock status'), badge(clock.status)],
+      [t('Clock'), clock.name ?? clock.id],
+    ]),
+    clock.status === 'ready' && mayUse(ACT) ? h('button', { type: 'button', onclick: () => advanceClock(clock, reload) }, t('Advance clock')) : null);
+}
+
 function sections(page, reload) {
   const op = page.operation;
   const signers = page.contract_signers;
   return [
+    clockSection(page.test_clock, reload),
     h('section', { 'aria-labelledby': 'parties' }, h('h2', { id: 'parties' }, t('Parties')),
       definitionList([
         [t('Originator'), page.originator.name],
@@ -151,6 +182,7 @@ export async function operationView(id) {
     );
     // Follow the workflow while it moves on its own, as long as this page is the one shown.
     const stillHere = () => location.hash === `#/operations/${id}`;
-    if (MOVING.has(op.lifecycle_status) && stillHere()) refresh = setTimeout(() => { if (stillHere()) reload(); }, 1500);
+    const moving = MOVING.has(op.lifecycle_status) || page.test_clock?.status === 'advancing';
+    if (moving && stillHere()) refresh = setTimeout(() => { if (stillHere()) reload(); }, 1500);
   });
 }

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { eventId } from '../domain/events';
+import { testClockWorkflowId } from '../domain/workflow-ids';
+import { recordEvent } from '../db/repositories/events';
+import { TestClockMovesRepository } from '../db/repositories/test-clocks';
+
+/** The test clock workflow's writes (issue #26), each idempotent: a retry finds the row already moved. */
+export function createTestClockActivities({ db }: { db: Knex }) {
+  return {
+    async recordClockAdvancing({ clockId, frozenTime }: { clockId: string; frozenTime: string }): Promise<void> {
+      await new TestClockMovesRepository(db).advancing(clockId, new Date(frozenTime));
+    },
+
+    /** Ready again, with `test_clock.ready` (one per advance, named by the time it reached). */
+    async recordClockReady({ clockId, frozenTime }: { clockId: string; frozenTime: string }): Promise<void> {
+      await db.transaction(async (trx) => {
+        const clock = await new TestClockMovesRepository(trx).ready(clockId, new Date(frozenTime));
+        if (!clock) return;
+        await recordEvent(trx, {
+          eventId: eventId(testClockWorkflowId(clockId), 'test_clock.ready', frozenTime), originatorId: clock.originatorId, eventType: 'test_clock.ready',
+          occurredAt: new Date(),
+          data: { test_clock_id: clock.id, originator_id: clock.originatorId, name: clock.name, frozen_time: clock.frozenTime.toISOString(), status: 'ready' },
+        });
+      });
+    },
+
+    /** Thirty days after creation the clock deletes itself. */
+    async expireClock({ clockId }: { clockId: string }): Promise<void> {
+      await new TestClockMovesRepository(db).expire(clockId);
+    },
+  };
+}
