@@ -9,6 +9,8 @@ import { createDisbursementActivities } from '../activities/disbursement';
 import { createTitleActivities } from '../activities/titles';
 import { HttpEsignProvider } from '../activities/esign-client';
 import { HttpPixProvider } from '../activities/pix-client';
+import { createCollectionActivities } from '../activities/collection/charges';
+import { ApiPixClient } from '../activities/collection/api-pix-client';
 
 export interface ActivityDeps {
   db: Knex;
@@ -28,5 +30,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createContractActivities({ db, esign: new HttpEsignProvider(esignUrl, timeoutMs), esignCallbackUrl: `${config.http.publicUrl}/v1/internal/esign/callback` }),
     ...createDisbursementActivities({ db, pix: new HttpPixProvider(pixUrl, timeoutMs), pixCallbackUrl: `${config.http.publicUrl}/v1/internal/pix/callback` }),
     ...createTitleActivities({ db, config }),
+    ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
   };
 }

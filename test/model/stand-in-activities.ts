@@ -3,13 +3,14 @@ import type { createContractActivities } from '../../activities/contract';
 import type { createDisbursementActivities } from '../../activities/disbursement';
 import type { createOperationActivities } from '../../activities/operations';
 import type { createTitleActivities } from '../../activities/titles';
+import type { createCollectionActivities } from '../../activities/collection/charges';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
 import type { OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
-  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities>;
+  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createCollectionActivities>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -119,6 +120,11 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       title.paid = title.paid.plus(amount);
       title.status = title.outstanding.isZero() ? 'PAID' : 'PARTIALLY_PAID';
       return { result: result(title.outstanding), title: balance(title) };
+    },
+
+    // The model's originators collect no PIX (issue #31): their titles are paid by payer payments only.
+    async issuePixCharges() {
+      return 0;
     },
 
     async markTitleOverdue({ titleId }) {

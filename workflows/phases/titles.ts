@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
 import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
 import type { operationWorkflow } from '../operation';
@@ -6,6 +6,10 @@ import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../opera
 import { OperationRun, refuse } from '../operation-run';
 import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../search-attributes';
 import { titleActivities } from '../title-activities';
+import { collectionActivities } from '../collection-activities';
+
+/** Issue #31: runs that reach PAID from here on issue a PIX charge per title. */
+export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
 
 function refuseWith(refusal: Refusal): never {
   const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
@@ -22,6 +26,7 @@ const isOpen = (title: TrackedTitle) => !CLOSED_TITLE_STATUSES.includes(title.st
  */
 export class TitleTracking {
   private readonly titles = titleActivities();
+  private readonly collection = collectionActivities();
   /** `<title id> <external_id>` → what it applied: a repeat answers the same without a second credit. */
   private readonly applied = new Map<string, RecordedPayment>();
   /** Titles a payment or the overdue move is changing: one change at a time per title. */
@@ -130,6 +135,7 @@ export class TitleTracking {
     if (!this.loaded) {
       run.state.titles = await this.titles.titleTrackingOfOperation({ operationId: run.input.operationId });
       this.loaded = true;
+      if (patched(PIX_CHARGES_PATCH)) await this.issueCharges();
     }
     this.publish();
     for (;;) {
@@ -149,6 +155,16 @@ export class TitleTracking {
         });
       }
       this.publish();
+    }
+  }
+
+  /** A PSP that stays down does not hold the titles back: they are tracked without charges. */
+  private async issueCharges(): Promise<void> {
+    try {
+      await this.collection.issuePixCharges({ operationId: this.run.input.operationId });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn('PIX charges not issued', { operationId: this.run.input.operationId, error: err.cause?.message });
     }
   }
 
