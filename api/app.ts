@@ -47,6 +47,7 @@ import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { titleRoutes } from './titles/routes';
+import { collectionRoutes } from './collection/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../db/crypto/payload-codec';
 import { CipherRing } from '../db/crypto/cipher-ring';
@@ -115,6 +116,7 @@ export function createApp(deps: AppDeps): Express {
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),
+    collectionRoutes({ db, temporal: deps.temporal, config, audit, now }),
     eventRoutes(now),
     assignorPayableRoutes(),
     discountCreditRoutes(),
@@ -128,7 +130,7 @@ export function createApp(deps: AppDeps): Express {
     traceRoute(),
     noStoreForSecrets(),
     perIpRateLimit(limits),
-    ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
+    ...providerSignature(config.callbacks, config.collection.callbackSecret, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
     ...jsonBody(config.http.bodyLimit),
     inputGuard(),
     perIdentityRateLimit(limits, deps.auth),

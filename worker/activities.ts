@@ -10,6 +10,7 @@ import { createTitleActivities } from '../activities/titles';
 import { HttpEsignProvider } from '../activities/esign-client';
 import { HttpPixProvider } from '../activities/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
+import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
 import { ApiPixClient } from '../activities/collection/api-pix-client';
 
 export interface ActivityDeps {
@@ -31,5 +32,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createDisbursementActivities({ db, pix: new HttpPixProvider(pixUrl, timeoutMs), pixCallbackUrl: `${config.http.publicUrl}/v1/internal/pix/callback` }),
     ...createTitleActivities({ db, config }),
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
+    ...createCollectionSweepActivities({ config }),
   };
 }

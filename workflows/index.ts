@@ -2,3 +2,4 @@
 export { webhookDelivery } from './webhook-delivery';
 export { webhookRecovery } from './webhook-recovery';
 export { operationWorkflow } from './operation';
+export { collectionSweep } from './collection-sweep';

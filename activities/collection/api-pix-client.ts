@@ -136,6 +136,14 @@ export class ApiPixClient {
       (r) => ({ id: r.at('id').text(), amount: r.at('valor').money() }));
   }
 
+  /**
+   * The sandbox PSP only (not API Pix): the payer's bank pays the charge, `amount` or what the BR
+   * Code asks today; `webhook` once, twice (a repeat) or lost (none sent).
+   */
+  simulatePayment(txid: string, amount: string | null, webhook: 'once' | 'twice' | 'lost'): Promise<ReceivedPix> {
+    return this.call({ method: 'POST', path: pathOf('sandbox', 'cobv', txid, 'pagamentos'), body: { valor: amount, webhook } }, readPix);
+  }
+
   setWebhook(pixKey: string, webhookUrl: string): Promise<void> {
     return this.call({ method: 'PUT', path: pathOf('webhook', pixKey), body: { webhookUrl } }, () => undefined);
   }

@@ -61,8 +61,8 @@ function sameText(a: string, b: string): boolean {
 
 /**
  * The collection PSP's API Pix (release 2.9.0 subset) under `/api-pix`: OAuth2 client credentials
- * at `/oauth/token`, the API at `/v2`, and one sandbox extra, `/sandbox/cobv/{txid}/pagamentos`,
- * through which a test or an integrator pays a charge as the payer's bank would.
+ * at `/oauth/token`, the API at `/v2`, and one sandbox extra, `/v2/sandbox/cobv/{txid}/pagamentos`
+ * (with the same token), through which a test or an integrator pays a charge as the payer's bank would.
  */
 export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Router {
   const router = Router();
@@ -130,10 +130,8 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
     if (!url) throw new PixProblem('WebhookNaoEncontrado', 404, 'Webhook não encontrado', `nenhum webhook para a chave ${req.params.chave}`);
     res.json({ webhookUrl: url, chave: req.params.chave });
   });
-  router.use('/v2', api);
-
   // Not an API Pix route: the payer's bank pays. `webhook` once (default), twice (a repeat) or lost (none sent).
-  router.post('/sandbox/cobv/:txid/pagamentos', (req, res) => {
+  api.post('/sandbox/cobv/:txid/pagamentos', (req, res) => {
     const body = asBody(req.body ?? {});
     const valor = body.valor === undefined || body.valor === null ? null : text(body, 'valor', '', VALOR);
     const webhook = body.webhook === undefined ? 'once' : oneOf(body, 'webhook', ['once', 'twice', 'lost'] as const);
@@ -142,6 +140,8 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
     if (url && webhook !== 'lost') for (let sent = 0; sent < (webhook === 'twice' ? 2 : 1); sent += 1) options.notify(url, [pix]);
     res.status(201).json(pix);
   });
+  router.use('/v2', api);
+
   router.use((_req, _res, next) => next(new Refusal(404, 'not_found', 'rota não encontrada')));
   router.use(problemErrors);
   return router;
