@@ -3,7 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 /**
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
  * `operation.flagged` of the double-assignment signal), then issue #27's title, payable and
- * operation moves and the operational `webhook_endpoint.disabled`.
+ * operation moves and the operational `webhook_endpoint.disabled`, then issue #31's `pix_charge.expired`.
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -26,6 +26,7 @@ export const EVENT_TYPES = [
   'payable.paid',
   'payable.written_off',
   'webhook_endpoint.disabled',
+  'pix_charge.expired',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -58,6 +59,8 @@ const OBJECT_KEY: Record<string, string> = {
   payable: 'payable_id',
   stock: 'stock_item_id',
   webhook_endpoint: 'webhook_id',
+  // A title's charge is part of the title: its events are ordered among the title's.
+  pix_charge: 'title_id',
 };
 
 export function objectKeyOf(type: EventType): string {

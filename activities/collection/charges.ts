@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../db/config';
 import { PixChargesRepository, ChargeTarget } from '../../db/repositories/pix-charges';
-import { pixCharges } from '../../db/telemetry/metrics';
+import { afterCommit, pixCharges } from '../../db/telemetry/metrics';
+import { recordTitleEvent } from '../../db/repositories/record-events';
+import { TrackedTitlesRepository } from '../../db/repositories/tracked-titles';
 import { txidOfTitle } from '../../domain/collection/txid';
 import { Dec } from '../../domain/money';
 import { overdueAt } from '../titles';
@@ -35,6 +37,29 @@ async function chargeOf(psp: ApiPixClient, target: ChargeTarget & { collectionPi
 
 export function createCollectionActivities({ db, psp, config }: CollectionDeps) {
   return {
+    /**
+     * A closed title's charge stops being payable: removed at the PSP unless it is paid there
+     * already (CONCLUIDA). A title that turned OVERDUE records `pix_charge.expired`. Idempotent: a
+     * charge no longer ATIVA here is left alone.
+     */
+    async closePixCharge({ titleId }: { titleId: string }): Promise<void> {
+      const charges = new PixChargesRepository(db);
+      const charge = await charges.ofTitle(titleId);
+      if (!charge || charge.status !== 'ATIVA') return;
+      const atPsp = await psp.getCharge(charge.txid);
+      const closed = atPsp && atPsp.status === 'ATIVA' ? await psp.removeCharge(charge.txid) : atPsp;
+      await db.transaction(async (trx) => {
+        const title = await new TrackedTitlesRepository(trx).lock(titleId);
+        await new PixChargesRepository(trx).update(charge.txid, closed
+          ? { status: closed.status, revision: closed.revision, amountBrl: closed.amount }
+          : { status: 'REMOVIDA_PELO_PSP', revision: charge.revision, amountBrl: charge.amountBrl });
+        if (title?.status !== 'OVERDUE') return;
+        await recordTitleEvent(trx, title, 'pix_charge.expired', { txid: charge.txid, expired_at: new Date().toISOString(), outstanding_balance: title.outstandingBalance });
+        afterCommit(trx, () => pixCharges.inc({ outcome: 'expired' }));
+      });
+      if (closed?.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR') pixCharges.inc({ outcome: 'removed' });
+    },
+
     /**
      * At PAID: a `cobv` for each title still owed, on the originator's collection key. Nothing
      * when collection is off or the originator has no key; the titles are then paid as before.

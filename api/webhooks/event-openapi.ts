@@ -100,6 +100,10 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
       webhook_id: uuid, url: text, disabled_reason: text, failing_since: timestamp, last_success_at: { type: ['string', 'null'], format: 'date-time' },
     }),
   },
+  'pix_charge.expired': {
+    summary: 'A title\'s PIX charge stopped being payable unpaid: the title turned OVERDUE and the charge was removed at the PSP',
+    data: data(['title_id', ...operationIds, 'txid'], { ...title, txid: text, expired_at: timestamp, outstanding_balance: money }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

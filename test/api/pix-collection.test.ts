@@ -1,17 +1,20 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { crcValid, parseEmv, PIX_GUI } from '../../domain/collection/br-code';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { sharedApi, sharedWorker, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { untilPaid } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
-import { readTitle, titlePaidEvents } from './titles.support';
+import { backofficePayerPayment, operationWithTitles, payerPayment, readTitle, titlePaidEvents } from './titles.support';
 import { collectOnPix, rawPsp, sandboxPsp } from './pix-collection.support';
+import { providerSignatureHeaders } from '../../domain/provider-signature';
+import { closeTemporal, temporal } from '../support/temporal';
+import { COLLECTION_SWEEP_SCHEDULE_ID } from '../../workflows/collection-sweep';
 
-const CASES = ['full', 'twice', 'lost', 'partial', 'over'] as const;
+const CASES = ['full', 'twice', 'lost', 'scheduled', 'partial', 'over', 'manual'] as const;
 type Case = (typeof CASES)[number];
 
 /**
@@ -25,6 +28,8 @@ describe('titles collected by PIX', function () {
   let token: string;
   let backoffice: string;
   const titles = {} as Record<Case, string>;
+
+  after(closeTemporal);
 
   before(async () => {
     client = new ApiClient((await sharedApi()).url);
@@ -117,6 +122,35 @@ describe('titles collected by PIX', function () {
     expect(await paymentsOf(titles.lost)).to.have.length(1);
   });
 
+  it('sweeps every hour by a Temporal Schedule, whose run applies a payment whose webhook was lost', async () => {
+    await chargedTitle(titles.scheduled);
+    const pix = await payByPix(titles.scheduled, { webhook: 'lost' });
+    const schedule = (await temporal()).schedule.getHandle(COLLECTION_SWEEP_SCHEDULE_ID);
+    const described = await schedule.describe();
+    expect(described.spec.intervals?.[0]?.every).to.equal(3_600_000);
+    await schedule.trigger();
+    await titleIn(titles.scheduled, 'PAID');
+    expect((await paymentsOf(titles.scheduled)).map((p) => [p.external_id, p.recorded_by])).to.deep.equal([[pix.end_to_end_id, 'psp:sweep']]);
+  });
+
+  it('removes the charge at the PSP when the title is paid another way', async () => {
+    const title = await chargedTitle(titles.manual);
+    const res = await backofficePayerPayment(client, backoffice, titles.manual, payerPayment({ paid_amount_brl: '5000.00' }));
+    expect(res.status, res.text).to.equal(201);
+    await eventually(async () => expect((await readTitle(client, token, titles.manual)).pix_charge.status).to.equal('REMOVIDA_PELO_USUARIO_RECEBEDOR'));
+    expect((await (await sandboxPsp()).getCharge(title.pix_charge.txid))!.status).to.equal('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+    const late = await client.post(`/v1/sandbox/titles/${titles.manual}/pix`, {}, { token });
+    expect(late.status).to.equal(409);
+    expect(late.body.detail.code).to.equal('pix_charge_not_active');
+  });
+
+  it('refuses a webhook that is not signed with the collection secret: 401, nothing applied', async () => {
+    const body = JSON.stringify({ pix: [{ endToEndId: 'E99999008202601010000ABCDEFGHIJK', txid: titles.full.replace(/-/g, ''), valor: '1.00', horario: new Date().toISOString() }] });
+    const post = (headers: Record<string, string>) => fetch(`${client.baseUrl}/v1/internal/pix-collection/pix`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    expect((await post({})).status).to.equal(401);
+    expect((await post(providerSignatureHeaders(testConfig().callbacks.pixSecret, body, Math.floor(Date.now() / 1000)))).status).to.equal(401);
+  });
+
   it('leaves a partial payment PARTIALLY_PAID and revises the charge for what is left', async () => {
     const before = await chargedTitle(titles.partial);
     await payByPix(titles.partial, { amount: '1250.00' });
@@ -153,5 +187,28 @@ describe('titles collected by PIX', function () {
     const pay = await client.post(`/v1/sandbox/titles/${res.body.titles[0].id}/pix`, {}, { token: other.token });
     expect(pay.status).to.equal(409);
     expect(pay.body.detail.code).to.equal('title_has_no_pix_charge');
+  });
+});
+
+describe('a PIX charge of a title that turns OVERDUE', function () {
+  this.timeout(180_000);
+
+  it('is removed at the PSP with one pix_charge.expired event', async () => {
+    const client = new ApiClient((await sharedApi()).url);
+    await sharedWorker();
+    const integrator = await buildOperationsIntegrator(client, { graceDays: 0 });
+    await collectOnPix(integrator.originatorId);
+    const story = await operationWithTitles(client, integrator.token, { current: '10000.00', overdue: '2000.00' });
+    await untilPaid(client, integrator.token, story.operation.id);
+    const title = await eventually(async () => {
+      const read = await readTitle(client, integrator.token, story.overdue!);
+      expect(read.status).to.equal('OVERDUE');
+      expect(read.pix_charge?.status).to.equal('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+      return read;
+    });
+    const events = await testDb()('events').where({ event_type: 'pix_charge.expired' }).whereRaw("data->>'title_id' = ?", [story.overdue]);
+    expect(events).to.have.length(1);
+    expect(events[0].data).to.include({ txid: title.pix_charge.txid, outstanding_balance: '2000.00' });
+    expect((await readTitle(client, integrator.token, story.current)).pix_charge.status).to.equal('ATIVA');
   });
 });

@@ -126,6 +126,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     async issuePixCharges() {
       return 0;
     },
+    async closePixCharge() {},
 
     async markTitleOverdue({ titleId }) {
       const { title } = titleWorld(titleId);

@@ -8,8 +8,10 @@ import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../search-attributes';
 import { titleActivities } from '../title-activities';
 import { collectionActivities } from '../collection-activities';
 
-/** Issue #31: runs that reach PAID from here on issue a PIX charge per title. */
+/** Issue #31: runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
+/** and close a title's charge when the title closes. */
+export const PIX_CHARGE_CLOSE_PATCH = 'pix-charge-close';
 
 function refuseWith(refusal: Refusal): never {
   const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
@@ -33,6 +35,8 @@ export class TitleTracking {
   private readonly changing = new Set<string>();
   private loaded: boolean;
   private published: { open: number; deadline: string | null } | null = null;
+  /** Titles closed since the loop last ran whose PIX charge is to be removed (issue #31). */
+  private readonly chargesToClose = new Set<string>();
 
   constructor(private readonly run: OperationRun) {
     for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
@@ -52,6 +56,7 @@ export class TitleTracking {
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
         this.publish();
+        this.closeChargeWhenClosed(title);
         return { ...result, idempotentReplay: false };
       });
     }, {
@@ -139,12 +144,13 @@ export class TitleTracking {
     }
     this.publish();
     for (;;) {
+      await this.closeCharges();
       const deadline = this.nextDeadline();
       if (deadline === null) return;
       const wait = Date.parse(deadline) - Date.now();
       if (wait > 0) {
-        // One timer per distinct deadline: payments wake the loop only when nothing is left open.
-        await condition(() => this.openTitles().length === 0 || workflowInfo().continueAsNewSuggested, wait);
+        // One timer per distinct deadline: payments wake the loop only when nothing is left open, or a charge is to close.
+        await condition(() => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested, wait);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
@@ -152,9 +158,28 @@ export class TitleTracking {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
           Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId }));
+          this.closeChargeWhenClosed(title);
         });
       }
       this.publish();
+    }
+  }
+
+  /** Histories recorded before the patch never close a charge, so they replay unchanged. */
+  private closeChargeWhenClosed(title: TrackedTitle): void {
+    if (!isOpen(title) && patched(PIX_CHARGE_CLOSE_PATCH)) this.chargesToClose.add(title.titleId);
+  }
+
+  /** Each closed title's charge in turn; one the PSP will not remove stays for support (the activity's failure says why). */
+  private async closeCharges(): Promise<void> {
+    for (const titleId of [...this.chargesToClose]) {
+      this.chargesToClose.delete(titleId);
+      try {
+        await this.collection.closePixCharge({ titleId });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.warn('PIX charge not closed', { titleId, error: err.cause?.message });
+      }
     }
   }
 
