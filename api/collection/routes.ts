@@ -15,8 +15,6 @@ import { recordCallbackSignature } from '../../db/repositories/callback-signatur
 import { reconcilePix } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
 
-const WEBHOOK_DELIVERIES = ['once', 'twice', 'lost'] as const;
-
 /**
  * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
  * and staff's), and the sandbox's payer paying a title's charge.
@@ -51,7 +49,8 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
-    const body = (req.body ?? {}) as { amount?: unknown; webhook?: (typeof WEBHOOK_DELIVERIES)[number] };
+    // The document has checked `webhook` against its enum.
+    const body = (req.body ?? {}) as { amount?: unknown; webhook?: 'once' | 'twice' | 'lost' };
     const amount = body.amount === undefined || body.amount === null ? null : positiveAmount(body.amount, 'amount').toString();
     try {
       const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once');
