@@ -212,3 +212,30 @@ describe('a PIX charge of a title that turns OVERDUE', function () {
     expect((await readTitle(client, integrator.token, story.current)).pix_charge.status).to.equal('ATIVA');
   });
 });
+
+describe('a PIX paid after the due date', function () {
+  this.timeout(180_000);
+
+  it('carries the policy\'s fine and interest, recorded as late income apart from the principal', async () => {
+    const client = new ApiClient((await sharedApi()).url);
+    await sharedWorker();
+    // Due yesterday with 5 grace days: payable, late by one day.
+    const integrator = await buildOperationsIntegrator(client, { graceDays: 5 });
+    await collectOnPix(integrator.originatorId);
+    const story = await operationWithTitles(client, integrator.token, { current: '10000.00', overdue: '2000.00' });
+    await untilPaid(client, integrator.token, story.operation.id);
+    await eventually(async () => expect((await readTitle(client, integrator.token, story.overdue!)).pix_charge).to.not.equal(null));
+    const pay = await client.post(`/v1/sandbox/titles/${story.overdue}/pix`, {}, { token: integrator.token });
+    expect(pay.status, pay.text).to.equal(202);
+    // 2 % fine on 2,000.00 and 1 % a month for one day: 40.00 + 0.67.
+    expect(pay.body.amount_brl).to.equal('2040.67');
+    const paid = await eventually(async () => {
+      const read = await readTitle(client, integrator.token, story.overdue!);
+      expect(read.status).to.equal('PAID');
+      return read;
+    });
+    expect(paid.paid_amount).to.equal('2000.00');
+    const [payment] = await testDb()('title_payments').where({ title_id: story.overdue });
+    expect(payment).to.include({ amount: '2000.00', received_brl: '2040.67', late_income_brl: '40.67', refunded_brl: '0.00', external_id: pay.body.end_to_end_id });
+  });
+});
