@@ -2,6 +2,7 @@ import { api } from './api.js';
 import { actionLabel, actionsFor, attempt, runAction } from './actions.js';
 import { confirmAction } from './confirm.js';
 import { badge, definitionList, h, money, row, say, show, table, when } from './dom.js';
+import { renderSVG } from '/backoffice/vendor/uqr.mjs';
 
 /** States the workflow leaves on its own within seconds: the page follows them. */
 const MOVING = new Set(['APPROVED_DIRECT', 'PRE_APPROVED', 'SIGNED', 'DISBURSING']);
@@ -41,6 +42,18 @@ function titlesTable(page, reload) {
         : '')));
 }
 
+/**
+ * Each title's PIX charge (issue #31): the BR Code to give the payer, as text to copy and as a QR code
+ * a banking app scans. The QR is an image (data: URI), so its SVG needs nothing the page's CSP forbids.
+ */
+function pixChargesTable(titles) {
+  const charged = titles.filter((t) => t.pix_charge);
+  return table('PIX charges', ['Title', 'Status', 'Payable until', 'BR Code (Pix copia e cola)', 'QR code'],
+    charged.map((t) => row(t.external_id, badge(t.pix_charge.status), when(t.pix_charge.expires_at),
+      h('code', { class: 'br-code' }, t.pix_charge.br_code),
+      h('img', { class: 'qr', alt: `QR code of the PIX charge of ${t.external_id}`, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(t.pix_charge.br_code))}` }))));
+}
+
 function sections(page, reload) {
   const op = page.operation;
   const signers = page.contract_signers;
@@ -68,6 +81,9 @@ function sections(page, reload) {
         ['CET monthly / annual', `${pct(op.cet_monthly_pct)} / ${pct(op.cet_annual_pct)}`],
       ])),
     h('section', { 'aria-labelledby': 'titles' }, h('h2', { id: 'titles' }, 'Receivables'), titlesTable(page, reload)),
+    op.titles.some((t) => t.pix_charge)
+      ? h('section', { 'aria-labelledby': 'charges' }, h('h2', { id: 'charges' }, 'PIX charges to payers'), pixChargesTable(op.titles))
+      : null,
     h('section', { 'aria-labelledby': 'contract' }, h('h2', { id: 'contract' }, 'Contract'),
       table('Dispatch attempts', ['Attempt', 'Status', 'Type', 'Embedded', 'Error', 'Signed at', 'Sent at'],
         page.contracts.map((c) => row(c.attempt, badge(c.status), c.type, c.embedded ? 'yes' : 'no', c.error_code ?? '—', when(c.signed_at), when(c.created_at)))),
