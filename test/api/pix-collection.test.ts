@@ -5,13 +5,14 @@ import { sharedApi, sharedWorker, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
-import { untilPaid } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { receivable } from './simulate.support';
 import { backofficePayerPayment, operationWithTitles, payerPayment, readTitle, titlePaidEvents } from './titles.support';
 import { collectOnPix, rawPsp, sandboxPsp } from './pix-collection.support';
 import { providerSignatureHeaders } from '../../domain/provider-signature';
 import { closeTemporal, temporal } from '../support/temporal';
+import { recordHistory } from '../support/histories';
+import { untilPaid, untilStatus } from '../support/lifecycle';
 import { COLLECTION_SWEEP_SCHEDULE_ID } from '../../workflows/collection-sweep';
 
 const CASES = ['full', 'twice', 'lost', 'scheduled', 'partial', 'over', 'manual'] as const;
@@ -28,8 +29,14 @@ describe('titles collected by PIX', function () {
   let token: string;
   let backoffice: string;
   const titles = {} as Record<Case, string>;
+  let operationId: string;
 
-  after(closeTemporal);
+  after(async () => {
+    // Every title has closed by now: the history of collection from PAID to SETTLED, for the replay test.
+    await untilStatus(client, token, operationId, 'SETTLED');
+    await recordHistory('pix-collection', operationId);
+    await closeTemporal();
+  });
 
   before(async () => {
     client = new ApiClient((await sharedApi()).url);
@@ -42,7 +49,8 @@ describe('titles collected by PIX', function () {
     const res = await createDirect(client, token, directBody({ email: `collection+${randomUUID()}@example.com`, receivables }));
     expect(res.status, res.text).to.equal(201);
     for (const title of res.body.titles as { id: string; external_id: Case }[]) titles[title.external_id] = title.id;
-    await untilPaid(client, token, res.body.id);
+    operationId = res.body.id;
+    await untilPaid(client, token, operationId);
   });
 
   const chargedTitle = (titleId: string) => eventually(async () => {
@@ -210,6 +218,10 @@ describe('a PIX charge of a title that turns OVERDUE', function () {
     expect(events).to.have.length(1);
     expect(events[0].data).to.include({ txid: title.pix_charge.txid, outstanding_balance: '2000.00' });
     expect((await readTitle(client, integrator.token, story.current)).pix_charge.status).to.equal('ATIVA');
+    // The other title paid by its payer, the operation settles: its whole history, for the replay test.
+    await client.post(`/v1/sandbox/titles/${story.current}/pix`, {}, { token: integrator.token });
+    await untilStatus(client, integrator.token, story.operation.id, 'SETTLED');
+    await recordHistory('pix-charge-expired', story.operation.id);
   });
 });
 

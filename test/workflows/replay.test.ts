@@ -28,6 +28,9 @@ describe('recorded workflow histories', function () {
       'continue-as-new-signatures', 'continue-as-new-signatures.run2', 'settlement.run2',
       // Four-eyes: one approval recorded, then a second approver's (issue #29).
       'dual-approval',
+      // Collection by PIX (issue #31): charges issued at PAID, paid, repeated, swept, revised, refunded and
+      // removed; and a charge removed when its title turned OVERDUE.
+      'pix-collection', 'pix-charge-expired',
     ];
     expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
   });
