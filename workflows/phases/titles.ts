@@ -40,6 +40,7 @@ export class TitleTracking {
 
   constructor(private readonly run: OperationRun) {
     for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
+    for (const titleId of run.input.resumed?.chargesToClose ?? []) this.chargesToClose.add(titleId);
     this.loaded = run.state.titles.length > 0;
   }
 
@@ -202,6 +203,7 @@ export class TitleTracking {
       resumed: {
         contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
         titles: run.state.titles, payments: [...this.applied.values()],
+        ...(this.chargesToClose.size > 0 ? { chargesToClose: [...this.chargesToClose] } : {}),
       },
     });
   }
