@@ -198,16 +198,22 @@ describe('titles collected by PIX', function () {
   });
 });
 
+/** A collecting originator's operation, PAID, of a title due in 30 days (10,000.00) and one due yesterday (2,000.00). */
+async function paidWithTitleDueYesterday(graceDays: number) {
+  const client = new ApiClient((await sharedApi()).url);
+  await sharedWorker();
+  const integrator = await buildOperationsIntegrator(client, { graceDays });
+  await collectOnPix(integrator.originatorId);
+  const story = await operationWithTitles(client, integrator.token, { current: '10000.00', overdue: '2000.00' });
+  await untilPaid(client, integrator.token, story.operation.id);
+  return { client, integrator, story };
+}
+
 describe('a PIX charge of a title that turns OVERDUE', function () {
   this.timeout(180_000);
 
   it('is removed at the PSP with one pix_charge.expired event', async () => {
-    const client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    const integrator = await buildOperationsIntegrator(client, { graceDays: 0 });
-    await collectOnPix(integrator.originatorId);
-    const story = await operationWithTitles(client, integrator.token, { current: '10000.00', overdue: '2000.00' });
-    await untilPaid(client, integrator.token, story.operation.id);
+    const { client, integrator, story } = await paidWithTitleDueYesterday(0);
     const title = await eventually(async () => {
       const read = await readTitle(client, integrator.token, story.overdue!);
       expect(read.status).to.equal('OVERDUE');
@@ -229,13 +235,8 @@ describe('a PIX paid after the due date', function () {
   this.timeout(180_000);
 
   it('carries the policy\'s fine and interest, recorded as late income apart from the principal', async () => {
-    const client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
     // Due yesterday with 5 grace days: payable, late by one day.
-    const integrator = await buildOperationsIntegrator(client, { graceDays: 5 });
-    await collectOnPix(integrator.originatorId);
-    const story = await operationWithTitles(client, integrator.token, { current: '10000.00', overdue: '2000.00' });
-    await untilPaid(client, integrator.token, story.operation.id);
+    const { client, integrator, story } = await paidWithTitleDueYesterday(5);
     await eventually(async () => expect((await readTitle(client, integrator.token, story.overdue!)).pix_charge).to.not.equal(null));
     const pay = await client.post(`/v1/sandbox/titles/${story.overdue}/pix`, {}, { token: integrator.token });
     expect(pay.status, pay.text).to.equal(202);
