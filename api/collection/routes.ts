@@ -45,13 +45,13 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
   }));
 
   router.post('/v1/sandbox/titles/:id/pix', handle(async (req, uow) => {
+    // The document has checked `webhook` against its enum; the amount is checked before anything is read.
+    const body = (req.body ?? {}) as { amount?: unknown; webhook?: 'once' | 'twice' | 'lost' };
+    const amount = body.amount === undefined || body.amount === null ? null : positiveAmount(body.amount, 'amount').toString();
     const title = await new OperationsRepository(uow.db, tenantOf(req)).titleById(String(req.params.id));
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
-    // The document has checked `webhook` against its enum.
-    const body = (req.body ?? {}) as { amount?: unknown; webhook?: 'once' | 'twice' | 'lost' };
-    const amount = body.amount === undefined || body.amount === null ? null : positiveAmount(body.amount, 'amount').toString();
     try {
       const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once');
       return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };
