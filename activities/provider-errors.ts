@@ -35,3 +35,8 @@ export abstract class ProviderError<Code extends string> extends Error {
 export class EsignError extends ProviderError<EsignErrorCode> {}
 
 export class PixError extends ProviderError<PixErrorCode> {}
+
+/** The collection PSP (API Pix): `pix_collection_refused` a 4xx, `pix_collection_unavailable` anything transient. */
+export type PixCollectionErrorCode = 'pix_collection_refused' | 'pix_collection_unavailable';
+
+export class PixCollectionError extends ProviderError<PixCollectionErrorCode> {}

@@ -6,10 +6,12 @@
 export type Fail = (message: string, providerStatus: number | null) => Error;
 
 export interface ProviderRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   path: string;
   body?: unknown;
   idempotencyKey?: string;
+  /** An OAuth2 bearer token (API Pix). */
+  bearer?: string;
 }
 
 /** A request path from raw segments, each escaped (ids come from providers and callers). */
@@ -22,6 +24,11 @@ export class Reader {
   at(key: string): Reader {
     const inner = this.value && typeof this.value === 'object' ? (this.value as Record<string, unknown>)[key] : undefined;
     return new Reader(inner, `${this.path}.${key}`);
+  }
+
+  /** The raw value (a number, say); undefined when absent. */
+  raw(): unknown {
+    return this.value;
   }
 
   text(): string {
@@ -61,10 +68,16 @@ function unreachable(err: unknown, timeoutMs: number): string {
   return `unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`;
 }
 
+/** Our providers' `{error: {code, message}}`, or API Pix's problem+json `{type, title, detail}`. */
 function refusal(status: number, text: string): string {
   try {
-    const error = new Reader(JSON.parse(text)).at('error');
-    return `provider answered ${status} ${error.at('code').text()}: ${error.at('message').text()}`;
+    const reply = new Reader(JSON.parse(text));
+    try {
+      const error = reply.at('error');
+      return `provider answered ${status} ${error.at('code').text()}: ${error.at('message').text()}`;
+    } catch {
+      return `provider answered ${status} ${reply.at('type').text()}: ${reply.at('detail').text()}`;
+    }
   } catch {
     return `provider answered ${status}`;
   }
@@ -81,6 +94,7 @@ export class ProviderHttp {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+    if (request.bearer) headers.Authorization = `Bearer ${request.bearer}`;
     let status: number;
     let text: string;
     try {

@@ -31,6 +31,7 @@ function appliedOf(row: TitlePaymentRow): AppliedPayerPayment {
   return {
     paymentId: row.id, titleId: row.titleId, externalId: row.externalId, paidAmountBrl: row.amount, paidAt: row.paidAt.toISOString(),
     titleStatus: Money.of(row.remainingAfter).isZero() ? 'PAID' : 'PARTIALLY_PAID', remaining: row.remainingAfter,
+    lateIncomeBrl: Money.of(row.lateIncomeBrl).toString(), refundedBrl: Money.of(row.refundedBrl).toString(),
   };
 }
 
@@ -67,7 +68,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         if (refusal) throw ApplicationFailure.nonRetryable(refusal.code, refusal.code, refusal.detail);
         const row = await payments.apply(title, {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
-          channel: payment.channel, recordedBy: payment.recordedBy,
+          channel: payment.channel, recordedBy: payment.recordedBy, collected: payment.collected,
         });
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {

@@ -50,6 +50,7 @@ import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { titleRoutes } from './titles/routes';
+import { collectionRoutes } from './collection/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../db/crypto/payload-codec';
 import { CipherRing } from '../db/crypto/cipher-ring';
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
     titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now, deps.cache),
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
+    collectionRoutes({ db, temporal: deps.temporal, config, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
@@ -132,7 +134,7 @@ export function createApp(deps: AppDeps): Express {
     traceRoute(),
     noStoreForSecrets(),
     perIpRateLimit(limits),
-    ...providerSignature(config.callbacks, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
+    ...providerSignature(config.callbacks, config.collection.callbackSecret, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
     ...jsonBody(config.http.bodyLimit),
     inputGuard(),
     perIdentityRateLimit(limits, deps.auth),

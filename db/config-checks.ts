@@ -29,6 +29,11 @@ function refuseInProd(config: Config): void {
     if (looksLikeTestValue(secret)) refuse(`${name} looks like a test value (at least 32 random characters, no words)`);
   }
   if (config.callbacks.esignSecret === config.callbacks.pixSecret) refuse('ESIGN_CALLBACK_SECRET and PIX_CALLBACK_SECRET must differ');
+  const { collection } = config;
+  if (collection.callbackSecret !== null) {
+    if (looksLikeTestValue(collection.callbackSecret)) refuse('PIX_COLLECTION_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');
+    if (looksLikeTestValue(collection.clientSecret)) refuse('PIX_COLLECTION_CLIENT_SECRET looks like a test value (the PSP\'s client secret)');
+  }
 }
 
 /**

@@ -11,6 +11,9 @@ import type { TracingSettings } from './telemetry/tracing';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
+/** The sandbox collection PSP's OAuth2 client (sandbox/api-pix): the defaults outside production. */
+export const SANDBOX_COLLECTION_CLIENT = { clientId: 'sandbox-collection-client', clientSecret: 'sandbox-collection-secret' };
+
 export interface Config {
   serviceEnv: ServiceEnv;
   apiVersion: string;
@@ -48,6 +51,12 @@ export interface Config {
   /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
+  /**
+   * Collecting titles by PIX (issue #31): the originators' collection PSP through API Pix, its OAuth2
+   * client, and the secret its webhooks are signed with; `callbackSecret` null turns collection off
+   * (no charge is issued and the webhook route refuses every call).
+   */
+  collection: { apiUrl: string; tokenUrl: string; clientId: string; clientSecret: string; callbackSecret: string | null; sweepWindowHours: number };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   openapi: { validateResponses: boolean };
   /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
@@ -237,6 +246,14 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
       retryScheduleMs: intList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_SCHEDULE_MS),
       disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * HOUR, 1),
+    },
+    collection: {
+      apiUrl: str(env, 'PIX_COLLECTION_URL', 'http://127.0.0.1:8100/api-pix/v2'),
+      tokenUrl: str(env, 'PIX_COLLECTION_TOKEN_URL', 'http://127.0.0.1:8100/api-pix/oauth/token'),
+      clientId: str(env, 'PIX_COLLECTION_CLIENT_ID', SANDBOX_COLLECTION_CLIENT.clientId),
+      clientSecret: str(env, 'PIX_COLLECTION_CLIENT_SECRET', SANDBOX_COLLECTION_CLIENT.clientSecret),
+      callbackSecret: optional(env, 'PIX_COLLECTION_CALLBACK_SECRET') === null ? null : secret(env, 'PIX_COLLECTION_CALLBACK_SECRET'),
+      sweepWindowHours: int(env, 'PIX_COLLECTION_SWEEP_WINDOW_HOURS', 48, 1),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },

@@ -3,7 +3,8 @@ import { v5 as uuidv5 } from 'uuid';
 /**
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
  * `operation.flagged` of the double-assignment signal), then issue #27's title, payable and
- * operation moves, the operational `webhook_endpoint.disabled` and issue #26's sandbox `test_clock.ready`.
+ * operation moves, the operational `webhook_endpoint.disabled`, issue #26's sandbox `test_clock.ready`
+ * and issue #31's `pix_charge.expired`.
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -27,6 +28,7 @@ export const EVENT_TYPES = [
   'payable.written_off',
   'webhook_endpoint.disabled',
   'test_clock.ready',
+  'pix_charge.expired',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -60,6 +62,8 @@ const OBJECT_KEY: Record<string, string> = {
   stock: 'stock_item_id',
   webhook_endpoint: 'webhook_id',
   test_clock: 'test_clock_id',
+  // A title's charge is part of the title: its events are ordered among the title's.
+  pix_charge: 'title_id',
 };
 
 export function objectKeyOf(type: EventType): string {

@@ -25,8 +25,10 @@ export interface PayerPaymentInput {
   paidAmountBrl: string;
   /** As the caller sent it; null means "when applied". */
   paidAt: string | null;
-  channel: 'BACKOFFICE' | 'SANDBOX';
+  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
   recordedBy: string;
+  /** A PIX collected on the title's charge (issue #31): what the payer sent beside what reduces the balance. */
+  collected?: { receivedBrl: string; lateIncomeBrl: string; refundedBrl: string };
 }
 
 export interface AppliedPayerPayment {
@@ -38,6 +40,9 @@ export interface AppliedPayerPayment {
   /** The title right after this payment. */
   titleStatus: TitleStatus;
   remaining: string;
+  /** Fine and interest, and what went back to the payer (issue #31); absent from results recorded before it. */
+  lateIncomeBrl?: string;
+  refundedBrl?: string;
 }
 
 export type PayerPaymentResult = AppliedPayerPayment & { idempotentReplay: boolean };

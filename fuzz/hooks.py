@@ -29,6 +29,8 @@ TITLE_IDS = os.environ["FUZZ_TITLE_IDS"].split(",")
 CALLBACK_SECRETS = {
     "/v1/internal/esign/callback": os.environ["FUZZ_ESIGN_CALLBACK_SECRET"],
     "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
+    "/v1/internal/pix-collection/pix": os.environ["FUZZ_PIX_COLLECTION_CALLBACK_SECRET"],
+    "/v1/internal/pix-collection/sweep": os.environ["FUZZ_PIX_COLLECTION_CALLBACK_SECRET"],
 }
 
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SANDBOX_COLLECTION_CLIENT } from '../db/config';
 
 /**
  * The sandbox providers' own configuration: a separate process from the api, so it does not share
@@ -19,6 +20,11 @@ export interface SandboxConfig {
   callbackTimeoutMs: number;
   /** Each provider signs its callbacks with its own secret, the api's ESIGN_/PIX_CALLBACK_SECRET. No default. */
   callbackSecrets: { esign: string; pix: string };
+  /**
+   * The collection PSP (API Pix under `/api-pix`): its OAuth2 client, and the secret its webhooks
+   * are signed with (the api's PIX_COLLECTION_CALLBACK_SECRET; without one no webhook is sent).
+   */
+  collection: { clientId: string; clientSecret: string; webhookSecret: string | null };
   logLevel: string;
   /** Where documents, payments and magic counters survive restarts; null keeps them in memory (tests). */
   stateFile: string | null;
@@ -37,6 +43,7 @@ export const SANDBOX_DEFAULTS: Omit<SandboxConfig, 'callbackSecrets'> = {
   callbackTimeoutMs: 5_000,
   logLevel: 'info',
   stateFile: null,
+  collection: { ...SANDBOX_COLLECTION_CLIENT, webhookSecret: null },
 };
 
 type Env = Record<string, string | undefined>;
@@ -72,6 +79,11 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     callbackRetryDelayMs: whole(env, 'SANDBOX_CALLBACK_RETRY_DELAY_MS', d.callbackRetryDelayMs),
     callbackTimeoutMs: whole(env, 'SANDBOX_CALLBACK_TIMEOUT_MS', d.callbackTimeoutMs),
     callbackSecrets: { esign: required(env, 'ESIGN_CALLBACK_SECRET'), pix: required(env, 'PIX_CALLBACK_SECRET') },
+    collection: {
+      clientId: given(env, 'PIX_COLLECTION_CLIENT_ID') ?? d.collection.clientId,
+      clientSecret: given(env, 'PIX_COLLECTION_CLIENT_SECRET') ?? d.collection.clientSecret,
+      webhookSecret: given(env, 'PIX_COLLECTION_CALLBACK_SECRET') ?? null,
+    },
     logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
     // A process started from the environment is the long-lived one (dev, cluster, compose): it keeps its state.
     stateFile: path.resolve(given(env, 'SANDBOX_STATE_FILE') ?? path.join('.data', 'sandbox-state.json')),

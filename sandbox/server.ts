@@ -10,10 +10,12 @@ import { notFound, sandboxErrors } from './http';
 import { FaultBook, MAGIC_EFFECTS } from './magic';
 import { Payment, PixLedger } from './pix/payments';
 import { pixRoutes } from './pix/routes';
+import { CollectionBook } from './api-pix/charges';
+import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
 import { observeHttpRequest, registry } from '../db/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix'];
+const MOUNTS = ['/esign', '/pix', '/api-pix'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -26,6 +28,8 @@ export interface RunningSandbox {
   url: string;
   esignUrl: string;
   pixUrl: string;
+  /** The collection PSP's API Pix base (`…/api-pix/v2`); its token endpoint is `…/api-pix/oauth/token`. */
+  apiPixUrl: string;
   close(): Promise<void>;
 }
 
@@ -75,15 +79,17 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     save();
     if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
+  const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot() });
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot() });
   }
   const saved = stateFile?.load();
   if (saved) {
     book.restore(saved.esign);
     ledger.restore(saved.pix);
     faults.restore(saved.faults);
+    collection.restore(saved.collection);
   }
 
   const app = express();
@@ -114,6 +120,16 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
+  app.use('/api-pix', apiPixRoutes(collection, {
+    client: { id: config.collection.clientId, secret: config.collection.clientSecret },
+    now: () => new Date(),
+    notify: (webhookUrl, pix) => {
+      const secret = config.collection.webhookSecret;
+      // API Pix notifies `<registered url>/pix`.
+      if (secret) background.notify(`${webhookUrl.replace(/\/+$/, '')}/pix`, { pix }, secret, { end_to_end_id: pix[0].endToEndId });
+      else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { txid: pix[0].txid });
+    },
+  }));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -127,6 +143,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     url,
     esignUrl: `${url}/esign`,
     pixUrl: `${url}/pix`,
+    apiPixUrl: `${url}/api-pix/v2`,
     async close() {
       background.stop();
       server.closeAllConnections();

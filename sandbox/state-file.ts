@@ -2,10 +2,13 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EsignSnapshot } from './esign/documents';
 import type { PixSnapshot } from './pix/payments';
+import type { CollectionSnapshot } from './api-pix/charges';
 
 export interface SandboxState {
   esign: EsignSnapshot;
   pix: PixSnapshot;
+  /** Absent in a file written before the collection PSP existed. */
+  collection?: CollectionSnapshot;
   faults: [string, number][];
 }
 

@@ -10,6 +10,9 @@ import { createTitleActivities } from '../activities/titles';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { HttpEsignProvider } from '../activities/esign-client';
 import { HttpPixProvider } from '../activities/pix-client';
+import { createCollectionActivities } from '../activities/collection/charges';
+import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
+import { ApiPixClient } from '../activities/collection/api-pix-client';
 
 export interface ActivityDeps {
   db: Knex;
@@ -30,5 +33,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createDisbursementActivities({ db, pix: new HttpPixProvider(pixUrl, timeoutMs), pixCallbackUrl: `${config.http.publicUrl}/v1/internal/pix/callback` }),
     ...createTitleActivities({ db, config }),
     ...createTestClockActivities({ db }),
+    ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
+    ...createCollectionSweepActivities({ config }),
   };
 }

@@ -3,3 +3,4 @@ export { webhookDelivery } from './webhook-delivery';
 export { webhookRecovery } from './webhook-recovery';
 export { operationWorkflow } from './operation';
 export { testClockWorkflow } from './test-clock';
+export { collectionSweep } from './collection-sweep';

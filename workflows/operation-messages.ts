@@ -26,6 +26,8 @@ export interface OperationWorkflowInput {
     disbursementAttempts?: number;
     titles?: TrackedTitle[];
     payments?: RecordedPayment[];
+    /** Closed titles whose PIX charge was still to be removed (issue #31). */
+    chargesToClose?: string[];
   };
 }
 

@@ -4,6 +4,8 @@ import helmet from 'helmet';
 
 const WEB_ROOT = path.join(__dirname, '..', 'web');
 const SWAGGER_UI_ROOT = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+/** uqr's self-contained ES module: the console draws each PIX charge's QR code with it (issue #31). */
+const UQR_MODULE = path.join(path.dirname(require.resolve('uqr')), 'index.mjs');
 
 /**
  * Pages served beside the API: the backoffice console and the integrator docs. Everything they
@@ -46,6 +48,7 @@ export function webPageRoutes(): Router {
   router.get(['/backoffice', '/docs'], (req, res, next) => (req.path.endsWith('/') ? next() : res.redirect(301, `${req.path}/`)));
   router.use('/backoffice', pages('backoffice'));
   router.use(swaggerUi());
+  router.get('/backoffice/vendor/uqr.mjs', (_req, res) => res.type('text/javascript').sendFile(UQR_MODULE));
   router.use('/docs', pages('docs'));
   return router;
 }

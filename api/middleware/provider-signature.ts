@@ -1,9 +1,11 @@
 import express, { Request, RequestHandler } from 'express';
+import { randomBytes } from 'node:crypto';
 import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
 import type { Config } from '../../db/config';
 
-export type CallbackProvider = 'esign' | 'pix';
+/** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler (issue #31). */
+export type CallbackProvider = 'esign' | 'pix' | 'pixCollection';
 
 /**
  * The callback operations and whose secret signs each. Keyed by the operation the route table
@@ -13,9 +15,11 @@ export type CallbackProvider = 'esign' | 'pix';
 const CALLBACK_OPERATIONS: Record<string, CallbackProvider> = {
   esignCallback: 'esign',
   pixCallback: 'pix',
+  pixCollectionCallback: 'pixCollection',
+  pixCollectionSweep: 'pixCollection',
 };
 
-const CALLBACK_PATHS = new Set(['/v1/internal/esign/callback', '/v1/internal/pix/callback']);
+const CALLBACK_PATHS = new Set(['/v1/internal/esign/callback', '/v1/internal/pix/callback', '/v1/internal/pix-collection/pix', '/v1/internal/pix-collection/sweep']);
 
 /**
  * A path no route resolves that still spells a callback path once decoded, with its slashes
@@ -48,8 +52,9 @@ declare module 'express-serve-static-core' {
  * provider's secret, and only then parsed. Other routes pass straight through. Runs after the
  * route is resolved.
  */
-export function providerSignature(config: Config['callbacks'], bodyLimit: string, nowSeconds: () => number): RequestHandler[] {
-  const secrets: Record<CallbackProvider, string> = { esign: config.esignSecret, pix: config.pixSecret };
+export function providerSignature(config: Config['callbacks'], collectionSecret: string | null, bodyLimit: string, nowSeconds: () => number): RequestHandler[] {
+  // Collection off (no secret): every signature fails against a secret nobody holds.
+  const secrets: Record<CallbackProvider, string> = { esign: config.esignSecret, pix: config.pixSecret, pixCollection: collectionSecret ?? randomBytes(32).toString('hex') };
   const raw = express.raw({ type: () => true, limit: bodyLimit });
   const forCallbacks = (handler: RequestHandler): RequestHandler => (req, res, next) => (callbackProvider(req) ? handler(req, res, next) : next());
   return [

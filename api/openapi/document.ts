@@ -21,6 +21,7 @@ import { codecPaths, codecSchemas } from '../backoffice/codec-openapi';
 import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 import { testClockPaths, testClockSchemas } from '../test-clocks/openapi';
+import { collectionPaths, collectionSchemas } from '../collection/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 
@@ -74,6 +75,7 @@ const PARTS: Part[] = [
   { paths: approvalPaths, schemas: approvalSchemas },
   { paths: providerCallbackPaths },
   { paths: titlePaymentPaths, schemas: titlePaymentSchemas },
+  { paths: collectionPaths, schemas: collectionSchemas },
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },

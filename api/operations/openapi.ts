@@ -44,8 +44,24 @@ export const operationSchemas = {
       fixed_discount_brl: nullableMoney,
       is_partial: { type: 'boolean' },
       stock_item_id: { type: ['string', 'null'], format: 'uuid' },
+      pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  PixCharge: {
+    type: 'object',
+    description: 'A PIX charge with due date (API Pix `cobv`) at the originator\'s collection PSP, issued when the operation reaches PAID. '
+      + 'Give `br_code` to the payer: pasted into any bank\'s app ("Pix copia e cola") or shown as a QR code, it pays the title; fine and interest accrue after the due date.',
+    required: ['txid', 'status', 'br_code', 'expires_at'],
+    properties: {
+      txid: { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$', description: 'The charge\'s id at the PSP, derived from the title' },
+      status: {
+        type: 'string', enum: ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'],
+        description: 'As API Pix names them: ATIVA payable, CONCLUIDA paid, REMOVIDA_PELO_USUARIO_RECEBEDOR removed by us (the title closed), REMOVIDA_PELO_PSP expired or removed by the PSP',
+      },
+      br_code: { type: 'string', description: 'The BR Code (EMV payload, tag 26 `br.gov.bcb.pix` with the charge\'s location, CRC16 in tag 63)' },
+      expires_at: { type: 'string', format: 'date-time', description: 'When the charge stops being payable: the due date plus the policy\'s grace days' },
     },
   },
   Operation: {

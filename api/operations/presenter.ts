@@ -30,6 +30,9 @@ export function presentTitle(t: TitleRow) {
     fixed_discount_brl: t.fixedDiscountBrl,
     is_partial: t.isPartial,
     stock_item_id: t.stockItemId,
+    pix_charge: t.pixTxid === null ? null : {
+      txid: t.pixTxid, status: t.pixStatus, br_code: t.pixBrCode, expires_at: t.pixExpiresAt!.toISOString(),
+    },
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };

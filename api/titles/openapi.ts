@@ -33,6 +33,8 @@ export const titlePaymentSchemas = {
       paid_at: { type: 'string', format: 'date-time' },
       title_status: { type: 'string', description: 'The title right after this payment: PARTIALLY_PAID or PAID' },
       remaining: { ...ref('Money'), description: 'The title\'s outstanding balance right after this payment' },
+      late_income_brl: { ...ref('Money'), description: 'A PIX collected after the due date: its fine and interest, the originator\'s late-payment income (not in paid_amount_brl); 0.00 otherwise' },
+      refunded_brl: { ...ref('Money'), description: 'A PIX collected above the balance: the excess returned to the payer by the PSP (devolucao); 0.00 otherwise' },
       idempotent_replay: { type: 'boolean' },
     },
   },

@@ -49,7 +49,7 @@ export async function recordPayerPayment(
   originatorId: string,
   titleId: string,
   body: PayerPaymentBody,
-  by: Pick<PayerPaymentInput, 'channel' | 'recordedBy'>,
+  by: Pick<PayerPaymentInput, 'channel' | 'recordedBy' | 'collected'>,
 ) {
   const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
   const titles = new OperationsRepository(db, originatorId);

@@ -11,5 +11,7 @@ export function presentPayerPayment(operationId: string, result: PayerPaymentRes
     paid_at: result.paidAt,
     title_status: result.titleStatus,
     remaining: result.remaining,
+    late_income_brl: result.lateIncomeBrl ?? '0.00',
+    refunded_brl: result.refundedBrl ?? '0.00',
   };
 }

@@ -104,6 +104,10 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
     summary: 'Sandbox only: a test clock finished an advance; every operation on it has done all that falls due up to its frozen_time',
     data: data(['test_clock_id', 'frozen_time', 'status'], { test_clock_id: uuid, name: nullableText, frozen_time: timestamp, status: { const: 'ready' } }),
   },
+  'pix_charge.expired': {
+    summary: 'A title\'s PIX charge stopped being payable unpaid: the title turned OVERDUE and the charge was removed at the PSP',
+    data: data(['title_id', ...operationIds, 'txid'], { ...title, txid: text, expired_at: timestamp, outstanding_balance: money }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

@@ -8,7 +8,9 @@ export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' |
   & Partial<Pick<OperationRow, 'createdAt' | 'updatedAt' | 'testClockId'>>;
 
 /** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
-export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt'>
+type PixChargeFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt';
+
+export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt' | PixChargeFields>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 
 /** A partial anticipation's remainder: a stock item as the stock repository types it. */
@@ -31,9 +33,12 @@ export class OperationWritesRepository {
   }
 
   /** The titles, without the payer's columns a read joins in. */
+  /** New titles have no PIX charge yet: one is issued at PAID. */
   async insertTitles(titles: NewTitleRow[]): Promise<Omit<TitleRow, 'payerDocument' | 'payerName'>[]> {
     const rows = await this.trx('titles').insert(titles.map(toColumns)).returning('*');
-    return rows.map((row: Record<string, unknown>) => fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName'>>(row));
+    return rows.map((row: Record<string, unknown>) => ({
+      ...fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName' | PixChargeFields>>(row), pixTxid: null, pixStatus: null, pixBrCode: null, pixExpiresAt: null,
+    }));
   }
 
   async insertStockItems(rows: RemainderRow[]): Promise<void> {

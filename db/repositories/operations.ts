@@ -69,9 +69,20 @@ export interface TitleRow {
   isPartial: boolean;
   payerDocument: string;
   payerName: string;
+  /** The title's PIX charge (issue #31), all null when none was issued. */
+  pixTxid: string | null;
+  pixStatus: string | null;
+  pixBrCode: string | null;
+  pixExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A title's columns with its payer's and its PIX charge's. */
+const TITLE_COLUMNS = [
+  'titles.*', 'payers.document as payer_document', 'payers.name as payer_name',
+  'pix_charges.txid as pix_txid', 'pix_charges.status as pix_status', 'pix_charges.br_code as pix_br_code', 'pix_charges.expires_at as pix_expires_at',
+];
 
 export interface TitleFilters {
   status?: string;
@@ -111,8 +122,8 @@ export class OperationsRepository extends TenantScopedRepository {
   }
 
   private titles() {
-    return this.scoped('titles').join('payers', 'payers.id', 'titles.payer_id')
-      .select('titles.*', 'payers.document as payer_document', 'payers.name as payer_name');
+    return this.scoped('titles').join('payers', 'payers.id', 'titles.payer_id').leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id')
+      .select(TITLE_COLUMNS);
   }
 
   async titlesOf(operationIds: readonly string[]): Promise<TitleRow[]> {
@@ -140,7 +151,7 @@ export class OperationsRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('titles.due_date', '<=', filters.dueTo);
       return query;
     };
-    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.select('titles.*', 'payers.document as payer_document', 'payers.name as payer_name'));
+    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id').select(TITLE_COLUMNS));
     const { items, total } = await paged<Record<string, unknown>>(filtered, withPayer, limit, offset);
     return { items: items.map((row) => fromColumns<TitleRow>(row)), total };
   }

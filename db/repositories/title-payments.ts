@@ -11,8 +11,11 @@ export interface TitlePaymentRow {
   amount: string;
   remainingAfter: string;
   paidAt: Date;
-  channel: 'BACKOFFICE' | 'SANDBOX';
+  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
   recordedBy: string;
+  receivedBrl: string | null;
+  lateIncomeBrl: string;
+  refundedBrl: string;
   createdAt: Date;
 }
 
@@ -20,8 +23,9 @@ export interface NewTitlePayment {
   externalId: string;
   amount: Money;
   paidAt: Date;
-  channel: 'BACKOFFICE' | 'SANDBOX';
+  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
   recordedBy: string;
+  collected?: { receivedBrl: string; lateIncomeBrl: string; refundedBrl: string };
 }
 
 /**
@@ -49,6 +53,7 @@ export class TitlePaymentsRepository extends TenantScopedRepository {
     const [row] = await this.insertOwned('title_payments', {
       id: uuidv7(), title_id: title.id, external_id: payment.externalId, amount: payment.amount.toString(), remaining_after: remaining.toString(),
       paid_at: payment.paidAt, channel: payment.channel, recorded_by: payment.recordedBy,
+      ...(payment.collected ? { received_brl: payment.collected.receivedBrl, late_income_brl: payment.collected.lateIncomeBrl, refunded_brl: payment.collected.refundedBrl } : {}),
     }).returning('*');
     return fromColumns<TitlePaymentRow>(row);
   }

@@ -10,8 +10,14 @@ import { ProductsRepository } from '../repositories/products';
 /** DESIGN.md §12 dev data. Fixed ids so that a second run finds what the first one made. */
 export const DEV_SEED = {
   originators: [
-    { id: '01930000-0000-7000-8000-00000000000a', name: 'Demo Originator A', clientId: 'zk_sbx_demo_a', secret: 'sk_sbx_demo_a_secret', credentialId: '01930000-0000-7000-8000-0000000000a1' },
-    { id: '01930000-0000-7000-8000-00000000000b', name: 'Demo Originator B', clientId: 'zk_sbx_demo_b', secret: 'sk_sbx_demo_b_secret', credentialId: '01930000-0000-7000-8000-0000000000b1' },
+    {
+      id: '01930000-0000-7000-8000-00000000000a', name: 'Demo Originator A', clientId: 'zk_sbx_demo_a', secret: 'sk_sbx_demo_a_secret', credentialId: '01930000-0000-7000-8000-0000000000a1',
+      collectionPixKey: 'cobranca@demo-a.example.com',
+    },
+    {
+      id: '01930000-0000-7000-8000-00000000000b', name: 'Demo Originator B', clientId: 'zk_sbx_demo_b', secret: 'sk_sbx_demo_b_secret', credentialId: '01930000-0000-7000-8000-0000000000b1',
+      collectionPixKey: 'cobranca@demo-b.example.com',
+    },
   ],
   backoffice: { id: '01930000-0000-7000-8000-0000000000f1', email: 'backoffice@example.com', password: 'backoffice-dev-password', name: 'Backoffice Analyst', roles: ['approver'] },
   admin: {
@@ -56,6 +62,8 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
 export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
   for (const o of DEV_SEED.originators) {
     await db('originators').insert({ id: o.id, name: o.name }).onConflict('id').ignore();
+    // A data folder seeded before collection by PIX (issue #31) gets the key too.
+    await db('originators').where({ id: o.id }).whereNull('collection_pix_key').update({ collection_pix_key: o.collectionPixKey });
     await seedPricing(db, o.id);
     const existing = await db('api_credentials').where({ id: o.credentialId }).first();
     if (!existing) {

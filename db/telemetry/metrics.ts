@@ -47,6 +47,25 @@ export const titlesOverdue = new Counter({
   registers: [registry],
 });
 
+/**
+ * Issue #31's collection by PIX: charges issued, paid (in full), expired and refunded, and the
+ * payments applied, by how they were found: `webhook`, or `sweep` when the webhook missed them
+ * (the `PixWebhookMissed` alert).
+ */
+export const pixCharges = new Counter({
+  name: 'receivables_pix_charges_total',
+  help: 'Collection PIX charges by outcome: issued, paid, expired, removed, refunded.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const pixCollectionPayments = new Counter({
+  name: 'receivables_pix_collection_payments_total',
+  help: 'Payer PIX payments applied to titles, by what found them: webhook or sweep.',
+  labelNames: ['found_by'] as const,
+  registers: [registry],
+});
+
 export const cacheRequests = new Counter({
   name: 'receivables_cache_requests_total',
   help: 'Reads of the api\'s reference caches, by cache and result (hit, miss).',

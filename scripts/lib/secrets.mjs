@@ -13,6 +13,7 @@ function fresh() {
     PAYLOAD_KEYS: `local1:${randomBytes(32).toString('base64')}`,
     ESIGN_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
     PIX_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
+    PIX_COLLECTION_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
   };
 }
 
@@ -25,10 +26,10 @@ export function ephemeralSecrets(env = process.env) {
 }
 
 export function keptSecrets(file, env = process.env) {
-  let kept;
-  if (existsSync(file)) kept = JSON.parse(readFileSync(file, 'utf8'));
-  else {
-    kept = fresh();
+  const earlier = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  // A file kept before a secret existed gets it added once, and keeps it from then on.
+  const kept = { ...fresh(), ...earlier };
+  if (Object.keys(kept).some((name) => !(name in earlier))) {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
   }

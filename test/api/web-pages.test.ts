@@ -8,7 +8,7 @@ describe('pages served beside the API', () => {
   const get = (path: string) => fetch(`${baseUrl}${path}`, { redirect: 'manual' });
 
   it('serves the console and the docs with a CSP that allows only this origin', async () => {
-    for (const path of ['/backoffice/', '/docs/', '/docs/guides/idempotency.html']) {
+    for (const path of ['/backoffice/', '/docs/', '/docs/guides/idempotency.html', '/docs/guides/collecting-from-payers.html']) {
       const res = await get(path);
       expect(res.status, path).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/html/);

@@ -4,13 +4,15 @@ import type { createDisbursementActivities } from '../../activities/disbursement
 import type { createOperationActivities } from '../../activities/operations';
 import type { createTitleActivities } from '../../activities/titles';
 import type { createTestClockActivities } from '../../activities/test-clocks';
+import type { createCollectionActivities } from '../../activities/collection/charges';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
 import type { OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
-  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>;
+  & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
+  & ReturnType<typeof createCollectionActivities>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -142,6 +144,12 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       title.status = title.outstanding.isZero() ? 'PAID' : 'PARTIALLY_PAID';
       return { result: result(title.outstanding), title: balance(title) };
     },
+
+    // The model's originators collect no PIX (issue #31): their titles are paid by payer payments only.
+    async issuePixCharges() {
+      return 0;
+    },
+    async closePixCharge() {},
 
     async recordClockAdvancing({ clockId, frozenTime }) {
       world(operationOfClock(clockId)).clock = { frozenTime, status: 'advancing' };

@@ -6,8 +6,11 @@ import { HttpEsignProvider } from '../../activities/esign-client';
 import { HttpPixProvider, PixRecipient } from '../../activities/pix-client';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { ApiClient } from '../support/http';
-import { signThroughPage, unique } from './support';
+import { rejectionOf, signThroughPage, unique } from './support';
+import { randomUUID } from 'node:crypto';
 import { sandboxCallbackSecrets } from '../support/stack';
+import { ApiPixClient } from '../../activities/collection/api-pix-client';
+import { SANDBOX_COLLECTION_CLIENT } from '../../db/config';
 
 const recipient = (email: string): PixRecipient => ({
   name: 'Assignor Ltda', document: '11222333000181', email, destination: { kind: 'pix_key', key: '11222333000181' },
@@ -82,5 +85,29 @@ describe('sandbox providers with a state file', () => {
     running = await startSandbox({ port: 0, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
     const read = await new ApiClient(running.esignUrl).get(`/documents/${created.documentId}`);
     expect(read.status).to.equal(404);
+  });
+
+  it('keeps the collection PSP\'s charges, PIX received and refunds across a restart', async () => {
+    running = await start();
+    const clientOf = (sandbox: RunningSandbox) =>
+      new ApiPixClient({ apiUrl: sandbox.apiPixUrl, tokenUrl: sandbox.apiPixUrl.replace(/\/v2$/, '/oauth/token'), ...SANDBOX_COLLECTION_CLIENT, timeoutMs: 5_000 });
+    let psp = clientOf(running);
+    const txid = randomUUID().replace(/-/g, '');
+    await psp.setWebhook('cobranca@example.com', 'http://127.0.0.1:9/hooks');
+    await psp.putCharge({
+      txid, dueDate: '2030-01-15', validAfterDueDays: 3, debtor: { document: '11222333000181', name: 'Pagador Ltda' }, amount: '300.00',
+      finePct: '2.00', interestMonthlyPct: '1.00', pixKey: 'cobranca@example.com',
+    });
+    const pix = await psp.simulatePayment(txid, '350.00', 'lost');
+    await psp.refund(pix.endToEndId, 'R1', '50.00');
+    await running.close();
+
+    running = await start();
+    psp = clientOf(running);
+    expect(await psp.getCharge(txid)).to.include({ status: 'CONCLUIDA', amount: '300.00' });
+    const received = await psp.receivedBetween(new Date(Date.now() - 60_000), new Date());
+    expect(received.map((p) => p.endToEndId)).to.include(pix.endToEndId);
+    expect(await psp.refund(pix.endToEndId, 'R1', '50.00')).to.deep.equal({ id: 'R1', amount: '50.00' });
+    expect(await rejectionOf(psp.refund(pix.endToEndId, 'R2', '301.00'))).to.include({ code: 'pix_collection_refused' });
   });
 });

@@ -17,6 +17,8 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
   const secret = (tag: string) => `${tag}-Zq8v3Kx0Lm2Np7Rt5Wy9Bc4Df6Gh1Jk`;
   return {
     SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
-    ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17', ...overrides,
+    ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17',
+    // Collection by PIX off unless a test turns it on with a real-looking client secret.
+    PIX_COLLECTION_CALLBACK_SECRET: '', ...overrides,
   };
 }

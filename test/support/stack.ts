@@ -5,7 +5,7 @@ import { seedDev } from '../../db/seeds/dev-seed';
 import { CipherRing } from '../../db/crypto/cipher-ring';
 import { startWorker, RunningWorker } from '../../worker/main';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
-import type { SandboxConfig } from '../../sandbox/config';
+import { SANDBOX_DEFAULTS, SandboxConfig } from '../../sandbox/config';
 import { API_HOSTS, fixedResolver, webhookWorkerEnv, WORKER_HOSTS } from './webhooks';
 import { clonesPerFile } from './file-database';
 
@@ -81,10 +81,11 @@ const leftRunning = async () => undefined;
 export function sharedSandbox(): Promise<RunningSandbox> {
   if (cluster) {
     const url = cluster.sandboxUrl;
-    sandbox ??= Promise.resolve({ url, esignUrl: `${url}/esign`, pixUrl: `${url}/pix`, close: leftRunning });
+    sandbox ??= Promise.resolve({ url, esignUrl: `${url}/esign`, pixUrl: `${url}/pix`, apiPixUrl: `${url}/api-pix/v2`, close: leftRunning });
   }
   sandbox ??= startSandbox({
     port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error', callbackSecrets: sandboxCallbackSecrets(),
+    collection: { ...SANDBOX_DEFAULTS.collection, webhookSecret: testConfig().collection.callbackSecret },
   });
   return sandbox;
 }
@@ -92,7 +93,10 @@ export function sharedSandbox(): Promise<RunningSandbox> {
 /** The api and the worker under test reach the shared sandbox as their providers. */
 async function providerUrls(): Promise<Record<string, string>> {
   const providers = await sharedSandbox();
-  return { ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl };
+  return {
+    ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl,
+    PIX_COLLECTION_URL: providers.apiPixUrl, PIX_COLLECTION_TOKEN_URL: providers.apiPixUrl.replace(/\/v2$/, '/oauth/token'),
+  };
 }
 
 export function sharedApi(): Promise<Pick<RunningApi, 'url' | 'metricsUrl' | 'close'>> {

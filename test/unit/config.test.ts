@@ -52,6 +52,8 @@ describe('configuration fails closed', () => {
       ['a short PIX callback secret', { PIX_CALLBACK_SECRET: 'Zq8v3Kx0Lm2Np7Rt5Wy9' }, /PIX_CALLBACK_SECRET looks like a test value/],
       ['a repetitive callback secret', { PIX_CALLBACK_SECRET: 'abababababababababababababababababab' }, /PIX_CALLBACK_SECRET looks like a test value/],
       ['one secret for both providers', { PIX_CALLBACK_SECRET: secret('e') }, /must differ/],
+      ['a test-looking collection webhook secret', { PIX_COLLECTION_CALLBACK_SECRET: 'collection-secret-for-tests', PIX_COLLECTION_CLIENT_SECRET: secret('c') }, /PIX_COLLECTION_CALLBACK_SECRET looks like a test value/],
+      ['the sandbox PSP\'s client secret', { PIX_COLLECTION_CALLBACK_SECRET: secret('w') }, /PIX_COLLECTION_CLIENT_SECRET looks like a test value/],
     ];
     for (const [what, overrides, message] of refusals) {
       it(`refuses ${what}`, () => {

@@ -30,6 +30,9 @@ describe('recorded workflow histories', function () {
       'dual-approval',
       // An operation on a sandbox test clock, advanced past its deadlines (issue #26).
       'test-clock',
+      // Collection by PIX (issue #31): charges issued at PAID, paid, repeated, swept, revised, refunded and
+      // removed; and a charge removed when its title turned OVERDUE.
+      'pix-collection', 'pix-charge-expired',
     ];
     expect(files.map((file) => file.replace(/\.json$/, ''))).to.include.members(paths);
   });

@@ -1,10 +1,16 @@
-import { allHandlersFinished, condition, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, condition, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
 import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
 import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
 import { OperationRun, refuse } from '../operation-run';
 import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
 import { titleActivities } from '../title-activities';
+import { collectionActivities } from '../collection-activities';
+
+/** Issue #31: runs that reach PAID from here on issue a PIX charge per title, */
+export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
+/** and close a title's charge when the title closes. */
+export const PIX_CHARGE_CLOSE_PATCH = 'pix-charge-close';
 
 function refuseWith(refusal: Refusal): never {
   const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
@@ -21,15 +27,19 @@ const isOpen = (title: TrackedTitle) => !CLOSED_TITLE_STATUSES.includes(title.st
  */
 export class TitleTracking {
   private readonly titles = titleActivities();
+  private readonly collection = collectionActivities();
   /** `<title id> <external_id>` → what it applied: a repeat answers the same without a second credit. */
   private readonly applied = new Map<string, RecordedPayment>();
   /** Titles a payment or the overdue move is changing: one change at a time per title. */
   private readonly changing = new Set<string>();
   private loaded: boolean;
   private published: { open: number; deadline: string | null } | null = null;
+  /** Titles closed since the loop last ran whose PIX charge is to be removed (issue #31). */
+  private readonly chargesToClose = new Set<string>();
 
   constructor(private readonly run: OperationRun) {
     for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
+    for (const titleId of run.input.resumed?.chargesToClose ?? []) this.chargesToClose.add(titleId);
     this.loaded = run.state.titles.length > 0;
   }
 
@@ -46,6 +56,7 @@ export class TitleTracking {
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
         this.publish();
+        this.closeChargeWhenClosed(title);
         return { ...result, idempotentReplay: false };
       });
     }, {
@@ -113,7 +124,7 @@ export class TitleTracking {
   /** On a test clock: nothing is due up to the clock's time, nothing is being applied, and some title is still open. */
   restsAtClockTime(): boolean {
     const deadline = this.nextDeadline();
-    return this.loaded && this.changing.size === 0 && deadline !== null && !this.run.hasReached(deadline);
+    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && deadline !== null && !this.run.hasReached(deadline);
   }
 
   /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
@@ -138,15 +149,17 @@ export class TitleTracking {
     if (!this.loaded) {
       run.state.titles = await this.titles.titleTrackingOfOperation({ operationId: run.input.operationId });
       this.loaded = true;
+      if (patched(PIX_CHARGES_PATCH)) await this.issueCharges();
     }
     this.publish();
     for (;;) {
+      await this.closeCharges();
       const deadline = this.nextDeadline();
       if (deadline === null) return true;
       if (run.clock?.state.deleted) return false;
       if (!run.hasReached(deadline)) {
-        // One timer per distinct deadline: payments wake the loop only when nothing is left open.
-        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || workflowInfo().continueAsNewSuggested);
+        // One timer per distinct deadline: payments wake the loop only when nothing is left open, or a charge is to close.
+        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
@@ -156,9 +169,38 @@ export class TitleTracking {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
           Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId, ...run.at() }));
+          this.closeChargeWhenClosed(title);
         });
       }
       this.publish();
+    }
+  }
+
+  /** Histories recorded before the patch never close a charge, so they replay unchanged. */
+  private closeChargeWhenClosed(title: TrackedTitle): void {
+    if (!isOpen(title) && patched(PIX_CHARGE_CLOSE_PATCH)) this.chargesToClose.add(title.titleId);
+  }
+
+  /** Each closed title's charge in turn; one the PSP will not remove stays for support (the activity's failure says why). */
+  private async closeCharges(): Promise<void> {
+    for (const titleId of [...this.chargesToClose]) {
+      this.chargesToClose.delete(titleId);
+      try {
+        await this.collection.closePixCharge({ titleId });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.warn('PIX charge not closed', { titleId, error: err.cause?.message });
+      }
+    }
+  }
+
+  /** A PSP that stays down does not hold the titles back: they are tracked without charges. */
+  private async issueCharges(): Promise<void> {
+    try {
+      await this.collection.issuePixCharges({ operationId: this.run.input.operationId });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn('PIX charges not issued', { operationId: this.run.input.operationId, error: err.cause?.message });
     }
   }
 
@@ -168,6 +210,7 @@ export class TitleTracking {
     return run.continueAsNew('PAID', {
       contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
       titles: run.state.titles, payments: [...this.applied.values()],
+      ...(this.chargesToClose.size > 0 ? { chargesToClose: [...this.chargesToClose] } : {}),
     });
   }
 }

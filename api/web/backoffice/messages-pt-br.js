@@ -295,4 +295,12 @@ export const PT_BR = {
   'Clock time': 'Horário do relógio',
   'Clock status': 'Situação do relógio',
   'Clock': 'Relógio',
+
+  // PIX charges to payers (issue #31)
+  'PIX charges to payers': 'Cobranças PIX aos sacados',
+  'PIX charges': 'Cobranças PIX',
+  'Payable until': 'Pagável até',
+  'BR Code (Pix copia e cola)': 'BR Code (Pix copia e cola)',
+  'QR code': 'QR code',
+  'QR code of the PIX charge of {title}': 'QR code da cobrança PIX de {title}',
 };

@@ -4,6 +4,7 @@ import { auditTable, canReadAudit } from './audit.js';
 import { confirmAction } from './confirm.js';
 import { badge, definitionList, h, money, row, say, show, table, when } from './dom.js';
 import { day, pct, t } from './i18n.js';
+import { renderSVG } from '/backoffice/vendor/uqr.mjs';
 
 /** States the workflow leaves on its own within seconds: the page follows them. */
 const MOVING = new Set(['APPROVED_DIRECT', 'PRE_APPROVED', 'SIGNED', 'DISBURSING']);
@@ -75,6 +76,21 @@ function clockSection(clock, reload) {
     clock.status === 'ready' && mayUse(ACT) ? h('button', { type: 'button', onclick: () => advanceClock(clock, reload) }, t('Advance clock')) : null);
 }
 
+/**
+ * Each title's PIX charge (issue #31): the BR Code to give the payer, as text to copy and as a QR code
+ * a banking app scans. The QR is an image (data: URI), so its SVG needs nothing the page's CSP forbids.
+ */
+function pixChargesTable(titles) {
+  const charged = titles.filter((title) => title.pix_charge);
+  return table(t('PIX charges'), [t('Title'), t('Status'), t('Payable until'), t('BR Code (Pix copia e cola)'), t('QR code')],
+    charged.map((title) => row(title.external_id, badge(title.pix_charge.status), when(title.pix_charge.expires_at),
+      h('code', { class: 'br-code' }, title.pix_charge.br_code),
+      h('img', {
+        class: 'qr', alt: t('QR code of the PIX charge of {title}', { title: title.external_id }),
+        src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(title.pix_charge.br_code))}`,
+      }))));
+}
+
 function sections(page, reload) {
   const op = page.operation;
   const signers = page.contract_signers;
@@ -103,6 +119,9 @@ function sections(page, reload) {
         [t('CET monthly / annual'), `${pct(op.cet_monthly_pct)} / ${pct(op.cet_annual_pct)}`],
       ])),
     h('section', { 'aria-labelledby': 'titles' }, h('h2', { id: 'titles' }, t('Receivables')), titlesTable(page, reload)),
+    op.titles.some((title) => title.pix_charge)
+      ? h('section', { 'aria-labelledby': 'charges' }, h('h2', { id: 'charges' }, t('PIX charges to payers')), pixChargesTable(op.titles))
+      : null,
     h('section', { 'aria-labelledby': 'contract' }, h('h2', { id: 'contract' }, t('Contract')),
       table(t('Dispatch attempts'), [t('Attempt'), t('Status'), t('Type'), t('Embedded'), t('Error'), t('Signed at'), t('Sent at')],
         page.contracts.map((c) => row(c.attempt, badge(c.status), c.type, c.embedded ? t('yes') : t('no'), c.error_code ?? '—', when(c.signed_at), when(c.created_at)))),

@@ -3,6 +3,7 @@ const LINKS = [
   ['/docs/guides/call-sequence.html', 'Call sequence'],
   ['/docs/guides/sandbox.html', 'Sandbox magic values'],
   ['/docs/guides/test-clocks.html', 'Test clocks'],
+  ['/docs/guides/collecting-from-payers.html', 'Collecting from payers'],
   ['/docs/guides/idempotency.html', 'Idempotency'],
   ['/docs/guides/webhook-signatures.html', 'Verifying webhooks'],
   ['/docs/', 'API reference'],

@@ -1,0 +1,87 @@
+import { clientScopes, errors, json, jsonBody, pathId, ref, staffActSecurity } from '../openapi/helpers';
+
+/** Signed like the other provider callbacks (api/middleware/provider-signature.ts), with PIX_COLLECTION_CALLBACK_SECRET. */
+const COLLECTION_SIGNED = [{ providerSignature: [], providerTimestamp: [] }];
+const SIGNED = 'Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. '
+  + 'Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.';
+
+const sweepAnswer = json('The window swept and the payments it applied (those the webhooks had missed); empty when none was missed', ref('CollectionSweep'));
+
+export const collectionSchemas = {
+  ReconciledPix: {
+    type: 'object',
+    required: ['end_to_end_id', 'txid', 'title_id', 'received_brl', 'applied_brl', 'late_income_brl', 'refunded_brl', 'title_status'],
+    properties: {
+      end_to_end_id: { type: 'string', description: 'The PIX\'s id in the payments system; the payer payment\'s external_id' },
+      txid: { type: 'string' },
+      title_id: { type: 'string', format: 'uuid' },
+      received_brl: { ...ref('Money'), description: 'What the payer sent: applied + late income + refunded' },
+      applied_brl: { ...ref('Money'), description: 'What reduced the title\'s balance' },
+      late_income_brl: { ...ref('Money'), description: 'Fine and interest (paid after the due date): the originator\'s income, not principal' },
+      refunded_brl: { ...ref('Money'), description: 'Returned to the payer (devolucao): the excess over the balance, or everything when the title had closed' },
+      title_status: { type: 'string', description: 'The title after this payment' },
+    },
+  },
+  CollectionSweep: {
+    type: 'object',
+    required: ['from', 'to', 'applied'],
+    properties: {
+      from: { type: 'string', format: 'date-time' },
+      to: { type: 'string', format: 'date-time' },
+      applied: { type: 'array', items: ref('ReconciledPix') },
+    },
+  },
+};
+
+export const collectionPaths = {
+  '/v1/internal/pix-collection/pix': {
+    post: {
+      operationId: 'pixCollectionCallback', tags: ['internal'], summary: 'Collection PSP webhook (API Pix): PIX received against titles\' charges', security: COLLECTION_SIGNED, 'x-rate-limit': 'callback',
+      description: 'For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is applied to its title '
+        + `exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. ${SIGNED}`,
+      requestBody: jsonBody({ type: 'object', additionalProperties: true, properties: { pix: { type: 'array', items: { type: 'object', additionalProperties: true } } } }),
+      responses: { 200: json('Applied (or already applied)', { type: 'object', properties: { accepted: { type: 'boolean' } } }), ...errors(401, 422, 429, 503) },
+    },
+  },
+  '/v1/internal/pix-collection/sweep': {
+    post: {
+      operationId: 'pixCollectionSweep', tags: ['internal'], summary: 'The hourly collection sweep (the Temporal Schedule\'s call)', security: COLLECTION_SIGNED, 'x-rate-limit': 'callback',
+      description: `For the worker's schedule only: as \`POST /v1/backoffice/collection/sweep\`. ${SIGNED}`,
+      responses: { 200: sweepAnswer, ...errors(401, 429, 503) },
+    },
+  },
+  '/v1/backoffice/collection/sweep': {
+    post: {
+      operationId: 'sweepCollection', tags: ['backoffice'], summary: 'Backoffice: apply now the PIX payments the webhooks missed',
+      description: 'Lists what the collection PSP received in the last PIX_COLLECTION_SWEEP_WINDOW_HOURS (48) and applies each PIX not applied yet, exactly once, '
+        + 'as the hourly schedule does. Analyst or above. Audited (`collection.sweep`).',
+      security: staffActSecurity(),
+      responses: { 200: sweepAnswer, ...errors(401, 403, 429, 502, 503) },
+    },
+  },
+  '/v1/sandbox/titles/{id}/pix': {
+    post: {
+      operationId: 'simulateTitlePix', tags: ['titles'], summary: 'Sandbox: the payer pays the title\'s PIX charge',
+      description: 'Outside production only (404 not_found there). The sandbox PSP receives a PIX against the title\'s charge as the payer\'s bank would send it, '
+        + 'and notifies us by webhook: `once` (default), `twice` (a repeat: applied once) or `lost` (none: the sweep finds it). `amount` defaults to what the BR Code asks today '
+        + '(the balance, plus fine and interest after the due date); less leaves the title PARTIALLY_PAID and the charge revised, more is refunded for the excess. '
+        + '202 with the PIX\'s endToEndId: the payment is applied when the webhook (or the sweep) arrives. 409 title_has_no_pix_charge, pix_charge_not_active.',
+      security: clientScopes('operation:create'),
+      parameters: [pathId('id')],
+      requestBody: jsonBody({
+        type: 'object',
+        properties: {
+          amount: { ...ref('PositiveMoneyInput'), description: 'Default: what the charge asks today' },
+          webhook: { type: 'string', enum: ['once', 'twice', 'lost'], default: 'once' },
+        },
+      }, false),
+      responses: {
+        202: json('The PIX the PSP received', {
+          type: 'object', required: ['end_to_end_id', 'txid', 'amount_brl', 'paid_at'],
+          properties: { end_to_end_id: { type: 'string' }, txid: { type: 'string' }, amount_brl: ref('Money'), paid_at: { type: 'string', format: 'date-time' } },
+        }),
+        ...errors(401, 403, 404, 409, 422, 429, 502),
+      },
+    },
+  },
+};

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { ApiPixClient, ReceivedPix } from '../../activities/collection/api-pix-client';
+import { OperationsRepository } from '../../db/repositories/operations';
+import { PixChargesRepository } from '../../db/repositories/pix-charges';
+import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
+import { pixCharges, pixCollectionPayments } from '../../db/telemetry/metrics';
+import { splitReceivedPix } from '../../domain/collection/pix-split';
+import { refundIdOf } from '../../domain/collection/txid';
+import { AppError } from '../../domain/errors';
+import { Money } from '../../domain/money';
+import type { TitleStatus } from '../../domain/title-rules';
+import type { TemporalHandle } from '../temporal-client';
+import { recordPayerPayment } from '../titles/payer-payments';
+
+export type FoundBy = 'webhook' | 'sweep';
+
+export interface CollectionContext {
+  db: Knex;
+  temporal: TemporalHandle;
+  psp: ApiPixClient;
+}
+
+/** One PIX as it stands on its title after reconciliation. */
+export interface ReconciledPix {
+  endToEndId: string;
+  txid: string;
+  titleId: string;
+  receivedBrl: string;
+  appliedBrl: string;
+  lateIncomeBrl: string;
+  refundedBrl: string;
+  titleStatus: string;
+  /** False when an earlier webhook or sweep had already applied it: nothing changed now. */
+  newlyApplied: boolean;
+}
+
+/** Refusals that mean the title takes nothing more; the PIX goes back whole. */
+const TITLE_CLOSED = new Set(['title_already_paid', 'title_balance_locked', 'title_cancelled']);
+/** The balance moved between our read and the workflow's check (another payment): read again. */
+const BALANCE_MOVED = 'payment_exceeds_outstanding_balance';
+const ATTEMPTS = 3;
+
+const codeOf = (err: unknown) => (err instanceof AppError ? (typeof err.detail === 'string' ? err.detail : err.detail.code) : null);
+
+/**
+ * Applies one PIX the PSP received against a title's charge, exactly once whoever reports it
+ * (webhook, repeat, sweep): the payment is keyed by its endToEndId through the title's workflow
+ * (external_id), the refund by an id derived from it, and the charge revision carries the balance
+ * left, so running this again for the same PIX changes nothing. Null: the txid is not one of ours.
+ */
+export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy): Promise<ReconciledPix | null> {
+  const charges = new PixChargesRepository(ctx.db);
+  const charge = await charges.byTxid(pix.txid);
+  if (!charge) return null;
+  const payments = new TitlePaymentsRepository(ctx.db, charge.originatorId);
+  const titles = new OperationsRepository(ctx.db, charge.originatorId);
+  let outcome: Omit<ReconciledPix, 'endToEndId' | 'txid' | 'titleId' | 'receivedBrl'> | null = null;
+  for (let attempt = 1; outcome === null; attempt += 1) {
+    const earlier = await payments.byExternalId(charge.titleId, pix.endToEndId);
+    if (earlier) {
+      outcome = {
+        appliedBrl: earlier.amount, lateIncomeBrl: Money.of(earlier.lateIncomeBrl).toString(), refundedBrl: Money.of(earlier.refundedBrl).toString(),
+        titleStatus: (await titles.titleById(charge.titleId))!.status, newlyApplied: false,
+      };
+      break;
+    }
+    const title = (await titles.titleById(charge.titleId))!;
+    const split = splitReceivedPix(pix, { status: title.status as TitleStatus, outstandingBalance: title.outstandingBalance });
+    if (Money.of(split.appliedBrl).isZero()) {
+      outcome = { ...split, titleStatus: title.status, newlyApplied: false };
+      break;
+    }
+    try {
+      const applied = await recordPayerPayment(ctx, ctx.db, charge.originatorId, charge.titleId,
+        { paid_amount_brl: split.appliedBrl, external_id: pix.endToEndId, paid_at: pix.paidAt },
+        { channel: 'PIX', recordedBy: `psp:${foundBy}`, collected: { receivedBrl: pix.amount, lateIncomeBrl: split.lateIncomeBrl, refundedBrl: split.refundedBrl } });
+      outcome = { ...split, titleStatus: applied.title_status, newlyApplied: 'idempotent_replay' in applied && !applied.idempotent_replay };
+    } catch (err) {
+      const code = codeOf(err);
+      const retryable = code === BALANCE_MOVED || (code !== null && TITLE_CLOSED.has(code));
+      if (!retryable || attempt >= ATTEMPTS) throw err;
+    }
+  }
+  await settleWithPsp(ctx, charge.txid, pix, outcome);
+  if (outcome.newlyApplied) {
+    pixCollectionPayments.inc({ found_by: foundBy });
+    if (outcome.titleStatus === 'PAID') pixCharges.inc({ outcome: 'paid' });
+  }
+  return { endToEndId: pix.endToEndId, txid: pix.txid, titleId: charge.titleId, receivedBrl: pix.amount, ...outcome };
+}
+
+/**
+ * The PSP's side of a reconciled PIX: the excess refunded (the same refund id each time) and an
+ * active charge revised to the balance left. Both are safe to repeat.
+ */
+async function settleWithPsp(ctx: CollectionContext, txid: string, pix: ReceivedPix, outcome: { refundedBrl: string; titleStatus: string }): Promise<void> {
+  const charges = new PixChargesRepository(ctx.db);
+  if (!Money.of(outcome.refundedBrl).isZero()) {
+    await ctx.psp.refund(pix.endToEndId, refundIdOf(pix.endToEndId), outcome.refundedBrl);
+    pixCharges.inc({ outcome: 'refunded' });
+  }
+  const atPsp = await ctx.psp.getCharge(txid);
+  if (!atPsp) return;
+  const charge = (await charges.byTxid(txid))!;
+  const title = (await new OperationsRepository(ctx.db, charge.originatorId).titleById(charge.titleId))!;
+  const left = Money.of(title.outstandingBalance);
+  const revised = atPsp.status === 'ATIVA' && !left.isZero() && !Money.of(atPsp.amount).equals(left)
+    ? await ctx.psp.reviseCharge(txid, left.toString())
+    : atPsp;
+  await charges.update(txid, { status: revised.status, revision: revised.revision, amountBrl: revised.amount });
+}

@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { ApiPixClient, readPixNotification } from '../../activities/collection/api-pix-client';
+import { PixCollectionError } from '../../activities/provider-errors';
+import type { Config } from '../../db/config';
+import { PixChargesRepository } from '../../db/repositories/pix-charges';
+import { OperationsRepository } from '../../db/repositories/operations';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed } from '../../domain/errors';
+import { positiveAmount } from '../payables/inputs';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { TemporalHandle } from '../temporal-client';
+import { handle, ok } from '../http/handle';
+import { tenantOf } from '../http/request-helpers';
+import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
+import { reconcilePix } from './reconcile';
+import { presentSweep, sweepCollection } from './sweep';
+
+/**
+ * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
+ * and staff's), and the sandbox's payer paying a title's charge.
+ */
+export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; audit: AuditTrail; now: () => Date }): Router {
+  const router = Router();
+  const { collection, providers } = deps.config;
+  const psp = new ApiPixClient({ ...collection, timeoutMs: providers.timeoutMs });
+  const ctx = { db: deps.db, temporal: deps.temporal, psp };
+
+  router.post('/v1/internal/pix-collection/pix', handle(async (req, uow) => {
+    if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
+    const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
+    // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
+    if (first) for (const pix of readPixNotification(req.body)) await reconcilePix(ctx, pix, 'webhook');
+    return { status: 200, body: { accepted: true } };
+  }));
+
+  router.post('/v1/internal/pix-collection/sweep', handle(async (req) => {
+    if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
+    return ok(presentSweep(await sweepCollection(ctx, collection.sweepWindowHours, deps.now())));
+  }));
+
+  router.post('/v1/backoffice/collection/sweep', handle(async (req) => {
+    const sweep = await sweepCollection(ctx, collection.sweepWindowHours, deps.now());
+    await deps.audit.record(req, { action: 'collection.sweep', after: { applied: sweep.applied.map((p) => p.endToEndId) } });
+    return ok(presentSweep(sweep));
+  }));
+
+  router.post('/v1/sandbox/titles/:id/pix', handle(async (req, uow) => {
+    // The document has checked `webhook` against its enum; the amount is checked before anything is read.
+    const body = (req.body ?? {}) as { amount?: unknown; webhook?: 'once' | 'twice' | 'lost' };
+    const amount = body.amount === undefined || body.amount === null ? null : positiveAmount(body.amount, 'amount').toString();
+    const title = await new OperationsRepository(uow.db, tenantOf(req)).titleById(String(req.params.id));
+    if (!title) throw new NotFound('title_not_found');
+    const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
+    if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
+    try {
+      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once');
+      return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };
+    } catch (err) {
+      if (!(err instanceof PixCollectionError)) throw err;
+      if (err.code === 'pix_collection_refused') throw new Conflict({ code: 'pix_charge_not_active', message: 'The title\'s PIX charge is no longer payable (paid, removed or expired)' });
+      throw new ProviderFailed('pix_collection_unavailable');
+    }
+  }));
+  return router;
+}

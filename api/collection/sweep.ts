@@ -1,0 +1,33 @@
+import { type CollectionContext, reconcilePix, ReconciledPix } from './reconcile';
+
+export interface SweepResult {
+  from: Date;
+  to: Date;
+  /** The PIX the webhooks had missed, applied now. */
+  applied: ReconciledPix[];
+}
+
+/**
+ * Lists what the PSP received in the window and reconciles each PIX: one already applied changes
+ * nothing, so the window overlaps the previous sweep's on purpose (a PIX late to be listed is not missed).
+ */
+export async function sweepCollection(ctx: CollectionContext, windowHours: number, now: Date): Promise<SweepResult> {
+  const from = new Date(now.getTime() - windowHours * 3_600_000);
+  const applied: ReconciledPix[] = [];
+  for (const pix of await ctx.psp.receivedBetween(from, now)) {
+    const reconciled = await reconcilePix(ctx, pix, 'sweep');
+    if (reconciled?.newlyApplied) applied.push(reconciled);
+  }
+  return { from, to: now, applied };
+}
+
+export function presentReconciledPix(pix: ReconciledPix) {
+  return {
+    end_to_end_id: pix.endToEndId, txid: pix.txid, title_id: pix.titleId, received_brl: pix.receivedBrl, applied_brl: pix.appliedBrl,
+    late_income_brl: pix.lateIncomeBrl, refunded_brl: pix.refundedBrl, title_status: pix.titleStatus,
+  };
+}
+
+export function presentSweep(sweep: SweepResult) {
+  return { from: sweep.from.toISOString(), to: sweep.to.toISOString(), applied: sweep.applied.map(presentReconciledPix) };
+}

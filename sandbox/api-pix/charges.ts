@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { dynamicBrCode } from '../../domain/collection/br-code';
+import { lateComponents } from '../../domain/collection/late-charges';
+import { Money } from '../../domain/money';
+import { PixProblem } from './problem';
+
+/** API Pix 2.9.0 `CobVCompleta` (the fields this sandbox keeps). */
+export interface Cobv {
+  txid: string;
+  revisao: number;
+  status: 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+  calendario: { criacao: string; dataDeVencimento: string; validadeAposVencimento: number };
+  loc: { id: number; location: string; tipoCob: 'cobv'; criacao: string };
+  devedor: { cpf?: string; cnpj?: string; nome: string };
+  recebedor: { nome: string; cidade: string };
+  valor: {
+    original: string;
+    modalidadeAlteracao: 0 | 1;
+    multa?: { modalidade: '2'; valorPerc: string };
+    juros?: { modalidade: '3'; valorPerc: string };
+  };
+  chave: string;
+  solicitacaoPagador?: string;
+  pixCopiaECola: string;
+}
+
+export interface Devolucao {
+  id: string;
+  rtrId: string;
+  valor: string;
+  natureza: 'ORIGINAL';
+  horario: { solicitacao: string; liquidacao: string };
+  status: 'DEVOLVIDO';
+}
+
+/** API Pix `Pix`: one PIX received against a charge. */
+export interface ReceivedPix {
+  endToEndId: string;
+  txid: string;
+  valor: string;
+  componentesValor: { original: { valor: string }; multa?: { valor: string }; juros?: { valor: string } };
+  chave: string;
+  horario: string;
+  devolucoes: Devolucao[];
+}
+
+export interface CollectionSnapshot {
+  charges: Cobv[];
+  received: ReceivedPix[];
+  webhooks: [string, string][];
+  lastLoc: number;
+}
+
+export type NewCobv = Pick<Cobv, 'devedor' | 'valor' | 'chave' | 'solicitacaoPagador'> & { calendario: Pick<Cobv['calendario'], 'dataDeVencimento' | 'validadeAposVencimento'> };
+
+const ISPB = '99999008';
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** `E` + the payer bank's ISPB + yyyyMMddHHmm + 11 alphanumerics, as the SPI shapes them (32 characters). */
+function endToEndId(at: Date, prefix = 'E'): string {
+  const stamp = at.toISOString().replace(/\D/g, '').slice(0, 12);
+  const tail = [...randomBytes(11)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+  return `${prefix}${ISPB}${stamp}${tail}`;
+}
+
+/**
+ * The simulated collection PSP: charges with a due date (`cobv`), the PIX received against them,
+ * refunds and webhook registrations. `snapshot()`/`restore()` carry them across restarts.
+ */
+export class CollectionBook {
+  private readonly charges = new Map<string, Cobv>();
+  private readonly received = new Map<string, ReceivedPix>();
+  private readonly webhooks = new Map<string, string>();
+  private lastLoc = 0;
+
+  constructor(private readonly locationBase: () => string, private readonly merchant: { nome: string; cidade: string }) {}
+
+  put(txid: string, input: NewCobv, now: Date): Cobv {
+    if (this.charges.has(txid)) throw new PixProblem('CobVOperacaoInvalida', 409, 'A cobrança já existe', `txid ${txid} já foi utilizado`);
+    this.lastLoc += 1;
+    const location = `${this.locationBase()}/cobv/${randomBytes(16).toString('hex')}`;
+    const charge: Cobv = {
+      txid, revisao: 0, status: 'ATIVA',
+      calendario: { criacao: now.toISOString(), ...input.calendario },
+      loc: { id: this.lastLoc, location, tipoCob: 'cobv', criacao: now.toISOString() },
+      devedor: input.devedor, recebedor: this.merchant, valor: input.valor, chave: input.chave,
+      ...(input.solicitacaoPagador ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
+      pixCopiaECola: dynamicBrCode({ location, merchantName: this.merchant.nome, merchantCity: this.merchant.cidade }),
+    };
+    this.charges.set(txid, charge);
+    return charge;
+  }
+
+  get(txid: string): Cobv {
+    const charge = this.charges.get(txid);
+    if (!charge) throw new PixProblem('CobVNaoEncontrado', 404, 'Cobrança não encontrada', `nenhuma cobrança com txid ${txid}`);
+    return charge;
+  }
+
+  /** A revision: the amount left to pay, or the charge's removal. Only an active charge changes. */
+  patch(txid: string, change: { status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR'; valor?: { original: string } }): Cobv {
+    const charge = this.get(txid);
+    if (charge.status !== 'ATIVA') throw new PixProblem('CobVOperacaoInvalida', 400, 'Cobrança não pode ser alterada', `a cobrança está ${charge.status}`);
+    if (change.status) charge.status = change.status;
+    if (change.valor) charge.valor = { ...charge.valor, original: change.valor.original };
+    charge.revisao += 1;
+    return charge;
+  }
+
+  /**
+   * The payer's bank pays the charge (a sandbox extra): the amount the BR Code asks today unless
+   * told otherwise; fine and interest are owed once the due date has passed.
+   */
+  pay(txid: string, valor: string | null, now: Date): ReceivedPix {
+    const charge = this.get(txid);
+    if (charge.status !== 'ATIVA') throw new PixProblem('CobVOperacaoInvalida', 400, 'Cobrança não está ativa', `a cobrança está ${charge.status}`);
+    const late = lateComponents({
+      original: Money.of(charge.valor.original), dueDate: charge.calendario.dataDeVencimento, paidOn: now,
+      finePct: charge.valor.multa?.valorPerc ?? '0', interestMonthlyPct: charge.valor.juros?.valorPerc ?? '0',
+    });
+    const due = Money.of(charge.valor.original).plus(late.fine).plus(late.interest);
+    const paid = valor === null ? due : Money.of(valor);
+    const pix: ReceivedPix = {
+      endToEndId: endToEndId(now), txid, valor: paid.toString(), chave: charge.chave, horario: now.toISOString(), devolucoes: [],
+      componentesValor: {
+        original: { valor: paid.minus(late.fine).minus(late.interest).toString() },
+        ...(late.fine.isZero() ? {} : { multa: { valor: late.fine.toString() } }),
+        ...(late.interest.isZero() ? {} : { juros: { valor: late.interest.toString() } }),
+      },
+    };
+    this.received.set(pix.endToEndId, pix);
+    if (!due.gt(paid)) charge.status = 'CONCLUIDA';
+    return pix;
+  }
+
+  pix(e2eid: string): ReceivedPix {
+    const pix = this.received.get(e2eid);
+    if (!pix) throw new PixProblem('PixNaoEncontrado', 404, 'Pix não encontrado', `nenhum Pix com endToEndId ${e2eid}`);
+    return pix;
+  }
+
+  /** Received between `inicio` and `fim` (inclusive), oldest first. */
+  pixBetween(inicio: Date, fim: Date): ReceivedPix[] {
+    return [...this.received.values()]
+      .filter((p) => Date.parse(p.horario) >= inicio.getTime() && Date.parse(p.horario) <= fim.getTime())
+      .sort((a, b) => a.horario.localeCompare(b.horario));
+  }
+
+  /** The same refund id answers the same refund; together they never return more than was received. */
+  refund(e2eid: string, id: string, valor: string, now: Date): { devolucao: Devolucao; created: boolean } {
+    const pix = this.pix(e2eid);
+    const earlier = pix.devolucoes.find((d) => d.id === id);
+    if (earlier) return { devolucao: earlier, created: false };
+    const refunded = Money.sum(pix.devolucoes.map((d) => Money.of(d.valor)));
+    if (refunded.plus(Money.of(valor)).gt(Money.of(pix.valor))) {
+      throw new PixProblem('PixDevolucaoInvalida', 400, 'Devolução inválida', 'o valor devolvido excederia o valor do Pix');
+    }
+    const devolucao: Devolucao = {
+      id, rtrId: endToEndId(now, 'D'), valor: Money.of(valor).toString(), natureza: 'ORIGINAL',
+      horario: { solicitacao: now.toISOString(), liquidacao: now.toISOString() }, status: 'DEVOLVIDO',
+    };
+    pix.devolucoes.push(devolucao);
+    return { devolucao, created: true };
+  }
+
+  setWebhook(chave: string, webhookUrl: string): void {
+    this.webhooks.set(chave, webhookUrl);
+  }
+
+  webhookOf(chave: string): string | null {
+    return this.webhooks.get(chave) ?? null;
+  }
+
+  snapshot(): CollectionSnapshot {
+    return { charges: [...this.charges.values()], received: [...this.received.values()], webhooks: [...this.webhooks.entries()], lastLoc: this.lastLoc };
+  }
+
+  restore(snapshot: CollectionSnapshot | undefined): void {
+    if (!snapshot) return;
+    for (const charge of snapshot.charges) this.charges.set(charge.txid, charge);
+    for (const pix of snapshot.received) this.received.set(pix.endToEndId, pix);
+    for (const [chave, url] of snapshot.webhooks) this.webhooks.set(chave, url);
+    this.lastLoc = snapshot.lastLoc;
+  }
+}

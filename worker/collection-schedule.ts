@@ -1,0 +1,24 @@
+import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Config } from '../db/config';
+import type { Logger } from '../db/logger';
+import { COLLECTION_SWEEP_SCHEDULE_ID } from '../workflows/collection-sweep';
+
+/**
+ * The hourly collection sweep as a Temporal Schedule, created by the first worker that starts with
+ * collection on (the others find it). A run still going when the next falls due is not doubled.
+ */
+export async function ensureCollectionSchedule(client: Client, config: Pick<Config, 'collection' | 'temporal'>, logger: Logger): Promise<void> {
+  if (config.collection.callbackSecret === null) return;
+  try {
+    await client.schedule.create({
+      scheduleId: COLLECTION_SWEEP_SCHEDULE_ID,
+      spec: { intervals: [{ every: '1h' }] },
+      action: { type: 'startWorkflow', workflowType: 'collectionSweep', taskQueue: config.temporal.taskQueue, args: [] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+    logger.info('collection sweep schedule created', { scheduleId: COLLECTION_SWEEP_SCHEDULE_ID });
+  } catch (err) {
+    // Not fatal: another worker (or the next start) creates it; the webhooks and staff's sweep work meanwhile.
+    if (!(err instanceof ScheduleAlreadyRunning)) logger.warn('collection sweep schedule not created', { err: (err as Error).message });
+  }
+}
