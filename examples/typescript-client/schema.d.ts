@@ -1738,6 +1738,7 @@ export interface components {
                 user_id: string;
             }[];
             /**
+             * Format: int64
              * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
              * @enum {integer}
              */
@@ -1777,6 +1778,7 @@ export interface components {
                 user_id: string;
             }[];
             /**
+             * Format: int64
              * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
              * @enum {integer}
              */
@@ -1913,6 +1915,7 @@ export interface components {
             };
             /** @description Every dispatch attempt, oldest first */
             contracts: {
+                /** Format: int64 */
                 attempt: number;
                 /** Format: date-time */
                 created_at?: string;
@@ -1923,6 +1926,7 @@ export interface components {
                 is_first_contract?: boolean;
                 /** Format: date-time */
                 signed_at?: string | null;
+                /** Format: int64 */
                 signers_count?: number;
                 /** @enum {string} */
                 status: "PENDING" | "SENT" | "SIGNED" | "ERROR" | "VOIDED";
@@ -1934,6 +1938,7 @@ export interface components {
             /** @description Every PIX attempt, oldest first */
             disbursements: {
                 amount: components["schemas"]["Money"];
+                /** Format: int64 */
                 attempt: number;
                 /** Format: date-time */
                 created_at?: string;
@@ -1976,11 +1981,13 @@ export interface components {
                 data: Record<string, never>;
                 /** @description Every POST of the event to the originator's webhook endpoints, oldest first */
                 deliveries?: {
+                    /** Format: int64 */
                     attempt_number: number;
                     /** Format: date-time */
                     created_at: string;
                     delivered_successfully: boolean;
                     error: string | null;
+                    /** Format: int64 */
                     response_status_code: number | null;
                     url: string;
                     /** Format: uuid */
@@ -2037,9 +2044,14 @@ export interface components {
                 sign_url: string | null;
                 status: string;
             }[];
+            /** Format: int64 */
             signers_count: number;
-            /** @description Null in embedded mode */
+            /**
+             * Format: int64
+             * @description Null in embedded mode
+             */
             signers_notified: number | null;
+            /** Format: int64 */
             titles_count: number;
         };
         ContractSigners: {
@@ -2105,13 +2117,17 @@ export interface components {
             object_id: string;
             /** Format: date-time */
             occurred_at: string;
-            /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+            /**
+             * Format: int64
+             * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+             */
             sequence: number;
         };
         EventPage: {
             /** @description More events lie beyond this page in the direction asked (older after `starting_after` or with no cursor, newer before `ending_before`). */
             has_more: boolean;
             items: components["schemas"]["Event"][];
+            /** Format: int64 */
             limit: number;
         };
         /** @description The operation level of the fee hierarchy. total_liquid_value_brl prices every receivable (spread by requested × days). */
@@ -2120,6 +2136,7 @@ export interface components {
             discount_pct?: components["schemas"]["NullableRateInput"];
             /** @description Nominal discount in BRL, per receivable */
             fixed_discount_brl?: components["schemas"]["NullableMoneyInput"];
+            /** Format: int32 */
             floating_days?: number | null;
             /** @description Monthly rate % */
             monthly_rate_pct?: components["schemas"]["NullableRateInput"];
@@ -2146,7 +2163,7 @@ export interface components {
          */
         Money: string;
         /**
-         * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; `x-number-grid` states it, the server checks it).
+         * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted; at most 40 characters in all); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; `x-number-grid` states it, the server checks it).
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
@@ -2157,7 +2174,10 @@ export interface components {
         Operation: {
             /** Format: uuid */
             assignor_id?: string;
-            /** @description Mean of days_advanced, rounded half-up */
+            /**
+             * Format: int64
+             * @description Mean of days_advanced, rounded half-up
+             */
             average_days_in_advance: number;
             cet_annual_pct?: number;
             cet_monthly_pct?: number;
@@ -2180,6 +2200,7 @@ export interface components {
             display_number: string;
             embedded_signature?: boolean;
             fee_hierarchy: string;
+            /** Format: int64 */
             floating_days: number;
             has_partial_anticipations: boolean;
             /** Format: uuid */
@@ -2213,6 +2234,7 @@ export interface components {
             policy_id?: string | null;
             /** Format: uuid */
             product_id: string | null;
+            /** Format: int64 */
             signers_count: number;
             /** @description Legacy alias: filled by direct creation only */
             status: components["schemas"]["LifecycleStatus"] | null;
@@ -2276,8 +2298,12 @@ export interface components {
         PositiveRateInput: ((number & unknown) | (string & unknown)) & unknown;
         PricedReceivable: {
             backing_type?: string;
-            /** @description Days to due plus floating days */
+            /**
+             * Format: int64
+             * @description Days to due plus floating days
+             */
             days_advanced: number;
+            /** Format: int64 */
             days_to_due?: number;
             /** @description Deprecated name of present_value_discount */
             discount_brl?: components["schemas"]["Money"];
@@ -2288,6 +2314,7 @@ export interface components {
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
             fixed_discount_brl?: components["schemas"]["Money"];
+            /** Format: int64 */
             floating_days: number;
             /** @description Deprecated name of gross_future_value */
             gross_face_value?: components["schemas"]["Money"];
@@ -2310,7 +2337,10 @@ export interface components {
             payer_name: string;
             /** @description Discount */
             present_value_discount: components["schemas"]["Money"];
-            /** @description Same as days_advanced (the title's name) */
+            /**
+             * Format: int64
+             * @description Same as days_advanced (the title's name)
+             */
             qty_days_advanced?: number;
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
@@ -2321,9 +2351,11 @@ export interface components {
         Product: {
             description?: string | null;
             max_monthly_rate_pct: number;
+            /** Format: int64 */
             max_term_days: number;
             max_value_brl: components["schemas"]["Money"];
             min_monthly_rate_pct: number;
+            /** Format: int64 */
             min_term_days: number;
             min_value_brl: components["schemas"]["Money"];
             name: string;
@@ -2579,8 +2611,12 @@ export interface components {
             originator_name?: string;
             /** @description The operation's workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured */
             temporal_web_url: string | null;
-            /** @description How long this state may last before it is shown here */
+            /**
+             * Format: int64
+             * @description How long this state may last before it is shown here
+             */
             threshold_seconds: number;
+            /** Format: int64 */
             waiting_seconds: number;
         };
         /** @description The key figures of the api's own metrics (GET /metrics on its loopback listener), for the console's System page. */
@@ -2652,7 +2688,10 @@ export interface components {
             payer_name?: string;
             /** @description Discount */
             present_value_discount: components["schemas"]["Money"];
-            /** @description Includes floating days */
+            /**
+             * Format: int64
+             * @description Includes floating days
+             */
             qty_days_advanced: number;
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
@@ -2686,7 +2725,10 @@ export interface components {
              * @description The first failed POST since the last success; null while the last one succeeded.
              */
             failing_since: string | null;
-            /** @description Failed POSTs since the last success. */
+            /**
+             * Format: int64
+             * @description Failed POSTs since the last success.
+             */
             failure_streak: number;
             /** Format: uuid */
             id: string;
@@ -2694,6 +2736,7 @@ export interface components {
             last_failure_at: string | null;
             /** Format: date-time */
             last_success_at: string | null;
+            /** Format: int64 */
             max_per_second: number;
             /**
              * Format: date-time
@@ -2709,11 +2752,13 @@ export interface components {
         };
         /** @description One delivery attempt. A failed attempt with `next_retry_at` null is the last one: the delivery was given up. */
         WebhookDelivery: {
+            /** Format: int64 */
             attempt_number: number;
             /** Format: date-time */
             created_at: string;
             /** @description True for a 2xx answer. Redirects are not followed. */
             delivered_successfully: boolean;
+            /** Format: int64 */
             duration_ms: number;
             /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public. */
             error: string | null;
@@ -2725,7 +2770,10 @@ export interface components {
             id: string;
             /** Format: date-time */
             next_retry_at: string | null;
-            /** @description Null when the receiver gave no HTTP answer (see `error`). */
+            /**
+             * Format: int64
+             * @description Null when the receiver gave no HTTP answer (see `error`).
+             */
             response_status_code: number | null;
             url: string;
         };
@@ -2737,6 +2785,7 @@ export interface components {
         WebhookRecovery: {
             /** Format: date-time */
             created_at: string;
+            /** Format: int64 */
             delivered: number;
             /**
              * Format: uuid
@@ -2755,7 +2804,10 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "completed" | "failed" | "cancelled";
-            /** @description Events in the window (progress is delivered / total). */
+            /**
+             * Format: int64
+             * @description Events in the window (progress is delivered / total).
+             */
             total: number;
             /** Format: date-time */
             until: string;
@@ -2776,9 +2828,10 @@ export interface components {
         };
         WebhookRegistration: {
             description?: string | null;
-            /** @description The event kinds to receive; repeated kinds count once. */
+            /** @description The event kinds to receive; repeated kinds count once. At most 20 entries, as many as there are kinds. */
             events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled")[];
             /**
+             * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
              * @default 20
              */
@@ -3002,8 +3055,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["AssignorPayable"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -3804,8 +3860,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Assignor"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -4366,7 +4425,10 @@ export interface operations {
                     "application/json": {
                         /** @description RS256 JWT (null in an idempotent replay, never here in practice) */
                         access_token: string | null;
-                        /** @example 900 */
+                        /**
+                         * Format: int64
+                         * @example 900
+                         */
                         expires_in: number;
                         /**
                          * @description The same scopes, space-separated (RFC 6749 §5.1)
@@ -4622,7 +4684,10 @@ export interface operations {
                     "application/json": {
                         /** @description RS256 JWT (null in an idempotent replay, never here in practice) */
                         access_token: string | null;
-                        /** @example 900 */
+                        /**
+                         * Format: int64
+                         * @example 900
+                         */
                         expires_in: number;
                         /**
                          * @description The same scopes, space-separated (RFC 6749 §5.1)
@@ -4793,8 +4858,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["ApprovalQueueItem"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -6682,8 +6750,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["StuckOperation"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -7543,8 +7614,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Webhook"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -7678,8 +7752,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["DiscountCredit"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -7965,7 +8042,7 @@ export interface operations {
                 object_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list. */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 20 values of at most 392 characters). */
                 type?: string[];
             };
             header?: never;
@@ -8265,6 +8342,7 @@ export interface operations {
                             description?: string;
                             name: string;
                             optional?: boolean;
+                            /** Format: int64 */
                             step: number;
                         }[];
                         version: string;
@@ -8352,6 +8430,7 @@ export interface operations {
                         env: "prod" | "sandbox" | "dev";
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds: number;
                         version: string;
                     };
@@ -8427,6 +8506,7 @@ export interface operations {
                         env: "prod" | "sandbox" | "dev";
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds: number;
                         version: string;
                     };
@@ -8459,15 +8539,18 @@ export interface operations {
                     "application/json": {
                         dependencies: {
                             database?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 status?: string;
                             };
                             temporal?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 namespace?: string;
                                 status?: string;
                             };
                             worker?: {
+                                /** Format: int64 */
                                 pollers?: number;
                                 status?: string;
                                 task_queue?: string;
@@ -8476,6 +8559,7 @@ export interface operations {
                         env: string;
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds?: number;
                         version: string;
                     };
@@ -8563,15 +8647,18 @@ export interface operations {
                     "application/json": {
                         dependencies: {
                             database?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 status?: string;
                             };
                             temporal?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 namespace?: string;
                                 status?: string;
                             };
                             worker?: {
+                                /** Format: int64 */
                                 pollers?: number;
                                 status?: string;
                                 task_queue?: string;
@@ -8580,6 +8667,7 @@ export interface operations {
                         env: string;
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds?: number;
                         version: string;
                     };
@@ -8964,8 +9052,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Operation"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -9950,8 +10041,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Product"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -10279,7 +10373,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignor_defaults_used: boolean;
-                        /** @description Mean of days_advanced, rounded half-up */
+                        /**
+                         * Format: int64
+                         * @description Mean of days_advanced, rounded half-up
+                         */
                         average_days_in_advance: number;
                         /** @description The pricing date, in America/Sao_Paulo */
                         business_date?: components["schemas"]["Date"];
@@ -10287,6 +10384,7 @@ export interface operations {
                         cet_monthly_pct?: number;
                         /** @example receivable > operation > assignor > payer > policy */
                         fee_hierarchy: string;
+                        /** Format: int64 */
                         floating_days?: number;
                         /**
                          * @description A fixed label: nothing is created
@@ -10461,8 +10559,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["StockItem"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -11468,7 +11569,10 @@ export interface operations {
                         assignor_defaults_used: boolean;
                         /** Format: uuid */
                         assignor_id?: string;
-                        /** @description Mean of days_advanced, rounded half-up */
+                        /**
+                         * Format: int64
+                         * @description Mean of days_advanced, rounded half-up
+                         */
                         average_days_in_advance: number;
                         /** @description The pricing date, in America/Sao_Paulo */
                         business_date?: components["schemas"]["Date"];
@@ -11476,6 +11580,7 @@ export interface operations {
                         cet_monthly_pct?: number;
                         /** @example receivable > operation > assignor > payer > policy */
                         fee_hierarchy: string;
+                        /** Format: int64 */
                         floating_days?: number;
                         /**
                          * @description A fixed label: nothing is created
@@ -11674,8 +11779,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Title"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -11951,8 +12059,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Webhook"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -12408,8 +12519,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WebhookDelivery"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -13214,6 +13328,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: int32
                      * @description How long the rotated-out secret keeps signing beside the new one; 0 ends it now.
                      * @default 86400
                      */
@@ -14276,7 +14391,8 @@ export interface operations {
                         /** Format: uuid */
                         assignor_id: string;
                         backing_type?: string;
-                        due_date?: components["schemas"]["Date"];
+                        /** Format: date */
+                        due_date?: string;
                         external_id: string;
                         gross_future_value?: components["schemas"]["Money"];
                         gross_future_value_deductions?: components["schemas"]["Money"] | null;
