@@ -107,6 +107,10 @@ describe('hostile input: every bad request is answered in the envelope, and noth
       expectValidationError(await queue('2026-01-01T00:00:00+23:59'), ['query', 'created_from']);
       expectValidationError(await queue('2026-02-30T00:00:00Z'), ['query', 'created_from']);
       expect((await queue('2026-01-01T00:00:00-15:59')).status).to.equal(200);
+      for (const at of ['2026-08-14T16:02:13+01:58', '0170-08-14T16:02:13+01:58', '0170-08-14T16:02:13Z']) {
+        const res = await client.get(`/v1/events?created%5Bgte%5D=${encodeURIComponent(at)}`, { token });
+        expect(res.status, `${at}: ${res.text}`).to.equal(200);
+      }
     });
   });
 
