@@ -4279,7 +4279,7 @@ export interface operations {
             content: {
                 "application/json": {
                     enrolment_token: string;
-                    password: string;
+                    password: string & unknown;
                 };
             };
         };
@@ -4574,6 +4574,22 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5587,6 +5603,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -5683,6 +5716,23 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -6671,6 +6721,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -6903,6 +6969,22 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7197,6 +7279,22 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8349,6 +8447,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -8584,6 +8698,22 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
