@@ -8,6 +8,7 @@ creation route; negative generation still mutates them. Nothing here narrows wha
 accepts (a narrower schema would turn valid values into "invalid data the api accepted"). Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
 """
 
+import base64
 import datetime
 import hashlib
 import hmac
@@ -26,6 +27,12 @@ ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
 STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
 OPERATION_IDS = os.environ["FUZZ_OPERATION_IDS"].split(",")
 TITLE_IDS = os.environ["FUZZ_TITLE_IDS"].split(",")
+CANCELLABLE_OPERATION_IDS = os.environ["FUZZ_CANCELLABLE_OPERATION_IDS"].split(",")
+ENROLMENT_TOKENS = os.environ["FUZZ_ENROLMENT_TOKENS"].split(",")
+# The staff-account routes want an admin, the decisions an approver: one userSession scheme cannot
+# carry both, so those routes get the admin token scripts/lib/fuzz.mjs fetched (valid for the run).
+ADMIN_TOKEN = os.environ["FUZZ_ADMIN_TOKEN"]
+APPROVER_ID = os.environ["FUZZ_USER_ID"]
 CALLBACK_SECRETS = {
     "/v1/internal/esign/callback": os.environ["FUZZ_ESIGN_CALLBACK_SECRET"],
     "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
@@ -75,12 +82,21 @@ schemathesis.openapi.format("idempotency-key", st.uuids().map(str))
 # (the stateful phase follows the document's links to the ones it creates itself).
 schemathesis.openapi.format("dev-operation", st.sampled_from(OPERATION_IDS))
 schemathesis.openapi.format("dev-title", st.sampled_from(TITLE_IDS))
+# Cancelling ends an operation's contract, so cancellation gets operations of its own and the
+# signers route keeps finding the contract of the others.
+schemathesis.openapi.format("dev-cancellable-operation", st.sampled_from(CANCELLABLE_OPERATION_IDS))
+schemathesis.openapi.format("dev-stock-item", st.sampled_from(STOCK_ITEM_IDS))
+schemathesis.openapi.format("dev-assignor-document", st.just(ASSIGNOR_DOCUMENT))
+# Invitations scripts/lib/fuzz.mjs made, one enrolment each (later draws of a spent one are 404s).
+schemathesis.openapi.format("dev-enrolment-token", st.sampled_from(ENROLMENT_TOKENS))
 PATH_ID_FORMATS = (
+    ("/v1/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/operations/{id}", "dev-operation"),
     ("/v1/backoffice/operations/{id}", "dev-operation"),
     ("/v1/titles/{id}", "dev-title"),
     ("/v1/backoffice/titles/{id}", "dev-title"),
     ("/v1/sandbox/titles/{id}", "dev-title"),
+    ("/v1/stock/{item_id}", "dev-stock-item"),
 )
 
 
@@ -91,7 +107,7 @@ def _annotate_path_ids(paths):
             continue
         for operation in item.values():
             for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
-                if parameter.get("in") == "path" and parameter.get("name") == "id":
+                if parameter.get("in") == "path" and parameter.get("name") in ("id", "item_id"):
                     parameter["schema"] = {**parameter["schema"], "format": fmt}
 
 FIELD_FORMATS = {
@@ -131,6 +147,28 @@ def _split_nullable_format(schema):
     string = {key: schema.pop(key) for key in list(schema) if key not in ("description", "title")}
     string["type"] = "string"
     schema["anyOf"] = [string, {"type": "null"}]
+
+
+def _body(paths, path, method):
+    return paths[path][method]["requestBody"]["content"]["application/json"]["schema"]
+
+
+def _set_format(schema, fmt):
+    """On the string form of a nullable field already split by `_split_nullable_format`, or on the field."""
+    strings = [member for member in schema.get("anyOf", []) if member.get("type") == "string"]
+    for target in strings or [schema]:
+        target["format"] = fmt
+
+
+def _annotate_existing_data(paths, schemas):
+    """Fields that name data which must already exist: stock registered by document names the
+    prepared assignor (a random valid CPF is an assignor_not_found), anticipation names prepared
+    stock items, enrolment a pending invitation."""
+    stock = _body(paths, "/v1/stock", "post")
+    for schema in [stock["properties"]["assignor_document"], *[branch["properties"]["assignor_document"] for branch in stock["allOf"][0]["anyOf"] if "assignor_document" in branch.get("properties", {})]]:
+        _set_format(schema, "dev-assignor-document")
+    schemas["StockAnticipationInput"]["properties"]["stock_item_ids"]["items"]["format"] = "dev-stock-item"
+    _body(paths, "/v1/auth/enrol", "post")["properties"]["enrolment_token"]["format"] = "dev-enrolment-token"
 
 
 def _restore_number_grids(node):
@@ -193,6 +231,7 @@ def before_load_schema(context, raw_schema):
         raw_schema["components"]["securitySchemes"][name] = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
     _annotate(raw_schema["paths"])
     _annotate_path_ids(raw_schema["paths"])
+    _annotate_existing_data(raw_schema["paths"], schemas)
     _annotate(schemas)
     _restore_number_grids(schemas)
     for (path, method), body in _examples().items():
@@ -258,6 +297,7 @@ def _bytes_sent(body):
 def before_call(context, case, **kwargs):
     """Signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
     sent, when the call carries the placeholder credentials; a call stripped of them stays unsigned."""
+    _staff_admin(case)
     secret = CALLBACK_SECRETS.get(case.operation.path)
     headers = case.headers or {}
     # Only the placeholders of fuzz/schemathesis.toml, both of them: a check that sends a wrong or a
@@ -274,6 +314,20 @@ def before_call(context, case, **kwargs):
     headers["X-Provider-Timestamp"] = timestamp
     headers["X-Provider-Signature"] = f"v1={digest}"
     case.headers = headers
+
+
+def _staff_admin(case):
+    """The approver's token becomes the admin's on the staff-account routes; a missing or wrong
+    token (the auth checks) reaches the api as it was sent."""
+    if not case.operation.path.startswith("/v1/backoffice/users") or not case.headers:
+        return
+    scheme, _, token = str(case.headers.get("Authorization", "")).partition(" ")
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+    except (IndexError, ValueError):
+        return
+    if scheme == "Bearer" and isinstance(payload, dict) and payload.get("sub") == APPROVER_ID:
+        case.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
 
 
 def _is_not_set(value):

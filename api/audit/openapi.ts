@@ -11,7 +11,7 @@ const filters = [
     schema: { type: 'object', additionalProperties: false, properties: { gte: { type: 'string', format: 'date-time' }, lt: { type: 'string', format: 'date-time' } } },
   },
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
-  { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,18}$' }, description: 'next_cursor of the previous page' },
+  { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,18}$', maxLength: 18 }, description: 'next_cursor of the previous page' },
 ];
 
 const description = 'The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, '

@@ -1,5 +1,11 @@
 import { errors, json, jsonBody, userSecurity } from '../openapi/helpers';
 
+/**
+ * A payload's base64 is at most the default body limit (BODY_LIMIT, 1 MiB): no request body the
+ * api reads carries more, and the validator holds a larger limit to it too.
+ */
+const base64 = { type: 'string', contentEncoding: 'base64', maxLength: 1_048_576 };
+
 /** Temporal's remote codec protocol: `{payloads: [{metadata: {name: base64}, data: base64}]}` both ways. */
 const Payloads = {
   type: 'object',
@@ -11,8 +17,8 @@ const Payloads = {
       items: {
         type: 'object',
         properties: {
-          metadata: { type: 'object', additionalProperties: { type: 'string', contentEncoding: 'base64' } },
-          data: { type: 'string', contentEncoding: 'base64' },
+          metadata: { type: 'object', additionalProperties: base64 },
+          data: base64,
         },
       },
     },

@@ -1,6 +1,8 @@
+import { DECIMAL_STRING_MAX_LENGTH } from '../openapi/components';
 import { DOCUMENT_MAX_LENGTH, errors, staffActSecurity, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput, userSecurity } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
+const amountFilter = { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: DECIMAL_STRING_MAX_LENGTH };
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
 const temporalWebUrl = { type: ['string', 'null'], description: 'The operation\'s workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured' };
 
@@ -203,8 +205,8 @@ export const approvalPaths = {
         ...pagination,
         { name: 'originator_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
         { name: 'assignor_document', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } },
-        { name: 'min_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
-        { name: 'max_amount', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' } },
+        { name: 'min_amount', in: 'query', required: false, schema: amountFilter },
+        { name: 'max_amount', in: 'query', required: false, schema: amountFilter },
         { name: 'created_from', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
         { name: 'created_to', in: 'query', required: false, schema: timestampInput({ type: 'string', format: 'date-time' }) },
       ],

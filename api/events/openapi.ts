@@ -53,8 +53,10 @@ export const eventPaths = {
         + 'Cursor pagination: pass the `event_id` of the last item as `starting_after` for the next (older) page, or of the first as `ending_before` for the previous one; '
         + 'pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window, `event_cursors_exclusive` when both are sent.',
       parameters: [
-        query('type', { type: 'array', items: { type: 'string', pattern: `^(?:${escaped})(?:,(?:${escaped}))*$` } },
-          'Only these kinds: repeat the parameter or send a comma list.'),
+        query('type', {
+          type: 'array', maxItems: EVENT_TYPES.length,
+          items: { type: 'string', pattern: `^(?:${escaped})(?:,(?:${escaped}))*$`, maxLength: EVENT_TYPES.join(',').length },
+        }, `Only these kinds: repeat the parameter or send a comma list (at most ${EVENT_TYPES.length} values of at most ${EVENT_TYPES.join(',').length} characters).`),
         {
           ...query('created', {
             type: 'object', additionalProperties: false,

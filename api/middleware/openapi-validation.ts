@@ -22,6 +22,30 @@ function tolerateFormEncodedQueries(copy: Record<string, unknown>): Record<strin
   return copy;
 }
 
+const BRACKET_KEY = /^([^[\]]+)\[([^[\]]+)\]$/;
+
+/**
+ * `created[gte]=…` as the object `created: {gte: …}`, folded from the values Express already
+ * decoded. The validator would otherwise fold such keys itself by handing `key=value` to qs again,
+ * decoding the value a second time: `%2B01:00` became `+01:00` and then ` 01:00`, so every date-time
+ * filter with a positive offset was a 422. Only `name[property]` keys whose name is not already a
+ * plain value are folded; req.query is made an own property, as the validator itself does for Express 5.
+ */
+const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
+  const query = { ...(req.query as Record<string, unknown>) };
+  let folded = false;
+  for (const key of Object.keys(query)) {
+    const match = BRACKET_KEY.exec(key);
+    const target = match ? query[match[1]] : undefined;
+    if (!match || (target !== undefined && (typeof target !== 'object' || target === null || Array.isArray(target)))) continue;
+    query[match[1]] = { ...(target as Record<string, unknown> | undefined), [match[2]]: query[key] };
+    delete query[key];
+    folded = true;
+  }
+  if (folded) Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+  next();
+};
+
 /** `lookup: 'validator'` keeps the validator's own route lookup on every request (the tests compare the two). */
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: 'direct' | 'validator' = 'direct'): RequestHandler[] {
   const compile = memoisePathCompilation();
@@ -37,7 +61,8 @@ export function openapiValidation(apiSpec: Record<string, unknown>, validateResp
     formats: { date: isCalendarDate, 'date-time': isTimestamp },
   }) as RequestHandler[];
   if (lookup === 'direct') takeResolvedRoutes(compile);
-  return validateResponses ? [...handlers, repliesThroughValidator] : handlers;
+  // After its path parameters and metadata (the first two), before it reads the query.
+  return [...handlers.slice(0, 2), foldBracketQueryKeys, ...handlers.slice(2), ...(validateResponses ? [repliesThroughValidator] : [])];
 }
 
 /**

@@ -29,6 +29,12 @@ export const RATE_NUMBER_GRID = [{ multipleOf: 0.0001, maximum: 100 }];
 const NEGATIVE_ZERO = '-0+(?:\\.0+)?';
 export const MONEY_PATTERN = `^(?:0*\\d{1,16}(?:\\.\\d{1,2}0*)?|${NEGATIVE_ZERO})$`;
 export const RATE_PATTERN = `^(?:0*(?:\\d{1,2}(?:\\.\\d{1,4}0*)?|100(?:\\.0+)?)|${NEGATIVE_ZERO})$`;
+/**
+ * A decimal string's length, leading and trailing zeros included: room for zero-padded fixed-width
+ * forms (19 significant characters at most), and a bound the validator enforces (422
+ * `string_too_long` at the field) so no amount is a way to send megabytes of zeros.
+ */
+export const DECIMAL_STRING_MAX_LENGTH = 40;
 /** The same strings above zero (`positive` rules: a nonzero digit before the point or among the first decimals). */
 export const POSITIVE_MONEY_PATTERN = '^(?:0*[1-9]\\d{0,15}(?:\\.\\d{1,2}0*)?|0+\\.(?:[1-9]\\d?|0[1-9])0*)$';
 export const POSITIVE_RATE_PATTERN = '^0*(?:[1-9]\\d?(?:\\.\\d{1,4}0*)?|0\\.(?:[1-9]\\d{0,3}|0[1-9]\\d{0,2}|00[1-9]\\d?|000[1-9])0*|100(?:\\.0+)?)$';
@@ -131,15 +137,17 @@ export const components = (publicUrl: string) => ({
     MoneyInput: checkedByHandler({
       description: 'BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. '
         + 'A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; '
-        + 'zeros after the second decimal are accepted); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; '
+        + 'zeros after the second decimal are accepted; at most 40 characters in all); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; '
         + '`x-number-grid` states it, the server checks it).',
       type: ['number', 'string'],
+      maxLength: DECIMAL_STRING_MAX_LENGTH,
       examples: ['10000.00'],
     }, { pattern: MONEY_PATTERN, minimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullableMoneyInput: { anyOf: [ref('MoneyInput'), { type: 'null' }] },
     PositiveMoneyInput: checkedByHandler({
       description: 'A MoneyInput above zero: `0`, `"0.00"` and `"000"` are refused (greater_than).',
       type: ['number', 'string'],
+      maxLength: DECIMAL_STRING_MAX_LENGTH,
       examples: ['10000.00'],
     }, { pattern: POSITIVE_MONEY_PATTERN, exclusiveMinimum: 0, [NUMBER_GRID_EXTENSION]: MONEY_NUMBER_GRID }),
     NullablePositiveMoneyInput: { anyOf: [ref('PositiveMoneyInput'), { type: 'null' }] },

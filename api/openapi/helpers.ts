@@ -31,16 +31,16 @@ export const exclusiveWith = (field: string, others: string[]): Schema => ({
   if: sent(field), then: { properties: Object.fromEntries(others.map((name) => [name, { type: 'null' }])) },
 });
 
+/** A CPF or CNPJ as sent: 11 or 14 characters plus punctuation and spaces. */
+export const DOCUMENT_MAX_LENGTH = 32;
+
 /** Type F is identified by its CPF and type J by its CNPJ. */
 export const documentByType: Schema = {
   allOf: [
-    { if: { required: ['type'], properties: { type: { const: 'F' } } }, then: { required: ['cpf'], properties: { cpf: { type: 'string', minLength: 1 } } } },
-    { if: { required: ['type'], properties: { type: { const: 'J' } } }, then: { required: ['cnpj'], properties: { cnpj: { type: 'string', minLength: 1 } } } },
+    { if: { required: ['type'], properties: { type: { const: 'F' } } }, then: { required: ['cpf'], properties: { cpf: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } } } },
+    { if: { required: ['type'], properties: { type: { const: 'J' } } }, then: { required: ['cnpj'], properties: { cnpj: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } } } },
   ],
 };
-
-/** A CPF or CNPJ as sent: 11 or 14 characters plus punctuation and spaces. */
-export const DOCUMENT_MAX_LENGTH = 32;
 
 /** Integration routes: a client token with these scopes, or the legacy client headers. */
 export function clientSecurity(...scopeAlternatives: string[][]): Schema[] {

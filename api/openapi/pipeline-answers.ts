@@ -2,7 +2,7 @@
  * What the request pipeline adds to every operation's answers, stated once for the whole document:
  * the headers it sends (platform, request ids, rate limits, idempotency replays), the 503 a
  * database outage gives on any route that reaches Postgres, the 500 of a defect (always the
- * error envelope, never an HTML page), and the body a POST without one of
+ * error envelope, never an HTML page), the 422 of the input guard on any route, and the body a POST without one of
  * its own accepts and ignores. The sections' `openapi.ts` files state only what their routes add.
  */
 import type { Schema } from './helpers';
@@ -37,6 +37,13 @@ const internalError = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 };
 
+/** api/middleware/input-guard.ts and the body parsers run before any route's own checks. */
+const pipelineValidation = {
+  description: 'validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not '
+    + 'the JSON (or the Content-Encoding) it says, refused before the route reads anything',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+};
+
 const ignoredBody = {
   required: false,
   description: 'Nothing is read from the body: none, or any JSON, is accepted and ignored',
@@ -56,6 +63,7 @@ export function withPipelineAnswers<T>(sectionPaths: T): T {
       // Every limited route admits the request through Postgres (the rate-limit window) before anything else.
       if (limited && !operation.responses['503']) operation.responses['503'] = { ...databaseUnavailable };
       operation.responses['500'] ??= { ...internalError };
+      operation.responses['422'] ??= { ...pipelineValidation };
       if (method === 'post' && !operation.requestBody) operation.requestBody = ignoredBody;
       const replayable = MUTATING.has(method) && path.startsWith('/v1/') && !NO_IDEMPOTENCY.has(path);
       for (const [status, response] of Object.entries(operation.responses)) {

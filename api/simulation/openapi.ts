@@ -1,5 +1,5 @@
 import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, json, jsonBody, oneOfNames, ref, sent } from '../openapi/helpers';
-import { NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN, RATE_NUMBER_GRID, RATE_PATTERN } from '../openapi/components';
+import { DECIMAL_STRING_MAX_LENGTH, NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN, RATE_NUMBER_GRID, RATE_PATTERN } from '../openapi/components';
 import { checkedByHandler } from '../openapi/handler-checked';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 import { testClockIdInput } from '../test-clocks/openapi';
@@ -62,11 +62,13 @@ export const simulationSchemas = {
   RateInput: checkedByHandler({
     description: 'Percent as a JSON number or a string, at most 4 decimals, from 0 to 100; the string forms are those of MoneyInput',
     type: ['number', 'string'],
+    maxLength: DECIMAL_STRING_MAX_LENGTH,
   }, { pattern: RATE_PATTERN, minimum: 0, maximum: 100, [NUMBER_GRID_EXTENSION]: RATE_NUMBER_GRID }),
   NullableRateInput: { anyOf: [ref('RateInput'), { type: 'null' }] },
   PositiveRateInput: checkedByHandler({
     description: 'A RateInput above zero',
     type: ['number', 'string'],
+    maxLength: DECIMAL_STRING_MAX_LENGTH,
   }, { pattern: POSITIVE_RATE_PATTERN, exclusiveMinimum: 0, maximum: 100, [NUMBER_GRID_EXTENSION]: RATE_NUMBER_GRID }),
   ReceivableInput: checkedByHandler({
     type: 'object',

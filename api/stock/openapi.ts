@@ -80,7 +80,7 @@ const registration = checkedByHandler({
 }, {
   // An empty or null assignor_document counts as not sent, a null name, type or email as missing.
   anyOf: [
-    { required: ['assignor_document'], properties: { assignor_document: { type: 'string', minLength: 1 } } },
+    { required: ['assignor_document'], properties: { assignor_document: { type: 'string', minLength: 1, maxLength: DOCUMENT_MAX_LENGTH } } },
     { required: ['name', 'type', 'email'], properties: Object.fromEntries(['name', 'type', 'email'].map((name) => [name, { not: { type: 'null' } }])), ...documentByType },
   ],
 });

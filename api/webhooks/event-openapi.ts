@@ -12,6 +12,8 @@ import { RETRY_SCHEDULE } from './openapi';
 const money = ref('Money');
 const uuid = { type: 'string', format: 'uuid' };
 const timestamp = { type: 'string', format: 'date-time' };
+/** Not ref('Date'), which states a maxLength: this 1.6.0 payload keeps its released shape (see buildDocument). */
+const releasedDate = { type: 'string', format: 'date' };
 const text = { type: 'string' };
 const nullableText = { type: ['string', 'null'] };
 
@@ -112,7 +114,7 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {
       stock_item_id: uuid, external_id: text, assignor_id: uuid, net_future_value: money, gross_future_value: money,
-      gross_future_value_deductions: { anyOf: [money, { type: 'null' }] }, due_date: ref('Date'), backing_type: text, pre_authorized: { type: 'boolean' },
+      gross_future_value_deductions: { anyOf: [money, { type: 'null' }] }, due_date: releasedDate, backing_type: text, pre_authorized: { type: 'boolean' },
     }),
   },
 };

@@ -18,7 +18,10 @@ export const webhookSchemas = {
         type: 'string', minLength: 1, maxLength: 2048,
         description: `HTTPS URL whose host resolves only to public addresses; otherwise 422 with \`detail.code\` one of ${URL_REJECTION_CODES.join(', ')}.`,
       },
-      events: { ...eventList, minItems: 1, description: 'The event kinds to receive; repeated kinds count once.' },
+      events: {
+        ...eventList, minItems: 1, maxItems: EVENT_TYPES.length,
+        description: `The event kinds to receive; repeated kinds count once. At most ${EVENT_TYPES.length} entries, as many as there are kinds.`,
+      },
       description: { type: ['string', 'null'], maxLength: 500 },
       max_per_second: {
         type: 'integer', minimum: 1, maximum: 1000, default: 20,

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OASDIFF_VERSION = '1.36.0';
 export const SCHEMATHESIS_VERSION = '4.32.5';
+/** Run with `npm exec` (npm's own cache), not installed into the project. */
+export const PRISM_VERSION = '5.16.0';
 
 function log(message) {
   process.stderr.write(`[install-tools] ${message}\n`);

@@ -10,4 +10,4 @@ export interface FuzzRunReport {
   errors: { title: string; count: number }[];
   warnings: Record<string, string[]>;
 }
-export function fuzzVerdict(report: FuzzRunReport, options: { reportFile: string }): { passed: boolean; line: string };
+export function fuzzVerdict(report: FuzzRunReport, options: { reportFile: string; accepted?: Record<string, Record<string, string>> }): { passed: boolean; line: string };

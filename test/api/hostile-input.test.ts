@@ -8,6 +8,7 @@ import { newIdempotencyKey } from '../support/idempotency';
 import { directBody } from '../support/operations';
 import { buildPricingIntegrator, receivable } from '../support/simulate';
 import { stockBody } from '../support/stock';
+import { EVENT_TYPES } from '../../domain/events';
 
 /** Tables a refused write could have touched. */
 const WRITTEN = ['assignors', 'stock_items', 'operations', 'idempotency_records', 'assignor_payables', 'discount_credits', 'webhook_subscriptions'];
@@ -106,6 +107,10 @@ describe('hostile input: every bad request is answered in the envelope, and noth
       expectValidationError(await queue('2026-01-01T00:00:00+23:59'), ['query', 'created_from']);
       expectValidationError(await queue('2026-02-30T00:00:00Z'), ['query', 'created_from']);
       expect((await queue('2026-01-01T00:00:00-15:59')).status).to.equal(200);
+      for (const at of ['2026-08-14T16:02:13+01:58', '0170-08-14T16:02:13+01:58', '0170-08-14T16:02:13Z']) {
+        const res = await client.get(`/v1/events?created%5Bgte%5D=${encodeURIComponent(at)}`, { token });
+        expect(res.status, `${at}: ${res.text}`).to.equal(200);
+      }
     });
   });
 
@@ -212,6 +217,30 @@ describe('hostile input: every bad request is answered in the envelope, and noth
       expectValidationError(res,
         ['body', 'bank', 'code'], ['body', 'bank', 'agency'], ['body', 'bank', 'account'], ['body', 'bank', 'type'],
         ['body', 'address', 'street'], ['body', 'address', 'colour'], ['body', 'receivables', 0, 'backing_type']);
+    });
+
+    it('refuses a money or rate string over 40 characters, even of zeros the value would allow; 40 are read', async () => {
+      const padded = (value: string, length: number) => value.padStart(length, '0');
+      const res = await client.post('/v1/simulate', {
+        receivables: [receivable({ net_future_value: padded('10000.00', 41), requested_net_future_value_percent: padded('50', 41), requested_net_future_value: undefined })],
+      }, { token });
+      const errors = expectValidationError(res, ['body', 'receivables', 0, 'net_future_value'], ['body', 'receivables', 0, 'requested_net_future_value_percent']);
+      expect(errors.filter((e) => e.type === 'string_too_long').map((e) => e.loc)).to.deep.equal([
+        ['body', 'receivables', 0, 'net_future_value'], ['body', 'receivables', 0, 'requested_net_future_value_percent']]);
+      const filter = await client.get(`/v1/backoffice/approval-queue?min_amount=${padded('1', 41)}`, { token: userToken });
+      expect(expectValidationError(filter, ['query', 'min_amount'])[0].type).to.equal('string_too_long');
+      const atBound = await client.post('/v1/simulate', {
+        receivables: [receivable({ net_future_value: padded('10000.00', 40), requested_net_future_value: padded('10000.00', 40) })],
+      }, { token });
+      expect(atBound.status, atBound.text.slice(0, 300)).to.equal(200);
+    });
+
+    it('refuses a webhook events list longer than the number of kinds (only repeats could make it so)', async () => {
+      const events = [...EVENT_TYPES, EVENT_TYPES[0]];
+      const res = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/in', events }, withKey());
+      expect(expectValidationError(res, ['body', 'events'])[0].type).to.equal('too_long');
+      const kinds = await client.get(`/v1/events?${events.map((kind) => `type=${kind}`).join('&')}`, { token });
+      expect(expectValidationError(kinds, ['query', 'type'])[0].type).to.equal('too_long');
     });
   });
 });

@@ -47,6 +47,25 @@ describe('the OpenAPI document states what the pipeline answers', () => {
     for (const name of Object.keys(document.components.headers)) expect(resolve(document.components.headers[name]).schema, name).to.be.an('object');
   });
 
+  it('lists 422 on every operation: the input guard and the body parsers refuse before any route', () => {
+    expect(operations.filter(({ op }) => !op.responses['422']).map(({ method, path }) => `${method} ${path}`)).to.deep.equal([]);
+  });
+
+  it('bounds every string and array a request can carry (maxLength, maxItems, or a closed enum or const)', () => {
+    const types = (schema: Json): unknown[] => (Array.isArray(schema.type) ? schema.type : [schema.type]);
+    const handlerChecked = (schema: Json, keyword: string) => (schema.allOf ?? []).some((member: Json) => member['x-checked-by-handler'] && member[keyword] !== undefined);
+    const unbounded: string[] = [];
+    for (const { path, method, op } of operations) {
+      const inputs = [...(op.parameters ?? []).map((parameter: Json) => resolve(parameter).schema), ...Object.values(op.requestBody?.content ?? {}).map((media) => (media as Json).schema)];
+      for (const schema of inputs.flatMap((input) => schemasUnder(input))) {
+        const closed = schema.enum !== undefined || schema.const !== undefined;
+        if (types(schema).includes('string') && schema.maxLength === undefined && !closed) unbounded.push(`${method} ${path} string ${JSON.stringify(schema).slice(0, 80)}`);
+        if (types(schema).includes('array') && schema.maxItems === undefined && !handlerChecked(schema, 'maxItems')) unbounded.push(`${method} ${path} array`);
+      }
+    }
+    expect(unbounded).to.deep.equal([]);
+  });
+
   it('declares a body on every POST, an ignored one where the route reads none', () => {
     expect(operations.filter(({ method, op }) => method === 'post' && !op.requestBody).map(({ path }) => path)).to.deep.equal([]);
     expect(document.paths['/v1/webhooks/{webhook_id}/rotate-secret'].post.requestBody).to.include({ required: false });

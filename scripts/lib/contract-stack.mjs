@@ -1,0 +1,117 @@
+// The whole stack (Postgres, Temporal, sandbox providers, worker, api) as `npm test` starts it,
+// with rate limits off, for the black-box contract runs: schemathesis (`npm run fuzz`) and Prism's
+// validation proxy (`npm run prism`). The services' logs go to a file under .data/.
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabase, dropDatabase, ROOT, say, startInfra } from './infra.mjs';
+import { freePort } from './ports.mjs';
+import { migrateAndSeed, serviceEnv, startServices } from './stack.mjs';
+
+export const DEMO = {
+  clientId: 'zk_sbx_demo_a', clientSecret: 'sk_sbx_demo_a_secret',
+  productId: '01930000-0000-7000-8000-0000000000a3', policyId: '01930000-0000-7000-8000-0000000000a2',
+  email: 'backoffice@example.com', password: 'backoffice-dev-password',
+  userId: '01930000-0000-7000-8000-0000000000f1',
+  // The dev admin signs in with a TOTP code (db/seeds/dev-seed.ts, README).
+  admin: { email: 'admin@example.com', password: 'admin-dev-password', totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU' },
+};
+
+/** The RFC 6238 code of a base32 secret now, from the service's own implementation (db/crypto/totp.ts). */
+export async function totpNow(secret) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { totpCode, totpStep } = await tsImport('../../db/crypto/totp.ts', import.meta.url);
+  return totpCode(secret, totpStep(new Date()));
+}
+
+export const PREPARED_ASSIGNOR_CPF = '52998224725';
+
+/**
+ * What the routes that need existing data find: an assignor of the demo originator (payables,
+ * credits, stock by document), two of its stock items (the stock anticipation examples), and an
+ * operation with its title (the operation and title `{id}` routes).
+ */
+async function prepare(url) {
+  const call = async (route, body, token) => {
+    const res = await fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json();
+    if (res.status >= 300) throw new Error(`preparing the contract run's data: ${route} answered ${res.status}: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const { access_token: token } = await call('/v1/auth/token', { client_id: DEMO.clientId, client_secret: DEMO.clientSecret });
+  const assignor = await call('/v1/assignors', { name: 'Fuzz Assignor', type: 'F', cpf: PREPARED_ASSIGNOR_CPF, email: 'fuzz-assignor@example.com' }, token);
+  const dueDate = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  const items = [1, 2].map((n) => ({
+    external_id: `FUZZ-PREPARED-${n}`, payer_name: 'Pagador Exemplo Ltda', payer_document: '11222333000181', due_date: dueDate, net_future_value: '5000.00',
+  }));
+  const stock = await call('/v1/stock', { assignor_document: PREPARED_ASSIGNOR_CPF, items }, token);
+  // Operations and a title, for the `{id}` routes of operations and titles outside the stateful
+  // phase's links: one to read and sign, one to cancel (cancelling ends its contract).
+  const createOperation = (externalId) => call('/v1/operations/direct', {
+    name: 'Comercial Fuzz Preparada Ltda', type: 'J', cnpj: '11444777000161', email: 'prepared@fuzz.example', bank: {},
+    receivables: [{ ...items[0], external_id: externalId, requested_net_future_value: '5000.00' }],
+  }, token);
+  const operation = await createOperation('FUZZ-PREPARED-OP');
+  const cancellable = await createOperation('FUZZ-PREPARED-CANCEL');
+  // The admin (who alone manages staff accounts) and pending invitations, for the enrolment route.
+  const { access_token: adminToken } = await call('/v1/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password, totp: await totpNow(DEMO.admin.totpSecret) });
+  // One after another: twenty at once outran the database's per-request budget on a busy machine.
+  const invitations = [];
+  for (let n = 0; n < 20; n += 1) {
+    invitations.push(await call('/v1/backoffice/users', { email: `invited-${n}-${randomUUID()}@fuzz.example`, name: 'Fuzz Invitee', role: 'viewer' }, adminToken));
+  }
+  return {
+    assignorId: assignor.id, stockItemIds: stock.items.map((item) => item.id), operationId: operation.id, cancellableOperationId: cancellable.id,
+    titleId: operation.titles[0].id, adminToken, enrolmentTokens: invitations.map((invited) => invited.enrolment_token),
+  };
+}
+
+async function waitForHealth(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status = await fetch(`${url}/v1/health`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the api at ${url} was not healthy within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts the stack, prepares its data, runs `body({ apiUrl, env, prepared })` and stops everything;
+ * resolves to the exit code `body` returns (1 when anything throws, said in one line).
+ */
+export async function withContractStack(name, body) {
+  const infra = await startInfra({ purpose: 'test' });
+  const database = `ra_${name}_${process.pid}`;
+  const databaseUrl = await createDatabase(infra.serverUrl, database, { recreate: true });
+  const apiPort = await freePort();
+  const env = serviceEnv({
+    databaseUrl, temporalAddress: infra.temporalAddress, apiPort, sandboxPort: await freePort(),
+    // Tokens outlive a long run on a busy machine: the admin token prepare() hands over is fetched once.
+    overrides: { SERVICE_ENV: 'dev', RATE_LIMIT_ENABLED: 'false', PUBLIC_URL: `http://127.0.0.1:${apiPort}`, TOKEN_TTL_SECONDS: '7200' },
+  });
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  mkdirSync(path.join(ROOT, '.data'), { recursive: true });
+  const logFile = path.join(ROOT, '.data', `${name}-services-${process.pid}.log`);
+  const logFd = openSync(logFile, 'w');
+  let services = null;
+  try {
+    if (!migrateAndSeed(env)) throw new Error('migration or seed failed');
+    services = startServices(env, { stdio: logFd, onExit: (service, exitCode) => say(`${service} exited (${exitCode}) during the ${name} run`) });
+    await waitForHealth(apiUrl, 90_000);
+    const prepared = await prepare(apiUrl);
+    return await body({ apiUrl, env, prepared, logFile: path.relative(ROOT, logFile) });
+  } catch (err) {
+    say(`${name} run failed: ${err.message}`);
+    return 1;
+  } finally {
+    await services?.stop();
+    closeSync(logFd);
+    await dropDatabase(infra.serverUrl, database).catch(() => undefined);
+    await infra.stop();
+  }
+}
