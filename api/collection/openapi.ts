@@ -39,7 +39,7 @@ export const collectionPaths = {
       operationId: 'pixCollectionCallback', tags: ['internal'], summary: 'Collection PSP webhook (API Pix): PIX received against titles\' charges', security: COLLECTION_SIGNED, 'x-rate-limit': 'callback',
       description: 'For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is applied to its title '
         + `exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. ${SIGNED}`,
-      requestBody: jsonBody({ type: 'object', additionalProperties: true, properties: { pix: { type: 'array', items: { type: 'object', additionalProperties: true } } } }),
+      requestBody: jsonBody({ type: 'object', additionalProperties: true, properties: { pix: { type: 'array', maxItems: 1_000, items: { type: 'object', additionalProperties: true } } } }),
       responses: { 200: json('Applied (or already applied)', { type: 'object', properties: { accepted: { type: 'boolean' } } }), ...errors(401, 422, 429, 503) },
     },
   },

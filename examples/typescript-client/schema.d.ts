@@ -1946,6 +1946,7 @@ export interface components {
                 user_id: string;
             }[];
             /**
+             * Format: int64
              * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
              * @enum {integer}
              */
@@ -1985,6 +1986,7 @@ export interface components {
                 user_id: string;
             }[];
             /**
+             * Format: int64
              * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
              * @enum {integer}
              */
@@ -2104,6 +2106,7 @@ export interface components {
                 user_id: string;
             }[];
             /**
+             * Format: int64
              * @description Four-eyes: 2 when the requested total is above the policy's dual_approval_above_brl at creation, else 1
              * @enum {integer}
              */
@@ -2134,6 +2137,7 @@ export interface components {
             };
             /** @description Every dispatch attempt, oldest first */
             contracts: {
+                /** Format: int64 */
                 attempt: number;
                 /** Format: date-time */
                 created_at?: string;
@@ -2144,6 +2148,7 @@ export interface components {
                 is_first_contract?: boolean;
                 /** Format: date-time */
                 signed_at?: string | null;
+                /** Format: int64 */
                 signers_count?: number;
                 /** @enum {string} */
                 status: "PENDING" | "SENT" | "SIGNED" | "ERROR" | "VOIDED";
@@ -2155,6 +2160,7 @@ export interface components {
             /** @description Every PIX attempt, oldest first */
             disbursements: {
                 amount: components["schemas"]["Money"];
+                /** Format: int64 */
                 attempt: number;
                 /** Format: date-time */
                 created_at?: string;
@@ -2201,11 +2207,13 @@ export interface components {
                 data: Record<string, never>;
                 /** @description Every POST of the event to the originator's webhook endpoints, oldest first */
                 deliveries?: {
+                    /** Format: int64 */
                     attempt_number: number;
                     /** Format: date-time */
                     created_at: string;
                     delivered_successfully: boolean;
                     error: string | null;
+                    /** Format: int64 */
                     response_status_code: number | null;
                     url: string;
                     /** Format: uuid */
@@ -2269,9 +2277,14 @@ export interface components {
                 sign_url: string | null;
                 status: string;
             }[];
+            /** Format: int64 */
             signers_count: number;
-            /** @description Null in embedded mode */
+            /**
+             * Format: int64
+             * @description Null in embedded mode
+             */
             signers_notified: number | null;
+            /** Format: int64 */
             titles_count: number;
         };
         ContractSigners: {
@@ -2337,13 +2350,17 @@ export interface components {
             object_id: string;
             /** Format: date-time */
             occurred_at: string;
-            /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+            /**
+             * Format: int64
+             * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+             */
             sequence: number;
         };
         EventPage: {
             /** @description More events lie beyond this page in the direction asked (older after `starting_after` or with no cursor, newer before `ending_before`). */
             has_more: boolean;
             items: components["schemas"]["Event"][];
+            /** Format: int64 */
             limit: number;
         };
         /** @description The operation level of the fee hierarchy. total_liquid_value_brl prices every receivable (spread by requested × days). */
@@ -2352,6 +2369,7 @@ export interface components {
             discount_pct?: components["schemas"]["NullableRateInput"];
             /** @description Nominal discount in BRL, per receivable */
             fixed_discount_brl?: components["schemas"]["NullableMoneyInput"];
+            /** Format: int32 */
             floating_days?: number | null;
             /** @description Monthly rate % */
             monthly_rate_pct?: components["schemas"]["NullableRateInput"];
@@ -2378,7 +2396,7 @@ export interface components {
          */
         Money: string;
         /**
-         * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; `x-number-grid` states it, the server checks it).
+         * @description BRL amount as a JSON number or a string, at most 2 decimals, not negative; `10000` equals `"10000.00"`. A string is plain digits with an optional dot and decimals (no exponent, no comma, at most 16 digits before the point; zeros after the second decimal are accepted; at most 40 characters in all); a JSON number has at most 2 decimals and 15 significant digits (send larger amounts as strings; `x-number-grid` states it, the server checks it).
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
@@ -2389,7 +2407,10 @@ export interface components {
         Operation: {
             /** Format: uuid */
             assignor_id?: string;
-            /** @description Mean of days_advanced, rounded half-up */
+            /**
+             * Format: int64
+             * @description Mean of days_advanced, rounded half-up
+             */
             average_days_in_advance: number;
             cet_annual_pct?: number;
             cet_monthly_pct?: number;
@@ -2412,6 +2433,7 @@ export interface components {
             display_number: string;
             embedded_signature?: boolean;
             fee_hierarchy: string;
+            /** Format: int64 */
             floating_days: number;
             has_partial_anticipations: boolean;
             /** Format: uuid */
@@ -2445,6 +2467,7 @@ export interface components {
             policy_id?: string | null;
             /** Format: uuid */
             product_id: string | null;
+            /** Format: int64 */
             signers_count: number;
             /** @description Legacy alias: filled by direct creation only */
             status: components["schemas"]["LifecycleStatus"] | null;
@@ -2534,8 +2557,12 @@ export interface components {
         PositiveRateInput: ((number & unknown) | (string & unknown)) & unknown;
         PricedReceivable: {
             backing_type?: string;
-            /** @description Days to due plus floating days */
+            /**
+             * Format: int64
+             * @description Days to due plus floating days
+             */
             days_advanced: number;
+            /** Format: int64 */
             days_to_due?: number;
             /** @description Deprecated name of present_value_discount */
             discount_brl?: components["schemas"]["Money"];
@@ -2546,6 +2573,7 @@ export interface components {
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
             fixed_discount_brl?: components["schemas"]["Money"];
+            /** Format: int64 */
             floating_days: number;
             /** @description Deprecated name of gross_future_value */
             gross_face_value?: components["schemas"]["Money"];
@@ -2568,7 +2596,10 @@ export interface components {
             payer_name: string;
             /** @description Discount */
             present_value_discount: components["schemas"]["Money"];
-            /** @description Same as days_advanced (the title's name) */
+            /**
+             * Format: int64
+             * @description Same as days_advanced (the title's name)
+             */
             qty_days_advanced?: number;
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
@@ -2579,9 +2610,11 @@ export interface components {
         Product: {
             description?: string | null;
             max_monthly_rate_pct: number;
+            /** Format: int64 */
             max_term_days: number;
             max_value_brl: components["schemas"]["Money"];
             min_monthly_rate_pct: number;
+            /** Format: int64 */
             min_term_days: number;
             min_value_brl: components["schemas"]["Money"];
             name: string;
@@ -2859,8 +2892,12 @@ export interface components {
             originator_name?: string;
             /** @description The operation's workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured */
             temporal_web_url: string | null;
-            /** @description How long this state may last before it is shown here */
+            /**
+             * Format: int64
+             * @description How long this state may last before it is shown here
+             */
             threshold_seconds: number;
+            /** Format: int64 */
             waiting_seconds: number;
         };
         /** @description The key figures of the api's own metrics (GET /metrics on its loopback listener), for the console's System page. */
@@ -2972,7 +3009,10 @@ export interface components {
             pix_charge?: components["schemas"]["PixCharge"] | null;
             /** @description Discount */
             present_value_discount: components["schemas"]["Money"];
-            /** @description Includes floating days */
+            /**
+             * Format: int64
+             * @description Includes floating days
+             */
             qty_days_advanced: number;
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
@@ -3006,7 +3046,10 @@ export interface components {
              * @description The first failed POST since the last success; null while the last one succeeded.
              */
             failing_since: string | null;
-            /** @description Failed POSTs since the last success. */
+            /**
+             * Format: int64
+             * @description Failed POSTs since the last success.
+             */
             failure_streak: number;
             /** Format: uuid */
             id: string;
@@ -3014,6 +3057,7 @@ export interface components {
             last_failure_at: string | null;
             /** Format: date-time */
             last_success_at: string | null;
+            /** Format: int64 */
             max_per_second: number;
             /**
              * Format: date-time
@@ -3029,11 +3073,13 @@ export interface components {
         };
         /** @description One delivery attempt. A failed attempt with `next_retry_at` null is the last one: the delivery was given up. */
         WebhookDelivery: {
+            /** Format: int64 */
             attempt_number: number;
             /** Format: date-time */
             created_at: string;
             /** @description True for a 2xx answer. Redirects are not followed. */
             delivered_successfully: boolean;
+            /** Format: int64 */
             duration_ms: number;
             /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public. */
             error: string | null;
@@ -3045,7 +3091,10 @@ export interface components {
             id: string;
             /** Format: date-time */
             next_retry_at: string | null;
-            /** @description Null when the receiver gave no HTTP answer (see `error`). */
+            /**
+             * Format: int64
+             * @description Null when the receiver gave no HTTP answer (see `error`).
+             */
             response_status_code: number | null;
             url: string;
         };
@@ -3057,6 +3106,7 @@ export interface components {
         WebhookRecovery: {
             /** Format: date-time */
             created_at: string;
+            /** Format: int64 */
             delivered: number;
             /**
              * Format: uuid
@@ -3075,7 +3125,10 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "completed" | "failed" | "cancelled";
-            /** @description Events in the window (progress is delivered / total). */
+            /**
+             * Format: int64
+             * @description Events in the window (progress is delivered / total).
+             */
             total: number;
             /** Format: date-time */
             until: string;
@@ -3096,9 +3149,10 @@ export interface components {
         };
         WebhookRegistration: {
             description?: string | null;
-            /** @description The event kinds to receive; repeated kinds count once. */
+            /** @description The event kinds to receive; repeated kinds count once. At most 22 entries, as many as there are kinds. */
             events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired")[];
             /**
+             * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
              * @default 20
              */
@@ -3322,8 +3376,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["AssignorPayable"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -4124,8 +4181,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Assignor"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -4540,7 +4600,7 @@ export interface operations {
             content: {
                 "application/json": {
                     enrolment_token: string;
-                    password: string;
+                    password: string & unknown;
                 };
             };
         };
@@ -4686,7 +4746,10 @@ export interface operations {
                     "application/json": {
                         /** @description RS256 JWT (null in an idempotent replay, never here in practice) */
                         access_token: string | null;
-                        /** @example 900 */
+                        /**
+                         * Format: int64
+                         * @example 900
+                         */
                         expires_in: number;
                         /**
                          * @description The same scopes, space-separated (RFC 6749 §5.1)
@@ -4845,6 +4908,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -4942,7 +5021,10 @@ export interface operations {
                     "application/json": {
                         /** @description RS256 JWT (null in an idempotent replay, never here in practice) */
                         access_token: string | null;
-                        /** @example 900 */
+                        /**
+                         * Format: int64
+                         * @example 900
+                         */
                         expires_in: number;
                         /**
                          * @description The same scopes, space-separated (RFC 6749 §5.1)
@@ -5113,8 +5195,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["ApprovalQueueItem"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -5845,6 +5930,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -5941,6 +6043,23 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -6059,6 +6178,23 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -7063,6 +7199,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -7142,8 +7294,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["StuckOperation"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -7292,6 +7447,22 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7773,6 +7944,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -8180,8 +8367,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Webhook"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -8315,8 +8505,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["DiscountCredit"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -8602,7 +8795,7 @@ export interface operations {
                 object_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list. */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 22 values of at most 428 characters). */
                 type?: string[];
             };
             header?: never;
@@ -8902,10 +9095,27 @@ export interface operations {
                             description?: string;
                             name: string;
                             optional?: boolean;
+                            /** Format: int64 */
                             step: number;
                         }[];
                         version: string;
                     };
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded */
@@ -8989,6 +9199,7 @@ export interface operations {
                         env: "prod" | "sandbox" | "dev";
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds: number;
                         version: string;
                     };
@@ -9064,6 +9275,7 @@ export interface operations {
                         env: "prod" | "sandbox" | "dev";
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds: number;
                         version: string;
                     };
@@ -9096,15 +9308,18 @@ export interface operations {
                     "application/json": {
                         dependencies: {
                             database?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 status?: string;
                             };
                             temporal?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 namespace?: string;
                                 status?: string;
                             };
                             worker?: {
+                                /** Format: int64 */
                                 pollers?: number;
                                 status?: string;
                                 task_queue?: string;
@@ -9113,6 +9328,7 @@ export interface operations {
                         env: string;
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds?: number;
                         version: string;
                     };
@@ -9137,6 +9353,22 @@ export interface operations {
             };
             /** @description Scope insufficient or policy limit */
             403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9200,15 +9432,18 @@ export interface operations {
                     "application/json": {
                         dependencies: {
                             database?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 status?: string;
                             };
                             temporal?: {
+                                /** Format: int64 */
                                 latency_ms?: number;
                                 namespace?: string;
                                 status?: string;
                             };
                             worker?: {
+                                /** Format: int64 */
                                 pollers?: number;
                                 status?: string;
                                 task_queue?: string;
@@ -9217,6 +9452,7 @@ export interface operations {
                         env: string;
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        /** Format: int64 */
                         uptime_seconds?: number;
                         version: string;
                     };
@@ -9506,6 +9742,23 @@ export interface operations {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -9827,8 +10080,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Operation"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -10818,8 +11074,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Product"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -11352,7 +11611,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignor_defaults_used: boolean;
-                        /** @description Mean of days_advanced, rounded half-up */
+                        /**
+                         * Format: int64
+                         * @description Mean of days_advanced, rounded half-up
+                         */
                         average_days_in_advance: number;
                         /** @description The pricing date, in America/Sao_Paulo */
                         business_date?: components["schemas"]["Date"];
@@ -11360,6 +11622,7 @@ export interface operations {
                         cet_monthly_pct?: number;
                         /** @example receivable > operation > assignor > payer > policy */
                         fee_hierarchy: string;
+                        /** Format: int64 */
                         floating_days?: number;
                         /**
                          * @description A fixed label: nothing is created
@@ -11534,8 +11797,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["StockItem"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -12541,7 +12807,10 @@ export interface operations {
                         assignor_defaults_used: boolean;
                         /** Format: uuid */
                         assignor_id?: string;
-                        /** @description Mean of days_advanced, rounded half-up */
+                        /**
+                         * Format: int64
+                         * @description Mean of days_advanced, rounded half-up
+                         */
                         average_days_in_advance: number;
                         /** @description The pricing date, in America/Sao_Paulo */
                         business_date?: components["schemas"]["Date"];
@@ -12549,6 +12818,7 @@ export interface operations {
                         cet_monthly_pct?: number;
                         /** @example receivable > operation > assignor > payer > policy */
                         fee_hierarchy: string;
+                        /** Format: int64 */
                         floating_days?: number;
                         /**
                          * @description A fixed label: nothing is created
@@ -12742,8 +13012,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["TestClock"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -13518,8 +13791,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Title"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -13795,8 +14071,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Webhook"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -14252,8 +14531,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WebhookDelivery"][];
+                        /** Format: int64 */
                         limit?: number;
+                        /** Format: int64 */
                         offset?: number;
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -15058,6 +15340,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: int32
                      * @description How long the rotated-out secret keeps signing beside the new one; 0 ends it now.
                      * @default 86400
                      */
@@ -16185,7 +16468,8 @@ export interface operations {
                         /** Format: uuid */
                         assignor_id: string;
                         backing_type?: string;
-                        due_date?: components["schemas"]["Date"];
+                        /** Format: date */
+                        due_date?: string;
                         external_id: string;
                         gross_future_value?: components["schemas"]["Money"];
                         gross_future_value_deductions?: components["schemas"]["Money"] | null;
