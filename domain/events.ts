@@ -31,6 +31,13 @@ export const EVENT_TYPES = [
   'pix_charge.expired',
 ] as const;
 
+/**
+ * The most entries a request's list of event kinds may hold (a subscription's `events`, the events
+ * list's `type` filter): more than there are kinds, and fixed, so that a new kind never moves a bound
+ * integrators were given (it was the number of kinds, 20, when first published).
+ */
+export const EVENT_KIND_LIST_MAX_ITEMS = 50;
+
 export type EventType = (typeof EVENT_TYPES)[number];
 
 const NAMESPACE = '6f2b7f1e-3c0a-4d7e-9a51-2f1b8c3d4e5f';

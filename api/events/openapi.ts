@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../domain/events';
+import { EVENT_KIND_LIST_MAX_ITEMS, EVENT_TYPES } from '../../domain/events';
 import { EVENT_RETENTION_DAYS } from '../../domain/event-retention';
 import { clientSecurity, errors, json, pathId, ref, Schema, timestampInput } from '../openapi/helpers';
 
@@ -54,9 +54,9 @@ export const eventPaths = {
         + 'pages do not move as new events arrive. 422 `event_cursor_not_found` when the cursor is no event of yours in the window, `event_cursors_exclusive` when both are sent.',
       parameters: [
         query('type', {
-          type: 'array', maxItems: EVENT_TYPES.length,
+          type: 'array', maxItems: EVENT_KIND_LIST_MAX_ITEMS,
           items: { type: 'string', pattern: `^(?:${escaped})(?:,(?:${escaped}))*$`, maxLength: EVENT_TYPES.join(',').length },
-        }, `Only these kinds: repeat the parameter or send a comma list (at most ${EVENT_TYPES.length} values of at most ${EVENT_TYPES.join(',').length} characters).`),
+        }, `Only these kinds: repeat the parameter or send a comma list (at most ${EVENT_KIND_LIST_MAX_ITEMS} values of at most ${EVENT_TYPES.join(',').length} characters).`),
         {
           ...query('created', {
             type: 'object', additionalProperties: false,

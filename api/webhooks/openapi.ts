@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../domain/events';
+import { EVENT_KIND_LIST_MAX_ITEMS, EVENT_TYPES } from '../../domain/events';
 import { URL_REJECTION_CODES } from '../../domain/url-guard';
 import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 
@@ -19,8 +19,8 @@ export const webhookSchemas = {
         description: `HTTPS URL whose host resolves only to public addresses; otherwise 422 with \`detail.code\` one of ${URL_REJECTION_CODES.join(', ')}.`,
       },
       events: {
-        ...eventList, minItems: 1, maxItems: EVENT_TYPES.length,
-        description: `The event kinds to receive; repeated kinds count once. At most ${EVENT_TYPES.length} entries, as many as there are kinds.`,
+        ...eventList, minItems: 1, maxItems: EVENT_KIND_LIST_MAX_ITEMS,
+        description: `The event kinds to receive; repeated kinds count once. At most ${EVENT_KIND_LIST_MAX_ITEMS} entries.`,
       },
       description: { type: ['string', 'null'], maxLength: 500 },
       max_per_second: {

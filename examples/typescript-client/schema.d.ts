@@ -3149,7 +3149,7 @@ export interface components {
         };
         WebhookRegistration: {
             description?: string | null;
-            /** @description The event kinds to receive; repeated kinds count once. At most 22 entries, as many as there are kinds. */
+            /** @description The event kinds to receive; repeated kinds count once. At most 50 entries. */
             events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired")[];
             /**
              * Format: int32
@@ -8795,7 +8795,7 @@ export interface operations {
                 object_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list (at most 22 values of at most 428 characters). */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 428 characters). */
                 type?: string[];
             };
             header?: never;
