@@ -1,4 +1,4 @@
-import { errors, json } from '../openapi/helpers';
+import { errors, json, timestampInput } from '../openapi/helpers';
 
 const auditSecurity = [{ userSession: ['backoffice:admin'] }, { userSession: ['backoffice:decide'] }];
 
@@ -8,7 +8,10 @@ const filters = [
   { name: 'action', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 100 }, description: 'e.g. operation.approve' },
   {
     name: 'created', in: 'query', required: false, style: 'deepObject', explode: true, description: '`created[gte]` and `created[lt]`: occurred at or after, before',
-    schema: { type: 'object', additionalProperties: false, properties: { gte: { type: 'string', format: 'date-time' }, lt: { type: 'string', format: 'date-time' } } },
+    schema: {
+      type: 'object', additionalProperties: false,
+      properties: { gte: timestampInput({ type: 'string', format: 'date-time' }), lt: timestampInput({ type: 'string', format: 'date-time' }) },
+    },
   },
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
   { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,18}$', maxLength: 18 }, description: 'next_cursor of the previous page' },

@@ -52,6 +52,10 @@ class Request extends ModelCommand {
     return live(m);
   }
 
+  get message(): { name: UpdateName; arg: (id: string) => unknown } {
+    return { name: this.name, arg: this.arg };
+  }
+
   protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
     await u.update(this.name, this.arg);
   }
@@ -68,6 +72,25 @@ const deny = () => new Request('deny', (id) => ({ decidedBy: id, reason: 'model'
 const cancel = () => new Request('cancel', (id) => ({ requestedBy: id, reason: null }), 'cancel');
 const retryDisbursement = () => new Request('retryDisbursement', (id) => ({ requestedBy: id }), 'retry the disbursement');
 const sendForSignature = (embedded: boolean | null) => new Request('sendForSignature', () => ({ embedded }), `send for signature (embedded ${embedded})`);
+
+/** Two requests sent at the same moment (issue #29's races: two approvers at once, one approver twice, a decision and a cancel). */
+class RequestsTogether extends ModelCommand {
+  constructor(private readonly requests: readonly Request[]) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m);
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await u.together(this.requests.map((r) => r.message));
+  }
+
+  toString(): string {
+    return `together: ${this.requests.join(' + ')}`;
+  }
+}
 
 /** A signer signs at the provider, which calls back; `all`: every signer left signs. */
 class SignersSign extends ModelCommand {
@@ -296,6 +319,9 @@ const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T
 export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   ...weighted(2, fc.constantFrom(1, 2).map(approveBy)),
   fc.constant(deny()),
+  ...weighted(2, fc.constantFrom(
+    [approveBy(1), approveBy(2)], [approveBy(2), approveBy(2)], [approveBy(1), deny()], [approveBy(2), cancel()], [deny(), cancel()], [retryDisbursement(), cancel()],
+  ).map((requests) => new RequestsTogether(requests))),
   ...weighted(2, fc.constant(cancel())),
   ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),
   fc.constant(new DocumentLost()),

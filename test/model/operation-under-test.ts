@@ -66,6 +66,19 @@ export class OperationUnderTest {
 
   /** Sends an update and waits until the workflow accepted or refused it; its answer is recorded whenever it comes. */
   async update(name: UpdateName, arg: (id: string) => unknown): Promise<SentUpdate> {
+    const sent = await this.send(name, arg);
+    await this.atRest();
+    return sent;
+  }
+
+  /** Sends updates at the same moment, so that they race each other (issue #29: two approvers at once), then waits for rest. */
+  async together(requests: { name: UpdateName; arg: (id: string) => unknown }[]): Promise<SentUpdate[]> {
+    const sent = await Promise.all(requests.map(({ name, arg }) => this.send(name, arg)));
+    await this.atRest();
+    return sent;
+  }
+
+  private async send(name: UpdateName, arg: (id: string) => unknown): Promise<SentUpdate> {
     this.count += 1;
     const id = `${name}-${this.count}`;
     const sent: SentUpdate = { id, name, arg: arg(id), answer: null };
@@ -80,7 +93,6 @@ export class OperationUnderTest {
     } catch (err) {
       await record(Promise.reject(err));
     }
-    await this.atRest();
     return sent;
   }
 
