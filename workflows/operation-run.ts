@@ -40,6 +40,12 @@ export class OperationRun {
   readonly pix = disbursementActivities();
   /** An approve or deny is writing: other updates wait or are refused. */
   busy = false;
+  /**
+   * A first approval of two is being written: a second approver may complete the pair meanwhile,
+   * but a deny or cancel is refused, as while any decision is written (a deny accepted during that
+   * write made the run's history replay differently: the model test found it).
+   */
+  recordingApproval = false;
   /** The PIX settled and the read model is moving to PAID: the titles are about to be tracked. */
   reconciling = false;
   /** Read-model moves in flight (a test clock's advance is answered only when none is). */
@@ -114,7 +120,7 @@ export class OperationRun {
 
   /** Validator of a pending request: refused while another is pending or the state does not accept it. */
   refuseUnlessAccepted(kind: PendingRequestKind): void {
-    if (this.busy || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
+    if (this.busy || this.recordingApproval || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
   }
 
   /** Holds the request until a move settles it: the state it produced, or its refusal. */

@@ -320,7 +320,7 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   ...weighted(2, fc.constantFrom(1, 2).map(approveBy)),
   fc.constant(deny()),
   ...weighted(2, fc.constantFrom(
-    [approveBy(1), approveBy(2)], [approveBy(2), approveBy(2)], [approveBy(1), deny()], [approveBy(2), cancel()], [deny(), cancel()], [retryDisbursement(), cancel()],
+    [approveBy(1), approveBy(2)], [approveBy(2), approveBy(2)], [approveBy(1), deny()],
   ).map((requests) => new RequestsTogether(requests))),
   ...weighted(2, fc.constant(cancel())),
   ...weighted(3, fc.boolean().map((all) => new SignersSign(all))),

@@ -31,8 +31,17 @@ export function installApprovalHandlers(run: OperationRun): void {
   setHandler(approveUpdate, async (input) => {
     if (run.state.approvalsRequired === 1) return decide(() => run.moveTo('PRE_APPROVED', { decidedBy: input.decidedBy, note: input.note ?? null }));
     if (run.state.approvals.length + 1 < run.state.approvalsRequired) {
-      await recordApproval(input);
-      return { ...run.state };
+      run.recordingApproval = true;
+      try {
+        const recorded = recordApproval(input);
+        // The state this approval produced: a second approver's, arriving during the write, moves the
+        // operation on and answers that move itself (issue #23: each update answers its own outcome).
+        const produced = { ...run.state, approvals: [...run.state.approvals] };
+        await recorded;
+        return produced;
+      } finally {
+        run.recordingApproval = false;
+      }
     }
     return decide(async () => {
       const approval = recordApproval(input);
@@ -55,7 +64,7 @@ export function installApprovalHandlers(run: OperationRun): void {
     run.setStatus('DENIED');
   }), {
     validator: (_input: DenyInput) => {
-      if (run.busy || run.cancelRequested || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
+      if (run.busy || run.recordingApproval || run.cancelRequested || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
     },
   });
 }
