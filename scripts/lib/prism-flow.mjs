@@ -134,7 +134,7 @@ export async function blackBoxFlow(api, { prepared, env }) {
 
   // Webhooks: a subscription (one with too many kinds refused), its deliveries, a retry, a secret rotation, recovery, re-enabling, deletion.
   const hook = await api.call('POST', '/v1/webhooks', write(token, { url: 'https://127.0.0.1:9/prism', events: ['operation.created', 'operation.cancelled'] }));
-  const tooMany = Array.from({ length: 40 }, () => 'operation.created');
+  const tooMany = Array.from({ length: 60 }, () => 'operation.created');
   await api.call('POST', '/v1/webhooks', { ...write(token, { url: 'https://127.0.0.1:9/prism', events: tooMany }), invalid: true });
   const hookId = hook.body?.id ?? unknownId;
   await api.call('POST', '/v1/operations/direct', write(token, { ...company('11444777000161'), receivables: [receivable('PRISM-OP-HOOK', { requested_net_future_value: '5000.00' })] }));
@@ -147,6 +147,25 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', `/v1/webhooks/${hookId}/enable`, write(token, {}));
   await api.call('DELETE', `/v1/webhooks/${hookId}`, write(token, undefined));
   await api.call('DELETE', `/v1/webhooks/${unknownId}`, write(token, undefined));
+
+  // Sandbox test clocks (issue #26): created, listed, read, advanced (once not forward), advanced by staff, deleted.
+  const later = (days) => new Date(Date.now() + days * 86_400_000).toISOString();
+  const clock = await api.call('POST', '/v1/test-clocks', write(token, { name: 'prism clock' }));
+  const clockId = clock.body?.id ?? unknownId;
+  await api.call('GET', '/v1/test-clocks', { token });
+  await api.call('GET', `/v1/test-clocks/${clockId}`, { token });
+  await api.call('POST', `/v1/test-clocks/${clockId}/advance`, write(token, { frozen_time: later(-1) }));
+  await api.call('POST', `/v1/test-clocks/${clockId}/advance`, write(token, { frozen_time: later(1) }));
+  await api.call('POST', `/v1/backoffice/test-clocks/${clockId}/advance`, write(staff, { frozen_time: later(2) }));
+  await api.call('DELETE', `/v1/test-clocks/${clockId}`, write(token, undefined));
+  await api.call('GET', `/v1/test-clocks/${unknownId}`, { token });
+
+  // Collection (issue #31): the sandbox pays a title's PIX charge as the payer's bank would, staff run the sweep,
+  // and the PSP's routes refuse an unsigned call.
+  await api.call('POST', `/v1/sandbox/titles/${prepared.titleId}/pix`, write(token, { webhook: 'once' }));
+  await api.call('POST', '/v1/backoffice/collection/sweep', write(staff, undefined));
+  await api.call('POST', '/v1/internal/pix-collection/pix', { body: { pix: [] }, invalid: true });
+  await api.call('POST', '/v1/internal/pix-collection/sweep', { invalid: true });
 
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });
