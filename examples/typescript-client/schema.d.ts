@@ -5314,9 +5314,9 @@ export interface operations {
                 /** @description `created[gte]` and `created[lt]`: occurred at or after, before */
                 created?: {
                     /** Format: date-time */
-                    gte?: string;
+                    gte?: string & unknown;
                     /** Format: date-time */
-                    lt?: string;
+                    lt?: string & unknown;
                 };
                 /** @description next_cursor of the previous page */
                 cursor?: string;
@@ -5460,9 +5460,9 @@ export interface operations {
                 /** @description `created[gte]` and `created[lt]`: occurred at or after, before */
                 created?: {
                     /** Format: date-time */
-                    gte?: string;
+                    gte?: string & unknown;
                     /** Format: date-time */
-                    lt?: string;
+                    lt?: string & unknown;
                 };
                 /** @description next_cursor of the previous page */
                 cursor?: string;
