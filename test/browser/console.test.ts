@@ -88,12 +88,18 @@ describe('backoffice console in Chromium', () => {
     const elsewhere = (await createDirect(client, someoneElse.token, needsApproval('queue-other'))).body;
     await untilStatus(client, token, second.id, 'WAITING_APPROVAL');
     await untilStatus(client, someoneElse.token, elsewhere.id, 'WAITING_APPROVAL');
+    const originators = await client.get('/v1/backoffice/originators', { token: await loginAs(client, staff) });
+    const elsewhereName = originators.body.items.find((o: { id: string }) => o.id === someoneElse.originatorId).name;
     await page.goto('/backoffice/#/queue');
     const table = page.getByRole('table', { name: 'Operations waiting for approval' });
+    // The unfiltered queue holds every originator's waiting operations, oldest first: a suite leaves more than a page of them, so each originator is checked through its filter.
+    await page.getByLabel('Originator').selectOption({ label: elsewhereName });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await shows(page.getByRole('navigation', { name: 'Pages' }), /^Previous1–1 of 1Next$/);
     await shows(table, elsewhere.display_number);
     await page.getByLabel('Originator').selectOption({ label: originatorName });
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL(/originator_id=/);
+    await page.waitForURL(new RegExp(`originator_id=${originatorId}`));
     await shows(page.getByRole('navigation', { name: 'Pages' }), /^Previous1–2 of 2Next$/);
     const rows = table.getByRole('row');
     await shows(rows.nth(1), first.display_number);
