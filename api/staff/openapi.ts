@@ -50,14 +50,15 @@ export const staffPaths = {
     patch: {
       operationId: 'changeStaffUser', tags: ['backoffice'], summary: 'Change a staff member\'s role, or disable or re-enable the account (admins)',
       description: '`role` replaces the account\'s roles with one, `roles` with several. '
-        + 'A disabled user\'s tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.',
+        + 'A disabled user\'s tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request. '
+        + '409 last_admin when the change would leave no enrolled, enabled admin (disabling the last one, or taking its admin role).',
       security: adminSecurity,
       parameters: [pathId('id')],
       requestBody: jsonBody({
         type: 'object', additionalProperties: false, minProperties: 1, not: { required: ['role', 'roles'], properties: { role, roles } },
         properties: { role, roles, status: { type: 'string', enum: ['active', 'disabled'] } },
       }),
-      responses: { 200: json('The account after the change', { $ref: '#/components/schemas/StaffUser' }), ...errors(401, 403, 404, 422, 429) },
+      responses: { 200: json('The account after the change', { $ref: '#/components/schemas/StaffUser' }), ...errors(401, 403, 404, 409, 422, 429) },
     },
   },
   '/v1/auth/enrol': {

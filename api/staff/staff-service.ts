@@ -70,6 +70,13 @@ export class StaffService {
     const before = await users.byId(id);
     if (!before) throw new NotFound('user_not_found');
     const roles = rolesOf(changes);
+    const staysAdmin = (roles ?? before.roles).includes('admin') && (changes.status ?? (before.disabledAt ? 'disabled' : 'active')) === 'active';
+    if (!staysAdmin) {
+      const admins = await users.lockActiveAdmins();
+      if (admins.length === 1 && admins[0] === id) {
+        throw new Conflict({ code: 'last_admin', message: 'This is the last active admin: make another account admin before disabling it or taking its admin role' });
+      }
+    }
     await users.update(id, {
       ...(roles ? { roles, scopes: scopesOfRoles(roles) } : {}),
       ...(changes.status ? { disabledAt: changes.status === 'disabled' ? before.disabledAt ?? now : null } : {}),

@@ -56,6 +56,13 @@ export class StaffUsersRepository {
     });
   }
 
+  /** The ids of the enrolled, enabled admins, each row locked: concurrent changes that could remove the last admin queue here. */
+  async lockActiveAdmins(): Promise<string[]> {
+    const rows: { id: string }[] = await this.db('users').where({ kind: 'backoffice', disabled_at: null, enrolment_token_hash: null })
+      .whereRaw('? = any(roles)', ['admin']).orderBy('id').forUpdate().select('id');
+    return rows.map((row) => row.id);
+  }
+
   async update(id: string, changes: { roles?: string[]; scopes?: string[]; disabledAt?: Date | null }): Promise<void> {
     await this.db('users').where({ id }).update({
       ...(changes.roles ? { roles: changes.roles, scopes: changes.scopes } : {}),

@@ -632,7 +632,7 @@ export interface paths {
         head?: never;
         /**
          * Change a staff member's role, or disable or re-enable the account (admins)
-         * @description `role` replaces the account's roles with one, `roles` with several. A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request.
+         * @description `role` replaces the account's roles with one, `roles` with several. A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request. 409 last_admin when the change would leave no enrolled, enabled admin (disabling the last one, or taking its admin role).
          */
         patch: operations["changeStaffUser"];
         trace?: never;
@@ -8254,6 +8254,23 @@ export interface operations {
             };
             /** @description Not found (also another originator's resource) */
             404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];

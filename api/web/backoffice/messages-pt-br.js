@@ -269,6 +269,7 @@ export const PT_BR = {
   'This account must enrol an authenticator before it can sign in.': 'Esta conta precisa cadastrar um autenticador antes de entrar.',
   'This account is disabled.': 'Esta conta está desativada.',
   'A user with this e-mail exists already.': 'Já existe um usuário com este e-mail.',
+  'This is the last active admin: make another account admin first.': 'Esta é a última conta de administrador ativa: torne outra conta administradora antes.',
   'No such user.': 'Usuário inexistente.',
   'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.': 'Este token de cadastro é desconhecido, já foi usado ou tem mais de 72 horas: peça um novo convite a um administrador.',
   'The password is too short: use at least 12 characters.': 'A senha é curta demais: use ao menos 12 caracteres.',

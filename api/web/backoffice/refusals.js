@@ -30,6 +30,7 @@ const WORDS = {
   user_disabled: 'This account is disabled.',
   user_email_taken: 'A user with this e-mail exists already.',
   user_not_found: 'No such user.',
+  last_admin: 'This is the last active admin: make another account admin first.',
   enrolment_token_invalid: 'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.',
   password_too_weak: 'The password is too short: use at least 12 characters.',
 };
