@@ -128,12 +128,12 @@ describe('creation decisions (domain/operation-creation.ts)', () => {
     it('refuses a payer whose open exposure and this operation exceed its limit, naming it by its row', () => {
       const refusal = refusalOf(decideCreditLimits(plan(), { assignor, payers: [{ ...payer, limitBrl: '15000.00' }] }, open(m(6000))));
       expect(refusal.detail).to.deep.include({ code: 'LIMIT_AGGREGATE_EXPOSURE', open_exposure_brl: '6000.00', requested_brl: '10000.00' });
-      expect((refusal.detail as { scope: unknown }).scope).to.deep.include({ type: 'payer', id: 'p1' });
+      expect(refusal.detail).to.nested.include({ 'scope.type': 'payer', 'scope.id': 'p1' });
     });
 
     it('names no id for a party this request registered: its row goes with the refusal', () => {
       const refusal = refusalOf(decideCreditLimits(plan(), { assignor, payers: [{ ...payer, limitBrl: '0.00', registeredNow: true }] }, open()));
-      expect((refusal.detail as { scope: { id: unknown } }).scope.id).to.equal(null);
+      expect(refusal.detail).to.have.nested.property('scope.id', null);
     });
   });
 });
