@@ -3,6 +3,7 @@ import { Money } from '../domain/money';
 import { moveOperation } from './operations';
 import type { DisbursementOutcome } from '../domain/lifecycle-messages';
 import { disbursementKey } from '../domain/pix-transfer';
+import { PIX_REJECTED } from '../domain/pix-retry';
 import { DisbursementsRepository } from '../db/repositories/disbursements';
 import type { PixPayment, PixProvider } from './pix-client';
 import { PixError } from './provider-errors';
@@ -56,7 +57,7 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       } catch (err) {
         if (err instanceof PixError && err.code === 'pix_rejected') {
           await settle(row.id, 'REJECTED', '0.00', err.message);
-          return { status: 'REJECTED', reason: 'pix_rejected' };
+          return { status: 'REJECTED', reason: PIX_REJECTED };
         }
         throw err;
       }
@@ -71,7 +72,7 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
         return { status: 'REJECTED', reason: 'pix_payment_not_found' };
       }
       await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
-      return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? 'pix_rejected' : null) };
+      return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? PIX_REJECTED : null) };
     },
 
     /**

@@ -2,27 +2,19 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Config } from '../db/config';
 import { Money } from '../domain/money';
-import { addDays, businessDate } from '../domain/pricing';
+import { businessDate } from '../domain/pricing';
 import { recordTitleEvent } from '../db/repositories/record-events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
 import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
-import { payerPaymentRefusal } from '../domain/title-rules';
+import { overdueAt, payerPaymentRefusal } from '../domain/title-rules';
 import { afterCommit, titlesOverdue } from '../db/telemetry/metrics';
 import { stampOf } from './operations';
 
 export interface TitleActivityDeps {
   db: Knex;
   config: Pick<Config, 'titles'>;
-}
-
-/**
- * The payer has the whole due date plus the grace days: the title turns OVERDUE when the next
- * business day begins. São Paulo has kept UTC−3 all year since 2019.
- */
-export function overdueAt(dueDate: string, graceDays: number): string {
-  return new Date(`${addDays(dueDate, graceDays + 1)}T00:00:00-03:00`).toISOString();
 }
 
 const balanceOf = (title: TitleRecord): TitleBalance => ({ status: title.status, outstandingBalance: title.outstandingBalance, paidAmount: title.paidAmount });

@@ -1,8 +1,18 @@
 import { Money } from './money';
+import { addDays, startOfBusinessDay } from './pricing';
 
 /** DESIGN.md §5: a title's states. PAID, OVERDUE (its balance handed to an assignor payable) and CANCELLED end its tracking. */
 export type TitleStatus = 'WAITING_PAYMENT' | 'PARTIALLY_PAID' | 'PAID' | 'OVERDUE' | 'CANCELLED';
 export const CLOSED_TITLE_STATUSES: readonly TitleStatus[] = ['PAID', 'OVERDUE', 'CANCELLED'];
+
+/**
+ * The overdue moment. The payer has the whole due date plus the grace days: the title turns
+ * OVERDUE when the next business day begins, and business days are São Paulo's (the originators',
+ * the payers' and the PIX system's calendar), whatever the zone of the server or of the client.
+ */
+export function overdueAt(dueDate: string, graceDays: number): string {
+  return startOfBusinessDay(addDays(dueDate, graceDays + 1)).toISOString();
+}
 
 /** A refusal as the api renders it: `code` is the ApplicationFailure type, `detail` the contract's `detail`. */
 export interface Refusal {

@@ -2,6 +2,7 @@ import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/
 import type { createOperationActivities } from '../activities/operations';
 import type { createContractActivities } from '../activities/contract';
 import type { createDisbursementActivities } from '../activities/disbursement';
+import { PIX_CALL_RETRY } from '../domain/pix-retry';
 
 /** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
 export const READ_MODEL_RETRY: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s' };
@@ -18,10 +19,6 @@ export const CONTRACT_DISPATCH_RETRY: RetryPolicy = {
 export const MANUAL_DISPATCH_RETRY: RetryPolicy = { ...CONTRACT_DISPATCH_RETRY, maximumInterval: '10s', maximumAttempts: 3 };
 /** Reading signers is polling already: fail fast and let the next poll try again. */
 export const SIGNATURE_CHECK_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' };
-/** PIX orders carry an idempotency key, so retrying an uncertain call can never pay twice. */
-export const PIX_RETRY: RetryPolicy = {
-  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: ['disbursement_amount_mismatch'],
-};
 
 /**
  * Read-model writes as local activities (docs/decisions.md): short idempotent Postgres
@@ -49,8 +46,8 @@ export const contractActivities = () => {
  * writes; the timeout is also how long a worker that died mid-call goes unnoticed before the retry.
  */
 export const disbursementActivities = () =>
-  proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '30s', retry: PIX_RETRY });
+  proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '30s', retry: PIX_CALL_RETRY });
 
 /** Reconciliation reads two rows and moves the read model to PAID: Postgres only, so local like the other read-model writes. */
 export const localReconciliation = () =>
-  proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_RETRY }).reconcileAndMarkPaid;
+  proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_CALL_RETRY }).reconcileAndMarkPaid;

@@ -6,7 +6,7 @@ import { recordTitleEvent } from '../../db/repositories/record-events';
 import { TrackedTitlesRepository } from '../../db/repositories/tracked-titles';
 import { txidOfTitle } from '../../domain/collection/txid';
 import { Dec } from '../../domain/money';
-import { overdueAt } from '../titles';
+import { overdueAt } from '../../domain/title-rules';
 import type { ApiPixClient, Charge } from './api-pix-client';
 
 export interface CollectionDeps {

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { EsignProvider } from '../../activities/esign-client';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
+import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
@@ -99,7 +100,7 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
     executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))).operation)));
 
   router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_retry_disbursement', retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
+    executeWorkflowUpdate(deps, workflowId, PIX_MANUAL_RETRY.refusal, retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
 
   // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
   // answer is the operation, not the signers' URLs, which are the signers' credentials.

@@ -3,17 +3,18 @@ import { readAssignor, resolvePrimaryAccount, AssignorInput, BankInput } from '.
 import { storedDocument } from '../../domain/documents';
 import { RuleViolation, ValidationFailed } from '../../domain/errors';
 import { checkReceivableNfe } from '../../domain/nfe-key';
-import { businessDate, enforceCetBounds, normaliseFees, normaliseReceivables, priceOperation, Policy, ReceivableInput } from '../../domain/pricing';
+import { normaliseFees, normaliseReceivables, ReceivableInput } from '../../domain/pricing';
+import { decideOperation, refuseTooMany } from '../../domain/operation-creation';
 import { receivableFingerprint, refuseRepeatedReceivables } from '../../domain/receivable-identity';
 import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignors';
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
-import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
+import type { NfeFields } from '../../db/repositories/operation-rows';
+import { writeOperation, WrittenOperation } from './write-operation';
+import { loadCreation } from './load-creation';
 import type { RequestTime } from '../test-clocks/request-time';
-import { openDebtOf } from './debt-netting';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
-import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
 interface DirectBody {
   bank: BankInput;
@@ -32,12 +33,6 @@ function refuseDuplicateExternalIds(externalIds: readonly string[]): void {
     return [{ loc: ['body', 'receivables', i, 'external_id'], msg: `external_id "${id}" appears more than once in this operation`, type: 'value_error', input: id }];
   });
   if (errors.length > 0) throw new ValidationFailed(errors);
-}
-
-/** Creation and simulation refuse the same lists with the same code (issue #24). */
-export function refuseTooMany(count: number, policy: Policy): void {
-  const max = Math.min(policy.maxReceivablesPerOperation, RECEIVABLES_CEILING);
-  if (count > max) throw new RuleViolation(`too_many_receivables_max_${max}`);
 }
 
 export async function requireProduct(db: Knex, originatorId: string, productId: string | null | undefined): Promise<string | null> {
@@ -75,8 +70,10 @@ export function identifyReceivables(raw: readonly Record<string, unknown>[], rec
 }
 
 /**
- * `POST /v1/operations/direct`: everything is checked before anything is written, and the
- * writes (assignor, payers, operation, titles, remainders, outbox) share the caller's transaction.
+ * `POST /v1/operations/direct`: every check of the body alone first; then load → decide → write,
+ * all in the caller's transaction. The claims, the assignor and its payers are written before the
+ * decision: the claims are the first lock (docs/decisions.md, "Double assignment"), and the debt
+ * the decision nets is read under the registered assignor's id. A refusal rolls all of it back.
  */
 export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime): Promise<WrittenOperation> {
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
@@ -85,8 +82,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const assignorInput = readAssignor(body as never);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
   const guarded = identifyReceivables(body.receivables, receivables, assignorInput.document);
-  const policies = new PoliciesRepository(trx, originatorId);
-  const policy = await policies.forOperation(body.policy_id ?? null);
+  const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
   refuseTooMany(receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
   // The claims are the first write and the first lock (docs/decisions.md, "Double assignment").
@@ -94,18 +90,11 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
 
   const { row: assignor, created: assignorRegisteredNow } = await registerAssignor(new AssignorsRepository(trx, originatorId), assignorInput, body.bank);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(receivables.map((r) => ({ document: r.payerDocument, name: r.payerName })));
-  const pricingInput = {
-    receivables, fees, policy,
-    assignorDefaults: await policies.assignorFeeDefaults(assignor.document),
-    payerDefaultsByDocument: await policies.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
-    businessDate: businessDate(at.now),
-  };
-  // Pricing caps the netted debt at Σ liquid, so the PIX amount is never negative.
-  const priced = priceOperation({ ...pricingInput, otherDebtDiscounts: await openDebtOf(trx, originatorId, assignor.id) });
-  enforceCetBounds(priced);
+  const decision = decideOperation(await loadCreation(trx, originatorId, { receivables, fees, policy, now: at.now, assignor, review }));
+  if (decision.refusal) throw decision.refusal;
   const written = await writeOperation(trx, {
-    originatorId, channel: 'direct', environment, assignor, assignorRegisteredNow, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers, review, clock: at.clock,
+    originatorId, channel: 'direct', environment, assignor, assignorRegisteredNow, productId,
+    embeddedSignature: body.embedded_signature ?? false, plan: decision.plan, payers, clock: at.clock,
     sources: body.receivables.map((raw, i) => ({ stockItemId: null, nfe: { ...raw, nfe_key: guarded[i].nfeKey }, fingerprint: guarded[i].fingerprint })),
   });
   if (review) await recordFlagged(trx, written.operation, review);

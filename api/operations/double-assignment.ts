@@ -3,6 +3,7 @@ import { Conflict } from '../../domain/errors';
 import { eventId } from '../../domain/events';
 import type { DoubleAssignmentPolicy } from '../../domain/pricing';
 import { keyOfFingerprint } from '../../domain/receivable-identity';
+import type { ReviewReason } from '../../domain/operation-creation';
 import { recordEvent } from '../../db/repositories/events';
 import { ReceivableClaimsRepository } from '../../db/repositories/receivable-claims';
 import type { OperationRow } from '../../db/repositories/operations';
@@ -11,13 +12,6 @@ import type { OperationRow } from '../../db/repositories/operations';
 export interface Guarded {
   externalId: string;
   fingerprint: string | null;
-}
-
-/** Why an operation waits for a human whatever its amount (stored in `operations.review_reason`, shown in the approval queue). */
-export interface ReviewReason {
-  code: 'receivable_assigned_elsewhere';
-  message: string;
-  external_ids: string[];
 }
 
 const ATTEMPTS = 3;

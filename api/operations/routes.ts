@@ -12,6 +12,8 @@ import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
 import { presentOperation, OperationView } from './presenter';
 import { requestTime, RequestTime } from '../test-clocks/request-time';
+import { cancelUpdate } from '../../workflows/operation-messages';
+import { executeWorkflowUpdate, requireOperation } from './workflow-calls';
 
 export interface OperationRouteDeps {
   db: Knex;
@@ -54,6 +56,7 @@ export function creationHandler(deps: OperationRouteDeps, create: Create, view: 
   });
 }
 
+/** The integrator's operation routes: direct creation, the reads, and cancellation. */
 export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCache }): Router {
   const router = Router();
 
@@ -75,6 +78,15 @@ export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCac
       if (json === undefined) throw new NotFound('operation_not_found');
       return json;
     })]));
+  }));
+
+  router.post('/v1/operations/:id/cancel', handle(async (req, uow) => {
+    const originatorId = tenantOf(req);
+    const workflowId = await requireOperation(uow.db, originatorId, String(req.params.id), 'operation_not_found');
+    const principal = req.ctx.principal!;
+    const requestedBy = principal.tokenType === 'client' ? `credential:${principal.credentialId}` : `user:${principal.userId}`;
+    await executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy, reason: req.body?.reason ?? null });
+    return ok(await renderOperation(deps.db, originatorId, String(req.params.id), 'read'));
   }));
 
   return router;

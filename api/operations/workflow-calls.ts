@@ -2,7 +2,9 @@ import { ServiceError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { Conflict } from '../../domain/errors';
+import { Conflict, NotFound } from '../../domain/errors';
+import { operationWorkflowId } from '../../domain/workflow-ids';
+import { OperationsRepository } from '../../db/repositories/operations';
 import { workflowRefusal } from './workflow-refusals';
 import type { TemporalHandle } from '../temporal-client';
 import { startEnqueued } from '../../activities/outbox-start';
@@ -56,6 +58,13 @@ export async function executeWorkflowUpdate<Ret, Arg>(
       await startEnqueued(deps.db, deps.temporal.client, deps.temporal.taskQueue, workflowId);
     }
   }
+}
+
+/** The operation must be the caller's: another originator's id is 404 like a missing one. */
+export async function requireOperation(db: Knex, originatorId: string, id: string, notFoundCode: string): Promise<string> {
+  const op = await new OperationsRepository(db, originatorId).byId(id);
+  if (!op) throw new NotFound(notFoundCode);
+  return operationWorkflowId(op.id);
 }
 
 /** Signals are hints (a provider callback): a missing workflow is simply not told. */

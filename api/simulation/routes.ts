@@ -6,7 +6,7 @@ import {
   businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
 import { policyForOperation } from '../../db/repositories/policies';
-import { refuseTooMany } from '../operations/create-direct';
+import { refuseTooMany } from '../../domain/operation-creation';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { identifyReceivables } from '../operations/create-direct';
 import { openDebtByDocument } from '../operations/debt-netting';

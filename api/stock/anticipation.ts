@@ -3,15 +3,15 @@ import type { RequestTime } from '../test-clocks/request-time';
 import { AssignorInput, BankInput, resolvePrimaryAccount } from '../../domain/assignor-registration';
 import { RuleViolation } from '../../domain/errors';
 import { Money } from '../../domain/money';
-import {
-  businessDate, enforceCetBounds, Policy, priceOperation, PricedOperation, ReceivableInput, renderPricedOperation, renderPricedReceivable,
-} from '../../domain/pricing';
+import { decideOperation, refuseTooMany } from '../../domain/operation-creation';
+import { Policy, priceOperation, PricedOperation, ReceivableInput, renderPricedOperation, renderPricedReceivable } from '../../domain/pricing';
 import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
-import { refuseTooMany, requireProduct } from '../operations/create-direct';
+import { requireProduct } from '../operations/create-direct';
+import { loadCreation, loadPricing } from '../operations/load-creation';
 import { assignedElsewhere, recordFlagged } from '../operations/double-assignment';
 import { writeOperation, WrittenOperation } from '../operations/write-operation';
 import { SIMULATION_ID } from '../simulation/routes';
@@ -51,15 +51,11 @@ function asStockRefusal(err: unknown, items: readonly StockItemRow[]): unknown {
   });
 }
 
-async function price(trx: Knex, originatorId: string, selection: Selection, context: { assignor: AssignorRow; policy: Policy; now: Date; otherDebt?: Money }): Promise<PricedOperation> {
-  const policies = new PoliciesRepository(trx, originatorId);
-  const receivables = selection.items.map(toReceivable);
-  const input = {
-    receivables, fees: selection.fees, policy: context.policy,
-    assignorDefaults: await policies.assignorFeeDefaults(context.assignor.document),
-    payerDefaultsByDocument: await policies.payerFeeDefaults(receivables.map((r) => r.payerDocument)),
-    businessDate: businessDate(context.now), otherDebtDiscounts: context.otherDebt,
-  };
+async function price(trx: Knex, originatorId: string, selection: Selection, context: { assignor: AssignorRow; policy: Policy; now: Date; otherDebt: Money }): Promise<PricedOperation> {
+  const input = await loadPricing(trx, originatorId, {
+    receivables: selection.items.map(toReceivable), fees: selection.fees, policy: context.policy, assignorDocument: context.assignor.document,
+    now: context.now, otherDebt: context.otherDebt,
+  });
   try {
     return priceOperation(input);
   } catch (err) {
@@ -99,28 +95,30 @@ async function withPrimaryAccount(assignors: AssignorsRepository, assignor: Assi
 
 /**
  * `POST /v1/stock/request-anticipation`: 100% of the selected items of one assignor become one
- * operation. Everything is checked before anything is written; the write half (limits under the
- * exposure counters' locks, titles, items ANTICIPATED, outbox) is the one direct creation uses.
+ * operation, through the load → decide → write of direct creation (domain/operation-creation.ts,
+ * write-operation.ts). Only the assignor's first account is written before the decision.
  */
 export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
   refuseTooMany(selection.items.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
+  // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
+  const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
+  const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
   const assignors = new AssignorsRepository(trx, originatorId);
   // The assignor row is locked before its payables (openDebtOf), the order direct creation takes
   // them in, so the two routes cannot deadlock on one assignor; a refusal below rolls this back.
   const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);
   // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payerDocument, name: item.payerName })));
-  const priced = await price(trx, originatorId, selection, { assignor, policy, now: at.now, otherDebt: await openDebtOf(trx, originatorId, assignor.id) });
-  enforceCetBounds(priced);
-  // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
-  const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
-  const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
+  const decision = decideOperation(await loadCreation(trx, originatorId, {
+    receivables: selection.items.map(toReceivable), fees: selection.fees, policy, now: at.now, assignor, review,
+  }));
+  if (decision.refusal) throw asStockRefusal(decision.refusal, selection.items);
   const written = await writeOperation(trx, {
-    originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, policy, productId,
-    embeddedSignature: body.embedded_signature ?? false, priced, payers, review, clock: at.clock,
+    originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, productId,
+    embeddedSignature: body.embedded_signature ?? false, plan: decision.plan, payers, clock: at.clock,
     sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivableFingerprint })),
   });
   if (review) await recordFlagged(trx, written.operation, review);

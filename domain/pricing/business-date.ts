@@ -62,3 +62,26 @@ export function isCalendarDate(date: string): boolean {
 export function addDays(date: string, days: number): string {
   return new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
 }
+
+const offsetFormatter = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, timeZoneName: 'longOffset' });
+
+/** The zone's offset from UTC at `at`, in minutes (`GMT-03:00` is -180). */
+function offsetMinutes(at: number): number {
+  const name = offsetFormatter.formatToParts(at).find((part) => part.type === 'timeZoneName')!.value;
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+}
+
+/**
+ * The instant the business day `date` begins in São Paulo. The offset is read from the zone
+ * database, not written down: São Paulo has kept UTC−3 since 2019, but it kept summer time before,
+ * and its clocks then jumped at midnight, so a day could begin at 01:00. Of the two instants the
+ * offsets either side of that midnight give, the earlier one that is already `date` is the start.
+ */
+export function startOfBusinessDay(date: string): Date {
+  const midnightUtc = dayNumber(date) * DAY_MS;
+  const candidates = [offsetMinutes(midnightUtc), offsetMinutes(midnightUtc + 14 * 3_600_000)]
+    .map((offset) => midnightUtc - offset * 60_000)
+    .filter((at) => businessDate(new Date(at)) === date);
+  return new Date(Math.min(...candidates));
+}

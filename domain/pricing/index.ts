@@ -1,4 +1,4 @@
-export { BUSINESS_TIME_ZONE, businessDate, addDays, isCalendarDate } from './business-date';
+export { BUSINESS_TIME_ZONE, businessDate, addDays, isCalendarDate, startOfBusinessDay } from './business-date';
 export { requirePolicy } from './policy';
 export type { Policy, PolicyFees, PricingPolicy, FeeDefaults, RiskAnchoring, DoubleAssignmentPolicy } from './policy';
 export { normaliseReceivables } from './receivables';

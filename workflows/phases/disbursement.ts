@@ -3,13 +3,12 @@ import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
 import { localReconciliation } from '../operation-activities';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
 import { failureCode, OperationRun } from '../operation-run';
-
-const DISBURSEMENT_POLL_MS = 15_000;
+import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../domain/pix-retry';
 
 /**
  * Disbursement: one PIX per attempt, its idempotency key derived from the operation and the
  * attempt. A refusal, a payment the provider no longer has, or an activity that gave up leaves
- * DISBURSEMENT_FAILED for a human to retry (a new attempt, a new key) or cancel.
+ * DISBURSEMENT_FAILED for a human to retry (a new attempt, a new key) or cancel: domain/pix-retry.ts.
  */
 export class DisbursementPhase {
   private settlementReported = false;
@@ -34,7 +33,7 @@ export class DisbursementPhase {
         run.setStatus('PAID');
         return true;
       }
-      run.state.lastError = outcome.reason ?? 'pix_rejected';
+      run.state.lastError = outcome.reason ?? PIX_REJECTED;
       await run.moveTo('DISBURSEMENT_FAILED', { errorCode: run.state.lastError });
       await condition(() => run.retryRequested || run.cancelRequested !== null);
       if (run.cancelRequested) {
@@ -53,7 +52,7 @@ export class DisbursementPhase {
     try {
       let outcome = await run.pix.startDisbursement(key);
       while (outcome.status === 'PENDING') {
-        await condition(() => this.settlementReported, DISBURSEMENT_POLL_MS);
+        await condition(() => this.settlementReported, PIX_SETTLEMENT_POLL_MS);
         this.settlementReported = false;
         outcome = await run.pix.getDisbursement(key);
       }
@@ -61,7 +60,7 @@ export class DisbursementPhase {
       run.reconciling = true;
       return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }).finally(() => { run.reconciling = false; });
     } catch (err) {
-      const code = failureCode(err, 'pix_unavailable');
+      const code = failureCode(err, PIX_UNAVAILABLE);
       if (code === null) throw err;
       return { status: 'REJECTED', reason: code };
     }
