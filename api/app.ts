@@ -14,7 +14,7 @@ import { requestContext } from './middleware/request-context';
 import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
 import { httpMetrics } from './middleware/http-metrics';
-import { traceRoute } from './middleware/trace-route';
+import { serverSpan } from './middleware/server-span';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { resolveRoute } from './middleware/resolve-route';
@@ -95,7 +95,9 @@ export function createApp(deps: AppDeps): Express {
   const now = deps.now ?? (() => new Date());
   const limits = { db, config: config.rateLimit, now };
 
-  app.use(pipeline([requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
+  // With tracing on, the request's span comes first: the request's ids and every later step are inside it.
+  const traced = config.tracing.tracesUrl ? [serverSpan()] : [];
+  app.use(pipeline([...traced, requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
@@ -131,7 +133,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(pipeline([
     // The route decides the per-IP budget (login, token exchange, exempt), so it is resolved first.
     resolveRoute(routes),
-    traceRoute(),
     noStoreForSecrets(),
     perIpRateLimit(limits),
     ...providerSignature(config.callbacks, config.collection.callbackSecret, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),

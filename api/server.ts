@@ -33,7 +33,8 @@ export interface RunningApi {
 
 /** Wires the real dependencies and listens. Used by the entry point below and by the tests. */
 export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'resolveHost'> = {}): Promise<RunningApi> {
-  const tracing = startTracing(config.tracing, 'receivables-api');
+  // The api opens its requests' spans itself (api/middleware/server-span.ts).
+  const tracing = startTracing(config.tracing, 'receivables-api', 'app');
   const logger = createLogger(config.logLevel, 'api');
   const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
   const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.api);

@@ -7,7 +7,7 @@ import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring
 import { PASSWORD_LOG2N } from './crypto/passwords';
 import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
-import type { TracingSettings } from './telemetry/tracing';
+import type { SamplingSettings, TracingSettings } from './telemetry/tracing';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -172,7 +172,23 @@ export function tracingSettings(env: Env): TracingSettings {
   };
   const base = url('OTEL_EXPORTER_OTLP_ENDPOINT');
   const tracesUrl = bool(env, 'OTEL_SDK_DISABLED', false) ? null : url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base}/v1/traces`);
-  return { tracesUrl, serviceName: optional(env, 'OTEL_SERVICE_NAME') };
+  return { tracesUrl, serviceName: optional(env, 'OTEL_SERVICE_NAME'), sampling: sampling(env) };
+}
+
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+
+/**
+ * OTEL_TRACES_SAMPLER as OpenTelemetry defines it, default `parentbased_always_on` (every request
+ * recorded); OTEL_TRACES_SAMPLER_ARG is the ratio of the `traceidratio` ones, default 1. The SDK
+ * would fall back to its default on a value it does not know; here a misspelt sampler stops the start.
+ */
+function sampling(env: Env): SamplingSettings {
+  const name = optional(env, 'OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on';
+  if (!SAMPLERS.includes(name)) throw new ConfigError(`OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(', ')}, got "${name}"`);
+  const arg = optional(env, 'OTEL_TRACES_SAMPLER_ARG');
+  const ratio = name.endsWith('traceidratio') && arg !== null ? Number(arg) : 1;
+  if (!(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${arg}"`);
+  return { parentBased: name.startsWith('parentbased_'), ratio: name.endsWith('always_off') ? 0 : ratio };
 }
 
 export function loadConfig(env: Env = process.env): Config {

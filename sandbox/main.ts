@@ -7,7 +7,7 @@ import { startTracing } from '../db/telemetry/tracing';
 if (require.main === module) {
   // The provider side of the traces: its spans join the worker's calls by their traceparent. A
   // signing page's path carries the signer's token, which must not reach a tracing backend.
-  startTracing(tracingSettings(process.env), 'receivables-sandbox', /^\/(?:metrics|esign\/sign\/)/);
+  startTracing(tracingSettings(process.env), 'receivables-sandbox', { untraced: /^\/(?:metrics|esign\/sign\/)/ });
   startSandbox(loadSandboxConfig()).then((sandbox) => {
     process.stdout.write(`sandbox providers on ${sandbox.url} (e-sign ${sandbox.esignUrl}, PIX ${sandbox.pixUrl})\n`);
     const stop = () => { sandbox.close().finally(() => process.exit(0)); };

@@ -26,7 +26,7 @@ export interface TraceIds {
 }
 
 /**
- * The request's place in a trace. With tracing on, the server span the HTTP instrumentation opened
+ * The request's place in a trace. With tracing on, the server span api/middleware/server-span.ts opened
  * (continuing the caller's `traceparent`); with it off, the caller's trace id, or a new one, and a
  * span id of this request, not sampled: a caller and our logs still share one id to search by.
  */

@@ -25,7 +25,8 @@
  * --traced: the instrumentation's cost. A second api of this checkout runs with tracing on
  * (OTEL_EXPORTER_OTLP_ENDPOINT at a local receiver that takes every export and discards it), and
  * each api scenario runs against it right after the untraced one, as with --baseline (--rounds too).
- * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
+ * --profile-api DIR: the api (and the traced api, each in its own file) writes a V8 CPU profile to DIR on exit
+ * (bench/lifecycle/profile-summary.ts reads it).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
     ? await startChild(path.resolve(BASELINE, 'api', 'server.ts'), { ...stack.apiEnv, NODE_OPTIONS: '' }, /api listening on (http:\/\/[\d.:]+)/)
     : null;
   const traced = receiver
-    ? await startChild('api/server.ts', { ...stack.apiEnv, NODE_OPTIONS: '', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, /api listening on (http:\/\/[\d.:]+)/)
+    ? await startChild('api/server.ts', { ...stack.apiEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, /api listening on (http:\/\/[\d.:]+)/)
     : null;
   const second = baseline ?? traced;
   const secondLabel = baseline ? 'baseline' : 'traced';

@@ -3,13 +3,24 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, SpanProcessor, TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+/** Which traces are recorded: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, read by db/config.ts. */
+export interface SamplingSettings {
+  /** A request that arrives with a `traceparent` follows its caller's decision. */
+  parentBased: boolean;
+  /** The share of new traces recorded, 0 to 1. */
+  ratio: number;
+}
 
 /** Where spans go: OTLP/HTTP at `tracesUrl`, or nowhere (null) and then no SDK at all. */
 export interface TracingSettings {
   tracesUrl: string | null;
   serviceName: string | null;
+  sampling: SamplingSettings;
 }
 
 export interface Tracing {
@@ -18,29 +29,42 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+/**
+ * Who opens the span of an incoming request: the HTTP instrumentation, except for paths matching
+ * `untraced`; or the process's own app (`'app'`: the api's api/middleware/server-span.ts), and then
+ * the instrumentation leaves incoming requests alone.
+ */
+export type IncomingSpans = { untraced: RegExp } | 'app';
+
 const OFF: Tracing = { sdk: null, shutdown: async () => undefined };
 let started: Tracing | undefined;
 
+function samplerOf({ parentBased, ratio }: SamplingSettings): Sampler {
+  const root = ratio >= 1 ? new AlwaysOnSampler() : ratio <= 0 ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  return parentBased ? new ParentBasedSampler({ root }) : root;
+}
+
 /**
  * The process's OpenTelemetry SDK, once: a tracer provider exporting by OTLP/HTTP in batches, W3C
- * trace context propagation, and the instrumentations of Node's HTTP server and client (api and
- * sandbox requests, webhook deliveries) and of fetch (the provider adapters), which carry
- * `traceparent` on every outgoing call. Off (nothing registered, nothing patched, nothing paid on
- * the hot path) unless an OTLP endpoint is configured. Incoming requests whose path matches
- * `untraced` get no span.
+ * trace context propagation, and the instrumentations of Node's HTTP server and client (sandbox
+ * requests, webhook deliveries) and of fetch (the provider adapters), which carry `traceparent` on
+ * every outgoing call. Off (nothing registered, nothing patched, nothing paid on the hot path)
+ * unless an OTLP endpoint is configured.
  */
-export function startTracing(settings: TracingSettings, defaultServiceName: string, untraced: RegExp = /^\/metrics/): Tracing {
+export function startTracing(settings: TracingSettings, defaultServiceName: string, incoming: IncomingSpans = { untraced: /^\/metrics/ }): Tracing {
   if (started) return started;
   if (!settings.tracesUrl) return (started = OFF);
   const resource = new Resource({ 'service.name': settings.serviceName ?? defaultServiceName });
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor], sampler: samplerOf(settings.sampling) });
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       // Scrapes of the metrics listeners are not traffic worth a trace; `untraced` may add paths.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => untraced.test(req.url ?? '') }),
+      new HttpInstrumentation(incoming === 'app'
+        ? { disableIncomingRequestInstrumentation: true }
+        : { ignoreIncomingRequestHook: (req) => incoming.untraced.test(req.url ?? '') }),
       new UndiciInstrumentation(),
     ],
   });

@@ -159,6 +159,78 @@ describe('traces: one creation followed from the request to the PIX provider', f
     expect(activitySpan?.name, 'its span_id is the activity\'s span').to.equal('RunActivity:attemptWebhookDelivery');
   });
 
+  it('exports one server span per api request, named by its route template, with the stable HTTP conventions\' attributes and no query', async () => {
+    const { token } = await buildOperationsIntegrator(api);
+    const id = randomUUID();
+    const matched = await api.get(`/v1/operations/${id}`, { token });
+    const unmatched = await api.get('/v1/nowhere?q=1');
+    // Temporal out of reach: the health check answers 503 once its next probe has seen it.
+    apiToTemporal.cut();
+    let failed;
+    try {
+      failed = await eventually(async () => {
+        const res = await api.get('/v1/health');
+        expect(res.status).to.equal(503);
+        return res;
+      }, 15_000);
+    } finally {
+      apiToTemporal.restore();
+    }
+    expect([matched.status, unmatched.status, failed.status]).to.deep.equal([404, 404, 503]);
+    const serverSpanOf = (res: { headers: Headers }) => {
+      const [, traceId, spanId] = String(res.headers.get('traceparent')).split('-');
+      const spans = collector.inTrace(traceId).filter((s) => s.service === 'receivables-api' && s.kind === SERVER);
+      expect(spans.map((s) => s.spanId), 'the one server span, the one the traceparent names').to.deep.equal([spanId]);
+      return spans[0];
+    };
+    await eventually(async () => {
+      for (const res of [matched, unmatched, failed]) serverSpanOf(res);
+    }, 10_000);
+    const plainSpan = (res: { headers: Headers }) => {
+      const { name, status, attributes } = serverSpanOf(res);
+      const code = attributes['http.response.status_code'];
+      return { name, status, attributes: { ...attributes, 'http.response.status_code': code === undefined ? code : Number(code) } };
+    };
+    expect(plainSpan(matched)).to.deep.equal({
+      name: 'GET /v1/operations/{id}',
+      status: 0,
+      attributes: { 'http.request.method': 'GET', 'url.scheme': 'http', 'url.path': `/v1/operations/${id}`, 'http.route': '/v1/operations/{id}', 'http.response.status_code': 404 },
+    });
+    expect(plainSpan(unmatched), 'no route: the method alone names it').to.deep.equal({
+      name: 'GET',
+      status: 0,
+      attributes: { 'http.request.method': 'GET', 'url.scheme': 'http', 'url.path': '/v1/nowhere', 'http.response.status_code': 404 },
+    });
+    expect(plainSpan(failed), 'a 5xx is an error of the span').to.deep.equal({
+      name: 'GET /v1/health',
+      status: 2,
+      attributes: {
+        'http.request.method': 'GET', 'url.scheme': 'http', 'url.path': '/v1/health', 'http.route': '/v1/health', 'http.response.status_code': 503, 'error.type': '503',
+      },
+    });
+  });
+
+  it('samples by OTEL_TRACES_SAMPLER: a caller\'s sampled trace is followed, a new trace is left out at ratio 0', async () => {
+    const sampled = await startChild('api/server.ts', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'receivables-api-sampled', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0',
+      SERVICE_ENV: 'dev', PORT: '0',
+    }, /api listening on (http:\/\/[\d.:]+)/);
+    children.push(sampled);
+    const client = new ApiClient(sampled.match[1]);
+    const fresh = await client.get('/v1/health');
+    const [, freshTrace, , freshFlags] = String(fresh.headers.get('traceparent')).split('-');
+    expect(freshFlags, 'a new trace, not sampled').to.equal('00');
+    const callerTrace = randomUUID().replace(/-/g, '');
+    const followed = await client.get('/v1/health', { headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } });
+    expect(followed.headers.get('traceparent')).to.match(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-01$`));
+    await eventually(async () => {
+      const [span] = collector.inTrace(callerTrace);
+      expect(span, 'the caller\'s sampled trace is recorded').to.include({ service: 'receivables-api-sampled', parentSpanId: '00f067aa0ba902b7', name: 'GET /v1/health' });
+    }, 10_000);
+    // Exported in order, by the same batch or an earlier one: had it been recorded, it would be here by now.
+    expect(collector.inTrace(freshTrace)).to.deep.equal([]);
+  });
+
   it('continues a caller\'s trace: the response names the caller\'s trace id', async () => {
     const callerTrace = randomUUID().replace(/-/g, '');
     const res = await api.get('/v1/health', { headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } });

@@ -8,6 +8,8 @@ export interface CollectedSpan {
   parentSpanId: string;
   name: string;
   kind: number;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  status: number;
   attributes: Record<string, unknown>;
 }
 
@@ -36,7 +38,7 @@ export class OtlpCollector {
             const service = String(plain(resourceSpans.resource?.attributes)['service.name']);
             for (const scope of resourceSpans.scopeSpans ?? []) {
               for (const span of scope.spans ?? []) {
-                spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind, attributes: plain(span.attributes) });
+                spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind, status: span.status?.code ?? 0, attributes: plain(span.attributes) });
               }
             }
           }

@@ -31,6 +31,19 @@ describe('configuration fails closed', () => {
       .to.deep.equal(['https://temporal.example.com', 'https://ops.example.com']);
   });
 
+  it('samples traces by OpenTelemetry\'s OTEL_TRACES_SAMPLER and its ratio, every request by default, and refuses what it does not know', () => {
+    const sampling = (env: Record<string, string>) => loadConfig(minimalEnv(env)).tracing.sampling;
+    expect(sampling({})).to.deep.equal({ parentBased: true, ratio: 1 });
+    expect(sampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })).to.deep.equal({ parentBased: true, ratio: 0.25 });
+    expect(sampling({ OTEL_TRACES_SAMPLER: 'traceidratio' })).to.deep.equal({ parentBased: false, ratio: 1 });
+    expect(sampling({ OTEL_TRACES_SAMPLER: 'always_off', OTEL_TRACES_SAMPLER_ARG: '0.5' })).to.deep.equal({ parentBased: false, ratio: 0 });
+    expect(sampling({ OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: '0.5' }), 'the ratio is only the ratio samplers\'').to.deep.equal({ parentBased: true, ratio: 1 });
+    expect(() => sampling({ OTEL_TRACES_SAMPLER: 'jaeger_remote' })).to.throw(/OTEL_TRACES_SAMPLER must be one of always_on, .*got "jaeger_remote"/);
+    for (const arg of ['1.5', '-0.1', 'half']) {
+      expect(() => sampling({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: arg }), arg).to.throw(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
+    }
+  });
+
   describe('production fails closed on what weakens it (issue #30)', () => {
     // Everything prod asks for, set well: each case below spoils one setting.
     const prod = (overrides: Record<string, string> = {}) => minimalEnv({ ...productionEnv({ CODEC_CORS_ORIGINS: '' }), ...overrides });
