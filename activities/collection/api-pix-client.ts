@@ -137,11 +137,13 @@ export class ApiPixClient {
   }
 
   /**
-   * The sandbox PSP only (not API Pix): the payer's bank pays the charge, `amount` or what the BR
-   * Code asks today; `webhook` once, twice (a repeat) or lost (none sent).
+   * The sandbox PSP only (not API Pix): the payer's bank pays the charge at `paidAt` (a test
+   * clock's time; null: the PSP's now), `amount` or what the BR Code asks at that moment;
+   * `webhook` once, twice (a repeat) or lost (none sent).
    */
-  simulatePayment(txid: string, amount: string | null, webhook: 'once' | 'twice' | 'lost'): Promise<ReceivedPix> {
-    return this.call({ method: 'POST', path: pathOf('sandbox', 'cobv', txid, 'pagamentos'), body: { valor: amount, webhook } }, readPix);
+  simulatePayment(txid: string, amount: string | null, webhook: 'once' | 'twice' | 'lost', paidAt: Date | null = null): Promise<ReceivedPix> {
+    const body = { valor: amount, webhook, ...(paidAt ? { horario: paidAt.toISOString() } : {}) };
+    return this.call({ method: 'POST', path: pathOf('sandbox', 'cobv', txid, 'pagamentos'), body }, readPix);
   }
 
   setWebhook(pixKey: string, webhookUrl: string): Promise<void> {

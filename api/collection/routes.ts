@@ -12,8 +12,18 @@ import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
+import { clockTime } from '../../db/repositories/test-clocks';
 import { reconcilePix } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
+
+/**
+ * When a sandbox payer pays a title of this operation: on a test clock, the clock's time, so the
+ * PSP judges lateness and expiry as the operation lives them; otherwise null (the PSP's now).
+ */
+async function payingMoment(db: Knex, originatorId: string, operationId: string): Promise<Date | null> {
+  const clockId = (await new OperationsRepository(db, originatorId).byId(operationId))?.testClockId;
+  return clockId ? (await clockTime(db, clockId)) ?? null : null;
+}
 
 /**
  * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
@@ -52,8 +62,9 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
+    const paidAt = await payingMoment(uow.db, tenantOf(req), title.operationId);
     try {
-      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once');
+      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once', paidAt);
       return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };
     } catch (err) {
       if (!(err instanceof PixCollectionError)) throw err;
