@@ -5,7 +5,7 @@ import { PixCollectionError } from '../../activities/provider-errors';
 import type { Config } from '../../db/config';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { OperationsRepository } from '../../db/repositories/operations';
-import { Conflict, NotAuthenticated, NotFound, ProviderFailed } from '../../domain/errors';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { TemporalHandle } from '../temporal-client';
@@ -15,6 +15,16 @@ import { recordCallbackSignature } from '../../db/repositories/callback-signatur
 import { clockTime } from '../../db/repositories/test-clocks';
 import { reconcilePix } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
+
+/** The PSP down or refusing while reconciling: 503, as documented, not an unhandled 500; the caller (PSP, schedule, staff) tries again. */
+async function withPsp<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PixCollectionError) throw new Unavailable('pix_collection_unavailable');
+    throw err;
+  }
+}
 
 /**
  * When a sandbox payer pays a title of this operation: on a test clock, the clock's time, so the
@@ -35,21 +45,23 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
   const psp = new ApiPixClient({ ...collection, timeoutMs: providers.timeoutMs });
   const ctx = { db: deps.db, temporal: deps.temporal, psp };
 
+  const window = { hours: collection.sweepWindowHours, budgetMs: deps.config.db.failFastMs };
+
   router.post('/v1/internal/pix-collection/pix', handle(async (req, uow) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
     const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
     // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
-    if (first) for (const pix of readPixNotification(req.body)) await reconcilePix(ctx, pix, 'webhook');
+    if (first) for (const pix of readPixNotification(req.body)) await withPsp(() => reconcilePix(ctx, pix, 'webhook'));
     return { status: 200, body: { accepted: true } };
   }));
 
   router.post('/v1/internal/pix-collection/sweep', handle(async (req) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    return ok(presentSweep(await sweepCollection(ctx, collection.sweepWindowHours, deps.now())));
+    return ok(presentSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
   }));
 
   router.post('/v1/backoffice/collection/sweep', handle(async (req) => {
-    const sweep = await sweepCollection(ctx, collection.sweepWindowHours, deps.now());
+    const sweep = await withPsp(() => sweepCollection(ctx, window, deps.now()));
     await deps.audit.record(req, { action: 'collection.sweep', after: { applied: sweep.applied.map((p) => p.endToEndId) } });
     return ok(presentSweep(sweep));
   }));
