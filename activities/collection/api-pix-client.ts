@@ -1,5 +1,7 @@
 import { PixCollectionError, isTransient } from '../provider-errors';
-import { pathOf, ProviderHttp, ProviderRequest, Reader } from '../provider-http';
+import { Agent } from 'undici';
+import type { ClientTls } from '../../db/config-tls';
+import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from '../provider-http';
 
 export interface ApiPixSettings {
   /** The API's base (`https://psp.example/api/v2`). */
@@ -8,6 +10,8 @@ export interface ApiPixSettings {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+  /** TLS with the PSP (its token endpoint and API), mutual when a client certificate is given; absent: the defaults. */
+  tls?: ClientTls | null;
 }
 
 export type ChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
@@ -85,10 +89,14 @@ export function readPixNotification(body: unknown): ReceivedPix[] {
  */
 export class ApiPixClient {
   private readonly http: ProviderHttp;
+  private readonly dispatcher: Agent | undefined;
   private token: { value: string; until: number } | null = null;
 
   constructor(private readonly settings: ApiPixSettings) {
-    this.http = new ProviderHttp(settings.apiUrl, settings.timeoutMs);
+    const { tls } = settings;
+    const present = (pems: Record<string, string | null>) => Object.fromEntries(Object.entries(pems).filter(([, pem]) => pem !== null));
+    this.dispatcher = tls ? new Agent({ connect: present({ cert: tls.certPem, key: tls.keyPem, ca: tls.caPem }) }) : undefined;
+    this.http = new ProviderHttp(settings.apiUrl, settings.timeoutMs, this.dispatcher);
   }
 
   putCharge(charge: NewCharge): Promise<Charge> {
@@ -173,9 +181,10 @@ export class ApiPixClient {
         headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=client_credentials',
         signal: AbortSignal.timeout(timeoutMs),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       });
     } catch (err) {
-      throw new PixCollectionError('pix_collection_unavailable', `token endpoint unreachable (${(err as Error).message})`, null);
+      throw new PixCollectionError('pix_collection_unavailable', `token endpoint ${unreachable(err, timeoutMs, tokenUrl)}`, null);
     }
     const text = await response.text();
     if (!response.ok) throw new PixCollectionError(isTransient(response.status) ? 'pix_collection_unavailable' : 'pix_collection_refused', `token endpoint answered ${response.status}`, response.status);
