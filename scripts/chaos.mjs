@@ -147,7 +147,7 @@ try {
   // The hourly collection sweep, run every 15 s instead (through its Temporal Schedule, as in
   // production), so the PIX whose webhooks are lost reach their titles within the run.
   let sweeping = true;
-  const sweeps = { triggered: 0, failed: 0 };
+  const sweeps = { triggered: 0, failed: 0, error: null };
   const sweeper = (async () => {
     const client = new Client({ connection: await Connection.connect({ address: cluster.temporal.address }) });
     while (sweeping) {
@@ -160,7 +160,7 @@ try {
       }
     }
     await client.connection.close();
-  })();
+  })().catch((err) => { sweeps.error = err.message; });
 
   const running = [];
   while (Date.now() - t0 < LOAD_MS) {
@@ -246,7 +246,7 @@ try {
   await auditPixCollection({ db, psp, journeys, since: t0 - 60_000, check });
   let sweepsGivenUp = 0;
   for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" AND WorkflowType = "collectionSweep"' })) if (execution.type === 'collectionSweep') sweepsGivenUp += 1;
-  check('collection sweeps triggered (not triggered: Temporal restarting; given up: the api or PSP down)', '>0', `${sweeps.triggered} (${sweeps.failed}; ${sweepsGivenUp})`, sweeps.triggered > 0);
+  check('collection sweeps triggered (not triggered: Temporal restarting; given up: the api or PSP down)', '>0', `${sweeps.triggered} (${sweeps.failed}; ${sweepsGivenUp})${sweeps.error ? ` ${sweeps.error}` : ''}`, sweeps.triggered > 0 && !sweeps.error);
 
   const eventsOfSubscription = async () => (await db.query(`
     select e.event_id, e.event_type, e.created_at from events e join webhook_subscriptions s on s.id = $1
