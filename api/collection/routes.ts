@@ -13,7 +13,7 @@ import { handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
 import { clockTime } from '../../db/repositories/test-clocks';
-import { reconcilePix } from './reconcile';
+import { reconcileWithinBudget } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
 
 /** The PSP down or refusing while reconciling: 503, as documented, not an unhandled 500; the caller (PSP, schedule, staff) tries again. */
@@ -51,7 +51,7 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
     const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
     // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
-    if (first) for (const pix of readPixNotification(req.body)) await withPsp(() => reconcilePix(ctx, pix, 'webhook'));
+    if (first) for (const pix of readPixNotification(req.body)) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
     return { status: 200, body: { accepted: true } };
   }));
 

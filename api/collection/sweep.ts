@@ -1,5 +1,4 @@
-import { withDatabaseBudget } from '../../db/request-budget';
-import { type CollectionContext, reconcilePix, ReconciledPix } from './reconcile';
+import { type CollectionContext, reconcileWithinBudget, ReconciledPix } from './reconcile';
 
 export interface SweepResult {
   from: Date;
@@ -9,17 +8,15 @@ export interface SweepResult {
 }
 
 /**
- * Lists what the PSP received in the window and reconciles each PIX: one already applied changes
- * nothing, so the window overlaps the previous sweep's on purpose (a PIX late to be listed is not missed).
- * A sweep is a batch inside one request: each PIX has the request's Postgres wait budget
- * (`budgetMs`) of its own, so a long window still fails fast on a stalled Postgres but is never
- * refused for its length (the fault run's sweeps of a few dozen PIX spent one 2 s budget and failed).
+ * Lists what the PSP received in the window and reconciles each PIX (within its own Postgres
+ * budget): one already applied changes nothing, so the window overlaps the previous sweep's on
+ * purpose (a PIX late to be listed is not missed).
  */
 export async function sweepCollection(ctx: CollectionContext, window: { hours: number; budgetMs: number }, now: Date): Promise<SweepResult> {
   const from = new Date(now.getTime() - window.hours * 3_600_000);
   const applied: ReconciledPix[] = [];
   for (const pix of await ctx.psp.receivedBetween(from, now)) {
-    const reconciled = await withDatabaseBudget(window.budgetMs, () => reconcilePix(ctx, pix, 'sweep'));
+    const reconciled = await reconcileWithinBudget(ctx, pix, 'sweep', window.budgetMs);
     if (reconciled?.newlyApplied) applied.push(reconciled);
   }
   return { from, to: now, applied };
