@@ -1,3 +1,5 @@
+import type { Dispatcher } from 'undici';
+
 /**
  * JSON over HTTP to one external provider, shared by the e-sign and PIX adapters. The timeout
  * covers the whole exchange (headers and body); every failure, including a reply of the wrong
@@ -62,10 +64,20 @@ export class Reader {
   }
 }
 
-function unreachable(err: unknown, timeoutMs: number): string {
+/**
+ * Why no answer came: a timeout, a failed TLS handshake, or the connection's own error. Under TLS
+ * 1.3 a server that wants a client certificate (mutual TLS) finishes the handshake, then closes
+ * the connection when none or a stranger's came: the client only sees it closed, hence the hint.
+ */
+export function unreachable(err: unknown, timeoutMs: number, url: string): string {
   if ((err as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return `unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`;
+  const code = cause?.code ?? cause?.message ?? (err as Error).message;
+  if (/CERT|SSL|TLS/.test(code)) return `TLS handshake failed (${code}): check the client certificate, key and CA configured for this provider`;
+  if (url.startsWith('https:') && ['UND_ERR_SOCKET', 'ECONNRESET'].includes(code)) {
+    return `connection closed without an answer (${code}): if the provider requires mutual TLS, check the client certificate and key configured for it`;
+  }
+  return `unreachable (${code})`;
 }
 
 /** Our providers' `{error: {code, message}}`, or API Pix's problem+json `{type, title, detail}`. */
@@ -86,7 +98,8 @@ function refusal(status: number, text: string): string {
 export class ProviderHttp {
   private readonly baseUrl: string;
 
-  constructor(baseUrl: string, private readonly timeoutMs: number) {
+  /** `dispatcher`: the connection pool to use, one presenting a client certificate for mutual TLS. */
+  constructor(baseUrl: string, private readonly timeoutMs: number, private readonly dispatcher?: Dispatcher) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
@@ -103,11 +116,12 @@ export class ProviderHttp {
         headers,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: AbortSignal.timeout(this.timeoutMs),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       });
       status = response.status;
       text = await response.text();
     } catch (err) {
-      throw fail(unreachable(err, this.timeoutMs), null);
+      throw fail(unreachable(err, this.timeoutMs, this.baseUrl), null);
     }
     if (status < 200 || status > 299) throw fail(refusal(status, text), status);
     try {

@@ -8,6 +8,7 @@ import { PASSWORD_LOG2N } from './crypto/passwords';
 import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
 import type { SamplingSettings, TracingSettings } from './telemetry/tracing';
+import { ClientTls, clientTls, TlsSettingError } from './config-tls';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -54,9 +55,10 @@ export interface Config {
   /**
    * Collecting titles by PIX (issue #31): the originators' collection PSP through API Pix, its OAuth2
    * client, and the secret its webhooks are signed with; `callbackSecret` null turns collection off
-   * (no charge is issued and the webhook route refuses every call).
+   * (no charge is issued and the webhook route refuses every call). `tls`: mutual TLS with the PSP
+   * (API Pix requires it of every PSP's clients), for the token and the API alike.
    */
-  collection: { apiUrl: string; tokenUrl: string; clientId: string; clientSecret: string; callbackSecret: string | null; sweepWindowHours: number };
+  collection: { apiUrl: string; tokenUrl: string; clientId: string; clientSecret: string; callbackSecret: string | null; sweepWindowHours: number; tls: ClientTls | null };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   openapi: { validateResponses: boolean };
   /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
@@ -117,6 +119,15 @@ function cipherKeys(env: Env, name: string): CipherKey[] {
     return parseCipherKeys(str(env, name));
   } catch (err) {
     if (err instanceof CipherKeyError) throw new ConfigError(`${name}: ${err.message}`);
+    throw err;
+  }
+}
+
+function tlsSettings(env: Env, prefix: string): ClientTls | null {
+  try {
+    return clientTls(env, prefix);
+  } catch (err) {
+    if (err instanceof TlsSettingError) throw new ConfigError(err.message);
     throw err;
   }
 }
@@ -270,6 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
       clientSecret: str(env, 'PIX_COLLECTION_CLIENT_SECRET', SANDBOX_COLLECTION_CLIENT.clientSecret),
       callbackSecret: optional(env, 'PIX_COLLECTION_CALLBACK_SECRET') === null ? null : secret(env, 'PIX_COLLECTION_CALLBACK_SECRET'),
       sweepWindowHours: int(env, 'PIX_COLLECTION_SWEEP_WINDOW_HOURS', 48, 1),
+      tls: tlsSettings(env, 'PIX_COLLECTION'),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },

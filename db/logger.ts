@@ -4,6 +4,7 @@ import { activeSpanIds } from './telemetry/span-ids';
 const SECRET_KEYS = new Set([
   'client_secret', 'clientsecret', 'secret', 'password', 'access_token', 'accesstoken', 'token', 'authorization',
   'hmac_secret', 'hmacsecret', 'signer_token', 'signertoken', 'sign_url', 'signurl', 'x-client-secret', 'private_pem', 'privatekey',
+  'keypem', 'key_pem',
 ]);
 const JWT_PATTERN = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g;
 const SIGN_URL_PATTERN = /(\/sign\/)[\w-]+/g;

@@ -13,8 +13,11 @@ import { Client, Connection } from '@temporalio/client';
 import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
+import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
+// workflows/collection-sweep.ts's COLLECTION_SWEEP_SCHEDULE_ID (this script runs without tsx).
+const COLLECTION_SWEEP_SCHEDULE_ID = 'pix-collection-sweep';
 const DRAIN_MS = 120_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const between = (lo, hi) => lo + Math.random() * (hi - lo);
@@ -128,6 +131,9 @@ try {
       await probing;
     })(),
     (async () => { await at(70 * scale); await fault('stop the webhook receiver for 60 s', stopReceiver); await sleep(60_000); await fault('start the webhook receiver', startReceiver); })(),
+    // The sandbox is every provider, the collection PSP among them: PIX paid before a kill must
+    // still reach their titles (webhooks cut short are the sweep's to find).
+    (async () => { await at(40 * scale); fault('SIGKILL the collection PSP (the sandbox providers, restarted)', () => cluster.sandbox.kill('SIGKILL')); })(),
     (async () => { await at(120 * scale); fault('SIGKILL the sandbox providers (restarted)', () => cluster.sandbox.kill('SIGKILL')); })(),
     (async () => {
       for (let next = between(20, 30); next * 1_000 < LOAD_MS; next += between(20, 30)) {
@@ -138,16 +144,37 @@ try {
     })(),
   ];
 
+  // The hourly collection sweep, run every 15 s instead (through its Temporal Schedule, as in
+  // production), so the PIX whose webhooks are lost reach their titles within the run.
+  let sweeping = true;
+  const sweeps = { triggered: 0, failed: 0, error: null };
+  const sweeper = (async () => {
+    const client = new Client({ connection: await Connection.connect({ address: cluster.temporal.address }) });
+    while (sweeping) {
+      await sleep(15_000);
+      try {
+        await client.schedule.getHandle(COLLECTION_SWEEP_SCHEDULE_ID).trigger();
+        sweeps.triggered += 1;
+      } catch {
+        sweeps.failed += 1;
+      }
+    }
+    await client.connection.close();
+  })().catch((err) => { sweeps.error = err.message; });
+
   const running = [];
   while (Date.now() - t0 < LOAD_MS) {
+    // Every journey's second title is paid by PIX; one in three of those webhooks is lost.
     const j = { n: journeys.length, stage: 'creating', error: null };
     journeys.push(j);
-    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS }).catch((err) => { j.error = err.message; }));
+    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS, pixWebhook: j.n % 3 === 0 ? 'lost' : 'once' }).catch((err) => { j.error = err.message; }));
     await sleep(1_500);
   }
   say(`chaos: load done (${journeys.length} journeys); draining`);
   await Promise.all(timeline);
   await Promise.all(running);
+  sweeping = false;
+  await sweeper;
   await sleep(5_000);
 
   // ---- the audit
@@ -191,7 +218,8 @@ try {
   check('operations whose read model and workflow disagree (for 30 s)', 0, disagree.length);
   check('operation workflows Failed, timed out or terminated', 0, badWorkflows);
   let failedAnywhere = 0;
-  for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" OR ExecutionStatus = "TimedOut"' })) {
+  // A collection sweep gives up after a few tries by design (the next run sweeps the same window): counted apart below.
+  for await (const execution of temporal.workflow.list({ query: '(ExecutionStatus = "Failed" OR ExecutionStatus = "TimedOut") AND WorkflowType != "collectionSweep"' })) {
     failedAnywhere += 1;
     const history = failedAnywhere <= 5 ? await temporal.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory() : null;
     const failure = history?.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
@@ -213,6 +241,12 @@ try {
     }
   }
   check('operations without exactly one settled PIX when paid (none otherwise)', 0, wrongPayments);
+
+  const psp = { url: `${cluster.sandboxUrl}/api-pix`, clientId: cluster.appEnv.PIX_COLLECTION_CLIENT_ID ?? 'sandbox-collection-client', clientSecret: cluster.appEnv.PIX_COLLECTION_CLIENT_SECRET ?? 'sandbox-collection-secret' };
+  await auditPixCollection({ db, psp, journeys, since: t0 - 60_000, check });
+  let sweepsGivenUp = 0;
+  for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" AND WorkflowType = "collectionSweep"' })) if (execution.type === 'collectionSweep') sweepsGivenUp += 1;
+  check('collection sweeps triggered (not triggered: Temporal restarting; given up: the api or PSP down)', '>0', `${sweeps.triggered} (${sweeps.failed}; ${sweepsGivenUp})${sweeps.error ? ` ${sweeps.error}` : ''}`, sweeps.triggered > 0 && !sweeps.error);
 
   const eventsOfSubscription = async () => (await db.query(`
     select e.event_id, e.event_type, e.created_at from events e join webhook_subscriptions s on s.id = $1

@@ -1,5 +1,7 @@
 import { PixCollectionError, isTransient } from '../provider-errors';
-import { pathOf, ProviderHttp, ProviderRequest, Reader } from '../provider-http';
+import { Agent } from 'undici';
+import type { ClientTls } from '../../db/config-tls';
+import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from '../provider-http';
 
 export interface ApiPixSettings {
   /** The API's base (`https://psp.example/api/v2`). */
@@ -8,6 +10,8 @@ export interface ApiPixSettings {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+  /** TLS with the PSP (its token endpoint and API), mutual when a client certificate is given; absent: the defaults. */
+  tls?: ClientTls | null;
 }
 
 export type ChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
@@ -85,10 +89,14 @@ export function readPixNotification(body: unknown): ReceivedPix[] {
  */
 export class ApiPixClient {
   private readonly http: ProviderHttp;
+  private readonly dispatcher: Agent | undefined;
   private token: { value: string; until: number } | null = null;
 
   constructor(private readonly settings: ApiPixSettings) {
-    this.http = new ProviderHttp(settings.apiUrl, settings.timeoutMs);
+    const { tls } = settings;
+    const present = (pems: Record<string, string | null>) => Object.fromEntries(Object.entries(pems).filter(([, pem]) => pem !== null));
+    this.dispatcher = tls ? new Agent({ connect: present({ cert: tls.certPem, key: tls.keyPem, ca: tls.caPem }) }) : undefined;
+    this.http = new ProviderHttp(settings.apiUrl, settings.timeoutMs, this.dispatcher);
   }
 
   putCharge(charge: NewCharge): Promise<Charge> {
@@ -137,11 +145,13 @@ export class ApiPixClient {
   }
 
   /**
-   * The sandbox PSP only (not API Pix): the payer's bank pays the charge, `amount` or what the BR
-   * Code asks today; `webhook` once, twice (a repeat) or lost (none sent).
+   * The sandbox PSP only (not API Pix): the payer's bank pays the charge at `paidAt` (a test
+   * clock's time; null: the PSP's now), `amount` or what the BR Code asks at that moment;
+   * `webhook` once, twice (a repeat) or lost (none sent).
    */
-  simulatePayment(txid: string, amount: string | null, webhook: 'once' | 'twice' | 'lost'): Promise<ReceivedPix> {
-    return this.call({ method: 'POST', path: pathOf('sandbox', 'cobv', txid, 'pagamentos'), body: { valor: amount, webhook } }, readPix);
+  simulatePayment(txid: string, amount: string | null, webhook: 'once' | 'twice' | 'lost', paidAt: Date | null = null): Promise<ReceivedPix> {
+    const body = { valor: amount, webhook, ...(paidAt ? { horario: paidAt.toISOString() } : {}) };
+    return this.call({ method: 'POST', path: pathOf('sandbox', 'cobv', txid, 'pagamentos'), body }, readPix);
   }
 
   setWebhook(pixKey: string, webhookUrl: string): Promise<void> {
@@ -171,9 +181,10 @@ export class ApiPixClient {
         headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=client_credentials',
         signal: AbortSignal.timeout(timeoutMs),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       });
     } catch (err) {
-      throw new PixCollectionError('pix_collection_unavailable', `token endpoint unreachable (${(err as Error).message})`, null);
+      throw new PixCollectionError('pix_collection_unavailable', `token endpoint ${unreachable(err, timeoutMs, tokenUrl)}`, null);
     }
     const text = await response.text();
     if (!response.ok) throw new PixCollectionError(isTransient(response.status) ? 'pix_collection_unavailable' : 'pix_collection_refused', `token endpoint answered ${response.status}`, response.status);

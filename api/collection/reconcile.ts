@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ApiPixClient, ReceivedPix } from '../../activities/collection/api-pix-client';
 import { OperationsRepository } from '../../db/repositories/operations';
+import { withDatabaseBudget } from '../../db/request-budget';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
 import { pixCharges, pixCollectionPayments } from '../../db/telemetry/metrics';
@@ -87,6 +88,16 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     if (outcome.titleStatus === 'PAID') pixCharges.inc({ outcome: 'paid' });
   }
   return { endToEndId: pix.endToEndId, txid: pix.txid, titleId: charge.titleId, receivedBrl: pix.amount, ...outcome };
+}
+
+/**
+ * A webhook or a sweep is a batch of PIX inside one request: each PIX has the request's Postgres
+ * wait budget (`budgetMs`) of its own, so a stalled Postgres still fails the batch within the
+ * budget but a long batch is never refused for its length (the fault run's sweeps of a few dozen
+ * PIX spent one 2 s budget and answered 503 every time).
+ */
+export function reconcileWithinBudget(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy, budgetMs: number): Promise<ReconciledPix | null> {
+  return withDatabaseBudget(budgetMs, () => reconcilePix(ctx, pix, foundBy));
 }
 
 /**

@@ -5,15 +5,35 @@ import { PixCollectionError } from '../../activities/provider-errors';
 import type { Config } from '../../db/config';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { OperationsRepository } from '../../db/repositories/operations';
-import { Conflict, NotAuthenticated, NotFound, ProviderFailed } from '../../domain/errors';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { tenantOf } from '../http/request-helpers';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
-import { reconcilePix } from './reconcile';
+import { clockTime } from '../../db/repositories/test-clocks';
+import { reconcileWithinBudget } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
+
+/** The PSP down or refusing while reconciling: 503, as documented, not an unhandled 500; the caller (PSP, schedule, staff) tries again. */
+async function withPsp<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PixCollectionError) throw new Unavailable('pix_collection_unavailable');
+    throw err;
+  }
+}
+
+/**
+ * When a sandbox payer pays a title of this operation: on a test clock, the clock's time, so the
+ * PSP judges lateness and expiry as the operation lives them; otherwise null (the PSP's now).
+ */
+async function payingMoment(db: Knex, originatorId: string, operationId: string): Promise<Date | null> {
+  const clockId = (await new OperationsRepository(db, originatorId).byId(operationId))?.testClockId;
+  return clockId ? (await clockTime(db, clockId)) ?? null : null;
+}
 
 /**
  * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
@@ -25,21 +45,23 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
   const psp = new ApiPixClient({ ...collection, timeoutMs: providers.timeoutMs });
   const ctx = { db: deps.db, temporal: deps.temporal, psp };
 
+  const window = { hours: collection.sweepWindowHours, budgetMs: deps.config.db.failFastMs };
+
   router.post('/v1/internal/pix-collection/pix', handle(async (req, uow) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
     const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
     // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
-    if (first) for (const pix of readPixNotification(req.body)) await reconcilePix(ctx, pix, 'webhook');
+    if (first) for (const pix of readPixNotification(req.body)) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
     return { status: 200, body: { accepted: true } };
   }));
 
   router.post('/v1/internal/pix-collection/sweep', handle(async (req) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    return ok(presentSweep(await sweepCollection(ctx, collection.sweepWindowHours, deps.now())));
+    return ok(presentSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
   }));
 
   router.post('/v1/backoffice/collection/sweep', handle(async (req) => {
-    const sweep = await sweepCollection(ctx, collection.sweepWindowHours, deps.now());
+    const sweep = await withPsp(() => sweepCollection(ctx, window, deps.now()));
     await deps.audit.record(req, { action: 'collection.sweep', after: { applied: sweep.applied.map((p) => p.endToEndId) } });
     return ok(presentSweep(sweep));
   }));
@@ -52,8 +74,9 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
+    const paidAt = await payingMoment(uow.db, tenantOf(req), title.operationId);
     try {
-      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once');
+      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once', paidAt);
       return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };
     } catch (err) {
       if (!(err instanceof PixCollectionError)) throw err;

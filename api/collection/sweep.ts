@@ -1,4 +1,4 @@
-import { type CollectionContext, reconcilePix, ReconciledPix } from './reconcile';
+import { type CollectionContext, reconcileWithinBudget, ReconciledPix } from './reconcile';
 
 export interface SweepResult {
   from: Date;
@@ -8,14 +8,15 @@ export interface SweepResult {
 }
 
 /**
- * Lists what the PSP received in the window and reconciles each PIX: one already applied changes
- * nothing, so the window overlaps the previous sweep's on purpose (a PIX late to be listed is not missed).
+ * Lists what the PSP received in the window and reconciles each PIX (within its own Postgres
+ * budget): one already applied changes nothing, so the window overlaps the previous sweep's on
+ * purpose (a PIX late to be listed is not missed).
  */
-export async function sweepCollection(ctx: CollectionContext, windowHours: number, now: Date): Promise<SweepResult> {
-  const from = new Date(now.getTime() - windowHours * 3_600_000);
+export async function sweepCollection(ctx: CollectionContext, window: { hours: number; budgetMs: number }, now: Date): Promise<SweepResult> {
+  const from = new Date(now.getTime() - window.hours * 3_600_000);
   const applied: ReconciledPix[] = [];
   for (const pix of await ctx.psp.receivedBetween(from, now)) {
-    const reconciled = await reconcilePix(ctx, pix, 'sweep');
+    const reconciled = await reconcileWithinBudget(ctx, pix, 'sweep', window.budgetMs);
     if (reconciled?.newlyApplied) applied.push(reconciled);
   }
   return { from, to: now, applied };

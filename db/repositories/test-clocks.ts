@@ -50,6 +50,11 @@ export async function clockOwner(db: Knex, id: string): Promise<string | undefin
   return (await db('test_clocks').where({ id }).whereNull('deleted_at').first('originator_id'))?.originator_id;
 }
 
+/** A clock's time, deleted or not: an operation on a deleted clock stays at its last time. */
+export async function clockTime(db: Knex, id: string): Promise<Date | undefined> {
+  return (await db('test_clocks').where({ id }).first('frozen_time'))?.frozen_time;
+}
+
 /** The clock workflow's writes: it owns the status and the time (any tenant's clock, by id). */
 export class TestClockMovesRepository {
   constructor(private readonly db: Knex) {}

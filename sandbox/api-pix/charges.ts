@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dynamicBrCode } from '../../domain/collection/br-code';
 import { lateComponents } from '../../domain/collection/late-charges';
 import { Money } from '../../domain/money';
+import { addDays, businessDate } from '../../domain/pricing';
 import { PixProblem } from './problem';
 
 /** API Pix 2.9.0 `CobVCompleta` (the fields this sandbox keeps). */
@@ -47,6 +48,8 @@ export interface ReceivedPix {
 export interface CollectionSnapshot {
   charges: Cobv[];
   received: ReceivedPix[];
+  /** endToEndId to when the PSP recorded it (absent in state files written before test clocks paid). */
+  recordedAt?: [string, string][];
   webhooks: [string, string][];
   lastLoc: number;
 }
@@ -70,6 +73,8 @@ function endToEndId(at: Date, prefix = 'E'): string {
 export class CollectionBook {
   private readonly charges = new Map<string, Cobv>();
   private readonly received = new Map<string, ReceivedPix>();
+  /** When each PIX reached the book: its `horario` may be a test clock's time, months from this one. */
+  private readonly recordedAt = new Map<string, number>();
   private readonly webhooks = new Map<string, string>();
   private lastLoc = 0;
 
@@ -108,20 +113,26 @@ export class CollectionBook {
   }
 
   /**
-   * The payer's bank pays the charge (a sandbox extra): the amount the BR Code asks today unless
-   * told otherwise; fine and interest are owed once the due date has passed.
+   * The payer's bank pays the charge (a sandbox extra) at `paidAt`, the PIX's `horario`: a test
+   * clock's time when the payer's title lives on one. Lateness and expiry are judged at that
+   * moment: after the due date the amount asked carries fine and interest; after the days of
+   * validity the charge is no longer payable.
    */
-  pay(txid: string, valor: string | null, now: Date): ReceivedPix {
+  pay(txid: string, valor: string | null, paidAt: Date, recordedAt: Date): ReceivedPix {
     const charge = this.get(txid);
     if (charge.status !== 'ATIVA') throw new PixProblem('CobVOperacaoInvalida', 400, 'Cobrança não está ativa', `a cobrança está ${charge.status}`);
+    const { dataDeVencimento, validadeAposVencimento } = charge.calendario;
+    if (businessDate(paidAt) > addDays(dataDeVencimento, validadeAposVencimento)) {
+      throw new PixProblem('CobVOperacaoInvalida', 400, 'Cobrança expirada', `a cobrança venceu em ${dataDeVencimento} e valia ${validadeAposVencimento} dias após o vencimento`);
+    }
     const late = lateComponents({
-      original: Money.of(charge.valor.original), dueDate: charge.calendario.dataDeVencimento, paidOn: now,
+      original: Money.of(charge.valor.original), dueDate: dataDeVencimento, paidOn: paidAt,
       finePct: charge.valor.multa?.valorPerc ?? '0', interestMonthlyPct: charge.valor.juros?.valorPerc ?? '0',
     });
     const due = Money.of(charge.valor.original).plus(late.fine).plus(late.interest);
     const paid = valor === null ? due : Money.of(valor);
     const pix: ReceivedPix = {
-      endToEndId: endToEndId(now), txid, valor: paid.toString(), chave: charge.chave, horario: now.toISOString(), devolucoes: [],
+      endToEndId: endToEndId(paidAt), txid, valor: paid.toString(), chave: charge.chave, horario: paidAt.toISOString(), devolucoes: [],
       componentesValor: {
         original: { valor: paid.minus(late.fine).minus(late.interest).toString() },
         ...(late.fine.isZero() ? {} : { multa: { valor: late.fine.toString() } }),
@@ -129,6 +140,7 @@ export class CollectionBook {
       },
     };
     this.received.set(pix.endToEndId, pix);
+    this.recordedAt.set(pix.endToEndId, recordedAt.getTime());
     if (!due.gt(paid)) charge.status = 'CONCLUIDA';
     return pix;
   }
@@ -139,11 +151,16 @@ export class CollectionBook {
     return pix;
   }
 
-  /** Received between `inicio` and `fim` (inclusive), oldest first. */
+  /**
+   * Recorded between `inicio` and `fim` (inclusive), oldest first. A real PSP has one time, so
+   * recording and `horario` agree; here a PIX paid at a test clock's time is listed when it was
+   * recorded, so a sweep over the last hours (real time) still finds it.
+   */
   pixBetween(inicio: Date, fim: Date): ReceivedPix[] {
+    const recorded = (pix: ReceivedPix) => this.recordedAt.get(pix.endToEndId) ?? Date.parse(pix.horario);
     return [...this.received.values()]
-      .filter((p) => Date.parse(p.horario) >= inicio.getTime() && Date.parse(p.horario) <= fim.getTime())
-      .sort((a, b) => a.horario.localeCompare(b.horario));
+      .filter((p) => recorded(p) >= inicio.getTime() && recorded(p) <= fim.getTime())
+      .sort((a, b) => recorded(a) - recorded(b));
   }
 
   /** The same refund id answers the same refund; together they never return more than was received. */
@@ -172,7 +189,10 @@ export class CollectionBook {
   }
 
   snapshot(): CollectionSnapshot {
-    return { charges: [...this.charges.values()], received: [...this.received.values()], webhooks: [...this.webhooks.entries()], lastLoc: this.lastLoc };
+    return {
+      charges: [...this.charges.values()], received: [...this.received.values()], webhooks: [...this.webhooks.entries()], lastLoc: this.lastLoc,
+      recordedAt: [...this.recordedAt.entries()].map(([e2eid, at]) => [e2eid, new Date(at).toISOString()]),
+    };
   }
 
   restore(snapshot: CollectionSnapshot | undefined): void {
@@ -180,6 +200,7 @@ export class CollectionBook {
     for (const charge of snapshot.charges) this.charges.set(charge.txid, charge);
     for (const pix of snapshot.received) this.received.set(pix.endToEndId, pix);
     for (const [chave, url] of snapshot.webhooks) this.webhooks.set(chave, url);
+    for (const [e2eid, at] of snapshot.recordedAt ?? []) this.recordedAt.set(e2eid, Date.parse(at));
     this.lastLoc = snapshot.lastLoc;
   }
 }

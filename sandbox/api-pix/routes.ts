@@ -9,6 +9,7 @@ const VALOR = /^\d{1,10}\.\d{2}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PERC = /^\d{1,2}\.\d{2}$/;
 const REFUND_ID = /^[a-zA-Z0-9]{1,35}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const TOKEN_LIFETIME_S = 3600;
 
 export type Notify = (webhookUrl: string, pix: ReceivedPix[]) => void;
@@ -130,12 +131,15 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
     if (!url) throw new PixProblem('WebhookNaoEncontrado', 404, 'Webhook não encontrado', `nenhum webhook para a chave ${req.params.chave}`);
     res.json({ webhookUrl: url, chave: req.params.chave });
   });
-  // Not an API Pix route: the payer's bank pays. `webhook` once (default), twice (a repeat) or lost (none sent).
+  // Not an API Pix route: the payer's bank pays, at `horario` (a test clock's time) or now.
+  // `webhook` once (default), twice (a repeat) or lost (none sent).
   api.post('/sandbox/cobv/:txid/pagamentos', (req, res) => {
     const body = asBody(req.body ?? {});
     const valor = body.valor === undefined || body.valor === null ? null : text(body, 'valor', '', VALOR);
     const webhook = body.webhook === undefined ? 'once' : oneOf(body, 'webhook', ['once', 'twice', 'lost'] as const);
-    const pix = book.pay(txidOf(req.params.txid), valor, options.now());
+    const now = options.now();
+    const horario = body.horario === undefined || body.horario === null ? now : new Date(text(body, 'horario', '', RFC3339));
+    const pix = book.pay(txidOf(req.params.txid), valor, horario, now);
     const url = book.webhookOf(pix.chave);
     if (url && webhook !== 'lost') for (let sent = 0; sent < (webhook === 'twice' ? 2 : 1); sent += 1) options.notify(url, [pix]);
     res.status(201).json(pix);

@@ -84,11 +84,31 @@ async function signThroughPage(signUrl) {
 }
 
 /**
- * One operation of two 1,000.00 titles from creation to PAID, then both titles paid by their
- * payers. Progress is written to `j` (id, stage, createdAt, paidAt) so an audit can tell where a
- * journey stopped.
+ * The payer pays a title's PIX charge through the sandbox (issue #31), once: the charge is issued
+ * after PAID, and a PIX already paid is on its way to the title (or waits for the sweep, its
+ * webhook lost). A pay whose answer was lost is not paid again blindly: the PSP refuses a charge
+ * it has concluded (409 pix_charge_not_active), and a charge it never saw paid is paid again.
  */
-export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true }) {
+async function payByPix(driver, j, title, webhook, deadline, pollMs) {
+  await until('title paid by PIX', async () => {
+    const read = await driver.call('GET', `/v1/titles/${title.id}`);
+    if (read.status !== 200) return null;
+    if (read.body.status === 'PAID') return true;
+    if (j.pix.some((p) => p.titleId === title.id) || read.body.pix_charge?.status !== 'ATIVA') return null;
+    const paid = await driver.call('POST', `/v1/sandbox/titles/${title.id}/pix`, { body: { webhook } });
+    if (paid.status === 202) j.pix.push({ titleId: title.id, endToEndId: paid.body.end_to_end_id, webhook });
+    if (paid.status === 409 && paid.body?.detail?.code === 'pix_charge_not_active') j.pix.push({ titleId: title.id, endToEndId: null, webhook });
+    return null;
+  }, deadline, pollMs);
+}
+
+/**
+ * One operation of two 1,000.00 titles from creation to PAID, then both titles paid by their
+ * payers: the second by PIX when `pixWebhook` is given ('once', or 'lost' for the sweep to find),
+ * else by a payment the sandbox records. Progress is written to `j` (id, stage, createdAt, paidAt,
+ * the PIX paid) so an audit can tell where a journey stopped.
+ */
+export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true, pixWebhook = null }) {
   const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const key = randomUUID();
   const body = {
@@ -130,7 +150,12 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   j.paidAt = Date.now();
   j.stage = 'paid';
   if (!payTitles) return;
-  for (const title of created.titles) {
+  j.pix = [];
+  for (const [n, title] of created.titles.entries()) {
+    if (pixWebhook && n === 1) {
+      await payByPix(driver, j, title, pixWebhook, deadline, pollMs);
+      continue;
+    }
     await until('title paid', async () => {
       const read = await driver.call('GET', `/v1/titles/${title.id}`);
       if (read.status !== 200) return null;

@@ -14,6 +14,8 @@ import { closeTemporal, temporal } from '../support/temporal';
 import { recordHistory } from '../support/histories';
 import { untilPaid, untilStatus } from '../support/lifecycle';
 import { COLLECTION_SWEEP_SCHEDULE_ID } from '../../workflows/collection-sweep';
+import { addDays, businessDate } from '../../domain/pricing';
+import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
 
 const CASES = ['full', 'twice', 'lost', 'scheduled', 'partial', 'over', 'manual'] as const;
 type Case = (typeof CASES)[number];
@@ -250,5 +252,74 @@ describe('a PIX paid after the due date', function () {
     expect(paid.paid_amount).to.equal('2000.00');
     const [payment] = await testDb()('title_payments').where({ title_id: story.overdue });
     expect(payment).to.include({ amount: '2000.00', received_brl: '2040.67', late_income_brl: '40.67', refunded_brl: '0.00', external_id: pay.body.end_to_end_id });
+  });
+});
+
+describe('PIX charges on a test clock', function () {
+  this.timeout(240_000);
+  const DAY_MS = 86_400_000;
+  // Sixty days behind real time: by the wall clock both titles are long past due (and past their
+  // charges' validity); only the clock's time can say one is early and the other a day late.
+  const start = new Date(Math.floor((Date.now() - 60 * DAY_MS) / DAY_MS) * DAY_MS + 15 * 3_600_000).toISOString();
+  const startDate = businessDate(new Date(start));
+  let client: ApiClient;
+  let token: string;
+  let clock: { id: string };
+  const titles = {} as Record<'early' | 'late', string>;
+
+  before(async () => {
+    client = new ApiClient((await sharedApi()).url);
+    await sharedWorker();
+    const integrator = await buildOperationsIntegrator(client, { graceDays: 5 });
+    token = integrator.token;
+    await collectOnPix(integrator.originatorId);
+    clock = await readyClock(client, token, start);
+    const res = await createDirect(client, token, directBody({
+      email: `collection-clock+${randomUUID()}@example.com`, test_clock_id: clock.id,
+      receivables: [
+        receivable({ external_id: 'early', due_date: addDays(startDate, 30), net_future_value: '10000.00', requested_net_future_value: '10000.00' }),
+        receivable({ external_id: 'late', due_date: addDays(startDate, 40), net_future_value: '3000.00', requested_net_future_value: '3000.00' }),
+      ],
+    }));
+    expect(res.status, res.text).to.equal(201);
+    for (const title of res.body.titles as { id: string; external_id: 'early' | 'late' }[]) titles[title.external_id] = title.id;
+    await untilPaid(client, token, res.body.id);
+    for (const id of Object.values(titles)) await eventually(async () => expect((await readTitle(client, token, id)).pix_charge).to.not.equal(null));
+  });
+
+  const paymentOf = async (titleId: string) => {
+    const rows = await testDb()('title_payments').where({ title_id: titleId });
+    expect(rows).to.have.length(1);
+    return rows[0];
+  };
+
+  it('pays a title before its due date in the clock\'s time without fine or interest, at the clock\'s time', async () => {
+    const pay = await client.post(`/v1/sandbox/titles/${titles.early}/pix`, {}, { token });
+    expect(pay.status, pay.text).to.equal(202);
+    expect(pay.body).to.include({ amount_brl: '10000.00', paid_at: start });
+    await eventually(async () => expect((await readTitle(client, token, titles.early)).status).to.equal('PAID'));
+    const payment = await paymentOf(titles.early);
+    expect(payment).to.include({ amount: '10000.00', received_brl: '10000.00', late_income_brl: '0.00', external_id: pay.body.end_to_end_id });
+    expect(payment.paid_at.toISOString()).to.equal(start);
+  });
+
+  it('pays a title the clock has taken a day past its due date (within grace) with the fine and a day\'s interest as late income; the sweep finds it when its webhook is lost', async () => {
+    const dayLate = new Date(Date.parse(start) + 41 * DAY_MS).toISOString();
+    const advanced = await advanceClock(client, token, clock.id, dayLate);
+    expect(advanced.status, advanced.text).to.equal(200);
+    await untilReady(client, token, clock.id);
+    expect((await readTitle(client, token, titles.late)).status).to.equal('WAITING_PAYMENT');
+    const pay = await client.post(`/v1/sandbox/titles/${titles.late}/pix`, { webhook: 'lost' }, { token });
+    expect(pay.status, pay.text).to.equal(202);
+    // 2 % fine on 3,000.00 and 1 % a month for one day (not the twenty the wall clock counts): 60.00 + 1.00.
+    expect(pay.body).to.include({ amount_brl: '3061.00', paid_at: dayLate });
+    const sweep = await client.post('/v1/backoffice/collection/sweep', undefined, { token: await loginAs(client, await buildUser()) });
+    expect(sweep.status, sweep.text).to.equal(200);
+    expect(sweep.body.applied.map((p: { end_to_end_id: string }) => p.end_to_end_id)).to.include(pay.body.end_to_end_id);
+    const paid = await readTitle(client, token, titles.late);
+    expect(paid).to.include({ status: 'PAID', paid_amount: '3000.00' });
+    const payment = await paymentOf(titles.late);
+    expect(payment).to.include({ amount: '3000.00', received_brl: '3061.00', late_income_brl: '61.00', refunded_brl: '0.00', recorded_by: 'psp:sweep' });
+    expect(payment.paid_at.toISOString()).to.equal(dayLate);
   });
 });

@@ -116,6 +116,27 @@ describe('sandbox collection PSP speaks API Pix 2.9.0', () => {
     expect(Number(juros.valor)).to.be.greaterThan(0);
   });
 
+  it('judges lateness and expiry at the paying moment given (a test clock\'s), and lists the PIX when it was recorded', async () => {
+    const due = cobv({ calendario: { dataDeVencimento: '2030-01-15', validadeAposVencimento: 3 } });
+    const [onTime, dayLate, expired] = [txid(), txid(), txid()];
+    for (const id of [onTime, dayLate, expired]) await call('PUT', `/cobv/${id}`, due);
+    const early = await call('POST', `/sandbox/cobv/${onTime}/pagamentos`, { horario: '2030-01-15T20:00:00.000Z' });
+    expectValid('Pix', early.body);
+    expect(early.body).to.include({ valor: '1500.00', horario: '2030-01-15T20:00:00.000Z' });
+    const recordedFrom = new Date(Date.now() - 1_000);
+    const late = await call('POST', `/sandbox/cobv/${dayLate}/pagamentos`, { horario: '2030-01-16T15:00:00.000Z' });
+    expect(late.body).to.include({ valor: '1530.50' });
+    expect(late.body.componentesValor).to.deep.equal({ original: { valor: '1500.00' }, multa: { valor: '30.00' }, juros: { valor: '0.50' } });
+    const listed = await call('GET', `/pix?inicio=${recordedFrom.toISOString()}&fim=${new Date(Date.now() + 1_000).toISOString()}`);
+    expect(listed.body.pix.map((p: { endToEndId: string }) => p.endToEndId)).to.include(late.body.endToEndId);
+    // Paid on the fourth day after the due date: the three days of validity are over.
+    const refused = await call('POST', `/sandbox/cobv/${expired}/pagamentos`, { horario: '2030-01-19T15:00:00.000Z' });
+    expect(refused.status).to.equal(400);
+    expectValid('ProblemaDetalhado', refused.body);
+    expect(refused.body.title).to.equal('Cobrança expirada');
+    expect((await call('GET', `/cobv/${expired}`)).body.status).to.equal('ATIVA');
+  });
+
   it('refuses with problem+json: an unknown charge, a repeated txid, a malformed body, a missing token', async () => {
     const id = txid();
     const unknown = await call('GET', `/cobv/${id}`);

@@ -19,9 +19,10 @@ describe('logger', () => {
     logger.info('login', {
       password: 'hunter2', body: { client_secret: 'sk_live_x', nested: [{ hmac_secret: 'whsec' }], sign_url: 'http://s/esign/sign/tok' },
       note: `Bearer ${jwt} and http://sandbox/esign/sign/abcDEF123`, signer_token: 'st', Authorization: `Bearer ${jwt}`,
+      collection: { tls: { certPem: 'client-cert', keyPem: 'client-key-pem' } },
     });
     const text = JSON.stringify(lines);
-    for (const secret of ['hunter2', 'sk_live_x', 'whsec', jwt, 'abcDEF123', '"st"', '/sign/tok']) expect(text).to.not.include(secret);
+    for (const secret of ['hunter2', 'sk_live_x', 'whsec', jwt, 'abcDEF123', '"st"', '/sign/tok', 'client-key-pem']) expect(text).to.not.include(secret);
     const line = lines[0] as any;
     expect(line.password).to.equal('[REDACTED]');
     expect(line.body.nested[0].hmac_secret).to.equal('[REDACTED]');
