@@ -34,7 +34,15 @@ const toEvent = (row: EventRow): StoredEvent => ({
 
 const COLUMNS = ['e.event_id', 'e.originator_id', 'e.event_type', 'e.object_id', 'e.sequence', 'e.data', 'e.occurred_at', 'e.position'];
 
-const cursorId = (cursor: EventCursor): string => ('after' in cursor ? cursor.after : cursor.before);
+/**
+ * Where a page starts: the cursor's position, its instant as Postgres writes it (a `Date` would
+ * drop the microseconds and move the cursor), and the direction read from it.
+ */
+export interface PageStart {
+  older: boolean;
+  occurredAt: string;
+  position: number;
+}
 
 /**
  * Events a subscription is still to receive: paired and not delivered yet, or not even paired
@@ -50,14 +58,13 @@ const AWAITED_BY_AN_ENDPOINT = 'select p.event_id from webhook_pending_events as
 
 /**
  * The statement of a page of `GET /v1/events`: `limit` + 1 event ids (the one beyond says
- * `has_more`) from the cursor on, newest first, or oldest first before an `ending_before`. The
- * cursor's position is read inside it; a cursor that names no event of the originator gives no
- * rows. Written by hand, not built, because it runs on every request of the route (knex's builder
- * cost more api CPU than the round trip). The unfiltered shapes, the ones polled, are prepared
- * once per connection; a filtered one is planned for its values each time, as its selectivity
- * varies (a type, a day, one object).
+ * `has_more`) from `start` on, newest first, or oldest first towards newer events. Written by hand,
+ * not built: it runs on every request of the route, and knex's builder cost more api CPU than the
+ * round trip. The first page unfiltered, the one integrators poll, is prepared once per connection;
+ * the other shapes are planned for their values each time, as what they select varies (a cursor
+ * deep in the past, a type, a day, one object).
  */
-export function eventPageStatement(originatorId: string, filter: EventFilter, cursor: EventCursor | null, limit: number): Statement {
+export function eventPageStatement(originatorId: string, filter: EventFilter, start: PageStart | null, limit: number): Statement {
   const values: unknown[] = [originatorId, filter.keptSince];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const where = ['e.originator_id = $1', 'e.occurred_at >= $2'];
@@ -68,15 +75,10 @@ export function eventPageStatement(originatorId: string, filter: EventFilter, cu
   // Waiting events drive the query (they are few), each then read by its key.
   if (filter.deliverySuccess === false) where.push(`e.event_id = any(array(${AWAITED_BY_AN_ENDPOINT}))`);
   if (filter.deliverySuccess === true) where.push(`e.event_id not in (${AWAITED_BY_AN_ENDPOINT})`);
-  const filtered = where.length > 2;
-  const older = !cursor || 'after' in cursor;
-  if (cursor) {
-    where.push(`(e.occurred_at, e.position) ${older ? '<' : '>'} (select c.occurred_at, c.position from events as c where c.originator_id = $1 and c.event_id = ${bind(cursorId(cursor))})`);
-  }
-  const direction = older ? 'desc' : 'asc';
+  if (start) where.push(`(e.occurred_at, e.position) ${start.older ? '<' : '>'} (${bind(start.occurredAt)}::timestamptz, ${bind(start.position)})`);
+  const direction = !start || start.older ? 'desc' : 'asc';
   const text = `select e.event_id from events as e where ${where.join(' and ')} order by e.occurred_at ${direction}, e.position ${direction} limit ${bind(limit + 1)}`;
-  if (filtered) return { text, values };
-  return { name: cursor ? `events_page_${older ? 'after' : 'before'}` : 'events_page', text, values };
+  return where.length === 2 ? { name: 'events_page', text, values } : { text, values };
 }
 
 /**
@@ -90,17 +92,24 @@ export class EventLogRepository extends TenantScopedRepository {
     return row ? toEvent(row) : null;
   }
 
+  /** Where the page after (older than) or before (newer than) an event starts; null when the cursor names no event of this originator. */
+  async pageStart(cursor: EventCursor): Promise<PageStart | null> {
+    const older = 'after' in cursor;
+    const at = await this.scoped('events').where('event_id', older ? cursor.after : cursor.before).first(this.db.raw('occurred_at::text as occurred_at'), 'position');
+    return at ? { older, occurredAt: at.occurred_at, position: at.position } : null;
+  }
+
   /**
    * The ids of `limit` events from the cursor on, newest first, and whether more lie beyond them in
    * that direction; null when the cursor names no event of this originator. The list renders each
-   * event apart (most are kept rendered: an event never changes). One round trip: the cursor is
-   * looked up inside the page's statement, and only an empty page asks again whether it exists.
+   * event apart (most are kept rendered: an event never changes).
    */
   async pageIds(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ ids: string[]; hasMore: boolean } | null> {
-    const rows = await statementRows<{ event_id: string }>(this.db, eventPageStatement(this.originatorId, filter, cursor, limit));
-    if (cursor && rows.length === 0 && !(await this.scoped('events').where('event_id', cursorId(cursor)).first('event_id'))) return null;
+    const start = cursor && await this.pageStart(cursor);
+    if (cursor && !start) return null;
+    const rows = await statementRows<{ event_id: string }>(this.db, eventPageStatement(this.originatorId, filter, start, limit));
     const ids = rows.slice(0, limit).map((row) => row.event_id);
-    return { ids: !cursor || 'after' in cursor ? ids : ids.reverse(), hasMore: rows.length > limit };
+    return { ids: !start || start.older ? ids : ids.reverse(), hasMore: rows.length > limit };
   }
 
   /** The originator's events among `ids`, in no particular order. */
