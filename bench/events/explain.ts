@@ -7,6 +7,7 @@
  *   npx tsx bench/events/explain.ts [--events 1000000] [--originators 20]
  */
 import type { Knex } from 'knex';
+import { escapeLiteral } from 'pg';
 import { EventFilter, EventLogRepository, eventPageStatement } from '../../db/repositories/event-log';
 import { Statement, statementRows } from '../../db/statement';
 import { purgeExpiredEvents } from '../../db/repositories/events';
@@ -32,21 +33,39 @@ async function captured(db: Knex, run: () => Promise<unknown>): Promise<Statemen
   return seen;
 }
 
+/**
+ * The plan of `statement` run with its values; for a named (prepared) statement also the generic
+ * plan Postgres may switch to after five executions, which cannot see the values.
+ */
+async function plansOf(trx: Knex.Transaction, statement: Statement): Promise<[string, string][]> {
+  const text = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
+  const plans: [string, string][] = [['', text(await statementRows(trx, { text: `explain (analyze, buffers, costs off) ${statement.text}`, values: statement.values }))]];
+  if (statement.name) {
+    await trx.raw('set local plan_cache_mode = force_generic_plan');
+    await trx.raw(`prepare explained as ${statement.text}`);
+    // EXECUTE inside EXPLAIN takes no bind parameters: the values go as literals.
+    const literals = statement.values.map((value) => escapeLiteral(value instanceof Date ? value.toISOString() : String(value))).join(', ');
+    plans.push([' (prepared: its generic plan)', text((await trx.raw(`explain (analyze, buffers, costs off) execute explained(${literals})`)).rows)]);
+  }
+  return plans;
+}
+
 async function explain(db: Knex, label: string, statements: Statement[]): Promise<boolean> {
   let indexed = true;
   for (const statement of statements) {
     // EXPLAIN ANALYZE runs the statement: a delete is rolled back.
     const trx = await db.transaction();
-    let plan: string;
+    let plans: [string, string][];
     try {
-      const rows = await statementRows<{ 'QUERY PLAN': string }>(trx, { text: `explain (analyze, buffers, costs off) ${statement.text}`, values: statement.values });
-      plan = rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+      plans = await plansOf(trx, statement);
     } finally {
       await trx.rollback();
     }
-    const sequential = /Seq Scan on events\b/.test(plan);
-    indexed &&= !sequential;
-    process.stdout.write(`\n### ${label}${sequential ? ' — SEQUENTIAL SCAN' : ''}\n\n\`\`\`\n${statement.text}\n\n${plan}\n\`\`\`\n`);
+    for (const [kind, plan] of plans) {
+      const sequential = /Seq Scan on events\b/.test(plan);
+      indexed &&= !sequential;
+      process.stdout.write(`\n### ${label}${kind}${sequential ? ' — SEQUENTIAL SCAN' : ''}\n\n\`\`\`\n${statement.text}\n\n${plan}\n\`\`\`\n`);
+    }
   }
   return indexed;
 }
