@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { isCalendarDate } from '../../domain/pricing/business-date';
 import { isTimestamp } from '../../domain/timestamps';
 import { validatorCopy } from '../openapi/handler-checked';
-import { memoisePathCompilation, takeResolvedRoutes } from './validator-patches';
+import { deepObjectsWithoutThrow, memoisePathCompilation, takeResolvedRoutes } from './validator-patches';
 
 type Parameter = { in?: string; allowReserved?: boolean };
 
@@ -49,6 +49,7 @@ const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
 /** `lookup: 'validator'` keeps the validator's own route lookup on every request (the tests compare the two). */
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: 'direct' | 'validator' = 'direct'): RequestHandler[] {
   const compile = memoisePathCompilation();
+  deepObjectsWithoutThrow();
   const handlers = OpenApiValidator.middleware({
     apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as never,
     validateRequests: { allErrors: true },

@@ -1,13 +1,15 @@
 /**
  * Issue #27: with 1,000,000 events stored, the filtered list and the 30-day expiry stay
  * index-driven. Seeds the events by SQL, runs the repository's own queries with EXPLAIN (ANALYZE,
- * BUFFERS) (captured from knex, so the plans are of the SQL the api sends), prints them and fails
- * when one reads the events table sequentially.
+ * BUFFERS) (the page's hand-written statement, the others captured from knex, so the plans are of
+ * the SQL the api sends), prints them and fails when one reads the events table sequentially.
  *
  *   npx tsx bench/events/explain.ts [--events 1000000] [--originators 20]
  */
 import type { Knex } from 'knex';
-import { EventFilter, EventLogRepository } from '../../db/repositories/event-log';
+import { escapeLiteral } from 'pg';
+import { EventFilter, EventLogRepository, eventPageStatement } from '../../db/repositories/event-log';
+import { Statement, statementRows } from '../../db/statement';
 import { purgeExpiredEvents } from '../../db/repositories/events';
 import { keptSince } from '../../domain/event-retention';
 import { startBenchInfra } from '../support/stack';
@@ -18,11 +20,10 @@ const EVENTS = Number(option('events', '1000000'));
 const ORIGINATORS = Number(option('originators', '20'));
 const say = (line: string) => process.stderr.write(`[bench:events:explain] ${line}\n`);
 
-/** The statements `run` sends, as SQL with their bindings, for EXPLAIN to run again. */
-async function captured(db: Knex, run: () => Promise<unknown>): Promise<{ sql: string; bindings: readonly unknown[] }[]> {
-  const seen: { sql: string; bindings: readonly unknown[] }[] = [];
-  // knex reports the SQL in pg's `$n` form; raw() takes `?` placeholders in the same order.
-  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => seen.push({ sql: query.sql.replace(/\$\d+/g, '?'), bindings: query.bindings ?? [] });
+/** The statements `run` sends through knex (in pg's `$n` form), for EXPLAIN to run again. */
+async function captured(db: Knex, run: () => Promise<unknown>): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => seen.push({ text: query.sql, values: query.bindings ?? [] });
   db.on('query', listener);
   try {
     await run();
@@ -32,21 +33,39 @@ async function captured(db: Knex, run: () => Promise<unknown>): Promise<{ sql: s
   return seen;
 }
 
-async function explain(db: Knex, label: string, statements: { sql: string; bindings: readonly unknown[] }[]): Promise<boolean> {
+/**
+ * The plan of `statement` run with its values; for a named (prepared) statement also the generic
+ * plan Postgres may switch to after five executions, which cannot see the values.
+ */
+async function plansOf(trx: Knex.Transaction, statement: Statement): Promise<[string, string][]> {
+  const text = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
+  const plans: [string, string][] = [['', text(await statementRows(trx, { text: `explain (analyze, buffers, costs off) ${statement.text}`, values: statement.values }))]];
+  if (statement.name) {
+    await trx.raw('set local plan_cache_mode = force_generic_plan');
+    await trx.raw(`prepare explained as ${statement.text}`);
+    // EXECUTE inside EXPLAIN takes no bind parameters: the values go as literals.
+    const literals = statement.values.map((value) => escapeLiteral(value instanceof Date ? value.toISOString() : String(value))).join(', ');
+    plans.push([' (prepared: its generic plan)', text((await trx.raw(`explain (analyze, buffers, costs off) execute explained(${literals})`)).rows)]);
+  }
+  return plans;
+}
+
+async function explain(db: Knex, label: string, statements: Statement[]): Promise<boolean> {
   let indexed = true;
   for (const statement of statements) {
     // EXPLAIN ANALYZE runs the statement: a delete is rolled back.
     const trx = await db.transaction();
-    let plan: string;
+    let plans: [string, string][];
     try {
-      const { rows } = await trx.raw(`explain (analyze, buffers, costs off) ${statement.sql}`, statement.bindings as never);
-      plan = rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+      plans = await plansOf(trx, statement);
     } finally {
       await trx.rollback();
     }
-    const sequential = /Seq Scan on events\b/.test(plan);
-    indexed &&= !sequential;
-    process.stdout.write(`\n### ${label}${sequential ? ' — SEQUENTIAL SCAN' : ''}\n\n\`\`\`\n${statement.sql}\n\n${plan}\n\`\`\`\n`);
+    for (const [kind, plan] of plans) {
+      const sequential = /Seq Scan on events\b/.test(plan);
+      indexed &&= !sequential;
+      process.stdout.write(`\n### ${label}${kind}${sequential ? ' — SEQUENTIAL SCAN' : ''}\n\n\`\`\`\n${statement.text}\n\n${plan}\n\`\`\`\n`);
+    }
   }
   return indexed;
 }
@@ -73,12 +92,12 @@ async function main(): Promise<void> {
     let indexed = true;
     process.stdout.write(`# EXPLAIN of the events list and expiry, ${EVENTS} events, ${ORIGINATORS} originators (the busiest one queried)\n`);
     for (const [label, filter, cursor] of cases) {
-      // The page's ids (after the cursor's own lookup), then its events read by key: what the route sends when none is kept rendered.
-      const statements = await captured(infra.db, async () => {
-        const page = await events.pageIds(filter, cursor, 100);
-        if (page) await events.byIds(page.ids);
-      });
-      indexed = (await explain(infra.db, `GET /v1/events: ${label}`, statements)) && indexed;
+      // The cursor's own lookup, the page's ids, then its events read by key: what the route sends when none is kept rendered.
+      const lookup = await captured(infra.db, async () => cursor && events.pageStart(cursor));
+      const start = cursor && await events.pageStart(cursor);
+      const page = await events.pageIds(filter, cursor, 100);
+      const read = await captured(infra.db, async () => page && events.byIds(page.ids));
+      indexed = (await explain(infra.db, `GET /v1/events: ${label}`, [...lookup, eventPageStatement(busiest, filter, start, 100), ...read])) && indexed;
     }
     const expiry = await captured(infra.db, async () => {
       const trx = await infra.db.transaction();
@@ -88,7 +107,7 @@ async function main(): Promise<void> {
         await trx.rollback();
       }
     });
-    indexed = (await explain(infra.db, 'expiry: one batch of the purge', expiry.filter((s) => /^delete/i.test(s.sql)).slice(0, 1))) && indexed;
+    indexed = (await explain(infra.db, 'expiry: one batch of the purge', expiry.filter((s) => /^delete/i.test(s.text)).slice(0, 1))) && indexed;
     say(indexed ? 'every plan is index-driven' : 'a plan reads events sequentially');
     process.exitCode = indexed ? 0 : 1;
   } finally {

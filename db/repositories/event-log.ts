@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { EventType, StoredEvent } from '../../domain/events';
+import { Statement, statementRows } from '../statement';
 import { TenantScopedRepository } from './tenant-scoped';
 
 export interface EventFilter {
@@ -35,6 +35,53 @@ const toEvent = (row: EventRow): StoredEvent => ({
 const COLUMNS = ['e.event_id', 'e.originator_id', 'e.event_type', 'e.object_id', 'e.sequence', 'e.data', 'e.occurred_at', 'e.position'];
 
 /**
+ * Where a page starts: the cursor's position, its instant as Postgres writes it (a `Date` would
+ * drop the microseconds and move the cursor), and the direction read from it.
+ */
+export interface PageStart {
+  older: boolean;
+  occurredAt: string;
+  position: number;
+}
+
+/**
+ * Events a subscription is still to receive: paired and not delivered yet, or not even paired
+ * (the dispatcher runs after commit) while a live subscription would take them. A first attempt
+ * can succeed before the dispatch that paired it commits, so a pair is also checked against the
+ * delivery log. `$1` is the originator.
+ */
+const AWAITED_BY_AN_ENDPOINT = 'select p.event_id from webhook_pending_events as p where p.originator_id = $1'
+  + ' and not exists (select 1 from webhook_deliveries as d where d.subscription_id = p.subscription_id and d.event_id = p.event_id and d.delivered_successfully)'
+  + ' union select u.event_id from events as u where u.originator_id = $1 and u.dispatched_at is null'
+  + ' and exists (select 1 from webhook_subscriptions as s where s.originator_id = u.originator_id and s.deleted_at is null'
+  + ' and u.event_type = any(s.event_types) and s.created_at <= u.created_at)';
+
+/**
+ * The statement of a page of `GET /v1/events`: `limit` + 1 event ids (the one beyond says
+ * `has_more`) from `start` on, newest first, or oldest first towards newer events. Written by hand,
+ * not built: it runs on every request of the route, and knex's builder cost more api CPU than the
+ * round trip. The first page unfiltered, the one integrators poll, is prepared once per connection;
+ * the other shapes are planned for their values each time, as what they select varies (a cursor
+ * deep in the past, a type, a day, one object).
+ */
+export function eventPageStatement(originatorId: string, filter: EventFilter, start: PageStart | null, limit: number): Statement {
+  const values: unknown[] = [originatorId, filter.keptSince];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const where = ['e.originator_id = $1', 'e.occurred_at >= $2'];
+  if (filter.types.length > 0) where.push(`e.event_type = any(${bind(filter.types)}::text[])`);
+  if (filter.createdGte) where.push(`e.occurred_at >= ${bind(filter.createdGte)}`);
+  if (filter.createdLt) where.push(`e.occurred_at < ${bind(filter.createdLt)}`);
+  if (filter.objectId) where.push(`e.object_id = ${bind(filter.objectId)}`);
+  // Waiting events drive the query (they are few), each then read by its key.
+  if (filter.deliverySuccess === false) where.push(`e.event_id = any(array(${AWAITED_BY_AN_ENDPOINT}))`);
+  if (filter.deliverySuccess === true) where.push(`e.event_id not in (${AWAITED_BY_AN_ENDPOINT})`);
+  if (start) where.push(`(e.occurred_at, e.position) ${start.older ? '<' : '>'} (${bind(start.occurredAt)}::timestamptz, ${bind(start.position)})`);
+  const direction = !start || start.older ? 'desc' : 'asc';
+  const text = `select e.event_id from events as e where ${where.join(' and ')} order by e.occurred_at ${direction}, e.position ${direction} limit ${bind(limit + 1)}`;
+  return where.length === 2 ? { name: 'events_page', text, values } : { text, values };
+}
+
+/**
  * One originator's events, newest first by (`occurred_at`, `position`): a keyset, so a page stays
  * the same while new events arrive, and every filter is a range of an index (migration
  * 20261125152702) or a lookup of what is pending.
@@ -45,57 +92,29 @@ export class EventLogRepository extends TenantScopedRepository {
     return row ? toEvent(row) : null;
   }
 
+  /** Where the page after (older than) or before (newer than) an event starts; null when the cursor names no event of this originator. */
+  async pageStart(cursor: EventCursor): Promise<PageStart | null> {
+    const older = 'after' in cursor;
+    const at = await this.scoped('events').where('event_id', older ? cursor.after : cursor.before).first(this.db.raw('occurred_at::text as occurred_at'), 'position');
+    return at ? { older, occurredAt: at.occurred_at, position: at.position } : null;
+  }
+
   /**
    * The ids of `limit` events from the cursor on, newest first, and whether more lie beyond them in
    * that direction; null when the cursor names no event of this originator. The list renders each
    * event apart (most are kept rendered: an event never changes).
    */
   async pageIds(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ ids: string[]; hasMore: boolean } | null> {
-    const query = this.filtered(filter);
-    const older = !cursor || 'after' in cursor;
-    if (cursor) {
-      const at = await this.scoped('events').where('event_id', 'after' in cursor ? cursor.after : cursor.before).first('occurred_at', 'position');
-      if (!at) return null;
-      query.whereRaw(`(e.occurred_at, e.position) ${older ? '<' : '>'} (?, ?)`, [at.occurred_at, at.position]);
-    }
-    const direction = older ? 'desc' : 'asc';
-    const rows: { event_id: string }[] = await query.orderBy([{ column: 'e.occurred_at', order: direction }, { column: 'e.position', order: direction }])
-      .limit(limit + 1).select('e.event_id');
+    const start = cursor && await this.pageStart(cursor);
+    if (cursor && !start) return null;
+    const rows = await statementRows<{ event_id: string }>(this.db, eventPageStatement(this.originatorId, filter, start, limit));
     const ids = rows.slice(0, limit).map((row) => row.event_id);
-    return { ids: older ? ids : ids.reverse(), hasMore: rows.length > limit };
+    return { ids: !start || start.older ? ids : ids.reverse(), hasMore: rows.length > limit };
   }
 
   /** The originator's events among `ids`, in no particular order. */
   async byIds(ids: readonly string[]): Promise<StoredEvent[]> {
     const rows: EventRow[] = await this.scoped('events as e').whereRaw('e.event_id = any(?::uuid[])', [[...ids]]).select(COLUMNS).options({ name: 'events_by_ids' });
     return rows.map(toEvent);
-  }
-
-  private filtered(filter: EventFilter): Knex.QueryBuilder {
-    const query = this.scoped('events as e').where('e.occurred_at', '>=', filter.keptSince);
-    if (filter.types.length > 0) query.whereIn('e.event_type', filter.types);
-    if (filter.createdGte) query.where('e.occurred_at', '>=', filter.createdGte);
-    if (filter.createdLt) query.where('e.occurred_at', '<', filter.createdLt);
-    if (filter.objectId) query.where('e.object_id', filter.objectId);
-    // Waiting events drive the query (they are few), each then read by its key.
-    if (filter.deliverySuccess === false) query.whereRaw('e.event_id = any(array(?))', [this.awaitedByAnEndpoint()]);
-    if (filter.deliverySuccess === true) query.whereNotIn('e.event_id', this.awaitedByAnEndpoint());
-    return query;
-  }
-
-  /**
-   * Events a subscription is still to receive: paired and not delivered yet, or not even paired
-   * (the dispatcher runs after commit) while a live subscription would take them. A first attempt
-   * can succeed before the dispatch that paired it commits, so a pair is also checked against the
-   * delivery log.
-   */
-  private awaitedByAnEndpoint(): Knex.QueryBuilder {
-    const pending = this.scoped('webhook_pending_events as p').whereNotExists((q) => q.from('webhook_deliveries as d')
-      .whereRaw('d.subscription_id = p.subscription_id and d.event_id = p.event_id and d.delivered_successfully'))
-      .select('p.event_id');
-    const undispatched = this.scoped('events as u').whereNull('u.dispatched_at').whereExists((q) => q.from('webhook_subscriptions as s')
-      .whereRaw('s.originator_id = u.originator_id and s.deleted_at is null and u.event_type = any(s.event_types) and s.created_at <= u.created_at'))
-      .select('u.event_id');
-    return pending.union(undispatched);
   }
 }

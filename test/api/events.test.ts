@@ -43,6 +43,27 @@ describe('events API', () => {
     expect(both.body.detail.code).to.equal('event_cursors_exclusive');
   });
 
+  it('pages through events of one millisecond, microseconds apart, without skipping or repeating one', async () => {
+    const { originatorId, token } = await buildIntegrator(client);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1) ids.push(await recordOperationEvent(originatorId));
+    // Recorded events carry a JS instant (milliseconds); Postgres keeps microseconds, which a cursor must not lose.
+    await testDb().raw(`update events set occurred_at = date_trunc('milliseconds', now()) - interval '1 second' + (array_position(?::uuid[], event_id) * interval '100 microseconds')
+      where originator_id = ?`, [ids, originatorId]);
+    const newestFirst = [...ids].reverse();
+    const walk = async (cursor: 'starting_after' | 'ending_before', from: string | null) => {
+      const seen: string[] = [];
+      for (let at = from; ;) {
+        const page = await listEvents(client, token, `limit=1${at ? `&${cursor}=${at}` : ''}`);
+        seen.push(...page.items.map((e) => e.event_id));
+        if (!page.has_more) return seen;
+        at = page.items[0].event_id;
+      }
+    };
+    expect(await walk('starting_after', null)).to.deep.equal(newestFirst);
+    expect(await walk('ending_before', newestFirst[3])).to.deep.equal(newestFirst.slice(0, 3).reverse());
+  });
+
   it('filters by kind (repeated or as a comma list), by creation time and by object', async () => {
     const { originatorId, token } = await buildIntegrator(client);
     const operation = uuidv7();

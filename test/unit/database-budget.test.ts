@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createDb, Db } from '../../db/connection';
 import { withDatabaseBudget } from '../../db/request-budget';
 import { isDatabaseUnavailable } from '../../db/unavailable';
+import { statementRows } from '../../db/statement';
 import { testConfig } from '../support/stack';
 import { TcpProxy } from '../support/tcp-proxy';
 import { idempotentExecutor } from '../../api/middleware/idempotency-executor';
@@ -48,6 +49,25 @@ describe('the database wait budget of a request', function () {
     // Both pooled connections serve plain statements again, outside any transaction.
     const states = await Promise.all([0, 1].map(() => db.raw('select pg_sleep(0.05), txid_current_if_assigned() as tx')));
     for (const { rows } of states) expect(rows[0].tx).to.equal(null);
+  });
+
+  it('bounds a hand-written statement (db/statement.ts) as it bounds knex\'s: same budget, and the pool serves again after', async () => {
+    const started = Date.now();
+    const err = await failureOf(() => withDatabaseBudget(1_000, async () => {
+      for (let i = 0; i < 3; i += 1) await statementRows(db, { text: 'select pg_sleep($1)', values: [0.4] });
+    }));
+    expect(isDatabaseUnavailable(err), String(err)).to.equal(true);
+    expect(Date.now() - started).to.be.within(900, 1_400);
+    const rows = await statementRows<{ n: number }>(db, { name: 'budget_probe_named', text: 'select $1::int as n', values: [7] });
+    expect(rows).to.deep.equal([{ n: 7 }]);
+  });
+
+  it('runs a hand-written statement given a transaction on that transaction\'s connection', async () => {
+    await db.transaction(async (trx) => {
+      const [{ tx }] = (await trx.raw('select txid_current()::text as tx')).rows;
+      const [ours] = await statementRows<{ tx: string }>(trx, { text: 'select txid_current()::text as tx', values: [] });
+      expect(ours.tx).to.equal(tx);
+    });
   });
 
   it('lets a pool acquire wait no longer than what is left', async () => {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { metadataOf } from '../support/validator-app';
+import { deepObjectsWithoutThrow, requestParameterMutator } from '../../api/middleware/validator-patches';
 
 type Compile = ((path: string, options?: object) => unknown) & { memoised?: true };
 
@@ -51,5 +52,32 @@ describe('the patches of express-openapi-validator internals (api/middleware/val
     expect(head.calls).to.be.greaterThan(0);
     const undecodable = await compilationsDuring('direct', ['/v1/titles/%E0%A4%A']);
     expect(undecodable.calls).to.be.greaterThan(0);
+  });
+
+  it('deepObject without a throw: leaves the query as the validator\'s own handling does, without parsing an object or a missing value', () => {
+    deepObjectsWithoutThrow();
+    const patched = requestParameterMutator.prototype.handleDeepObject;
+    const original = patched.original!;
+    expect(original).to.be.a('function');
+    const schemas: { type: string; properties: Record<string, { type: string; default?: string }> }[] = [{ type: 'object', properties: { gte: { type: 'string' }, lt: { type: 'string' } } }, { type: 'object', properties: { gte: { type: 'string', default: 'x' } } }];
+    const values: unknown[] = [undefined, { gte: '2026-01-01T00:00:00Z' }, { toString: 'x' }, '{"gte":"2026-01-01T00:00:00Z"}', '', ['1'], null];
+    const parse = JSON.parse;
+    for (const schema of schemas) {
+      for (const value of values) {
+        const query = () => (value === undefined ? {} : { created: structuredClone(value) });
+        const theirs = { query: query() };
+        original.call(new (requestParameterMutator as unknown as new () => object)(), theirs, '', 'created', schema);
+        let parsed = 0;
+        JSON.parse = (...args: Parameters<typeof JSON.parse>) => { parsed += 1; return parse(...args); };
+        const ours = { query: query() };
+        try {
+          patched.call(new (requestParameterMutator as unknown as new () => object)(), ours, '', 'created', schema);
+        } finally {
+          JSON.parse = parse;
+        }
+        expect(ours, JSON.stringify({ schema, value })).to.deep.equal(theirs);
+        if ((value === undefined && !schema.properties.gte.default) || (typeof value === 'object' && value !== null && !Array.isArray(value))) expect(parsed).to.equal(0);
+      }
+    }
   });
 });
