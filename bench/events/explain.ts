@@ -93,8 +93,8 @@ async function main(): Promise<void> {
     process.stdout.write(`# EXPLAIN of the events list and expiry, ${EVENTS} events, ${ORIGINATORS} originators (the busiest one queried)\n`);
     for (const [label, filter, cursor] of cases) {
       // The cursor's own lookup, the page's ids, then its events read by key: what the route sends when none is kept rendered.
-      const lookup = await captured(infra.db, async () => cursor && events.pageStart(cursor));
-      const start = cursor && await events.pageStart(cursor);
+      const lookup = await captured(infra.db, async () => cursor && events.pageStart(cursor, filter.keptSince));
+      const start = cursor && await events.pageStart(cursor, filter.keptSince);
       const page = await events.pageIds(filter, cursor, 100);
       const read = await captured(infra.db, async () => page && events.byIds(page.ids));
       indexed = (await explain(infra.db, `GET /v1/events: ${label}`, [...lookup, eventPageStatement(busiest, filter, start, 100), ...read])) && indexed;

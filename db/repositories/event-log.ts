@@ -92,10 +92,10 @@ export class EventLogRepository extends TenantScopedRepository {
     return row ? toEvent(row) : null;
   }
 
-  /** Where the page after (older than) or before (newer than) an event starts; null when the cursor names no event of this originator. */
-  async pageStart(cursor: EventCursor): Promise<PageStart | null> {
+  /** Where the page after (older than) or before (newer than) an event starts; null when the cursor names no event of this originator kept since `keptSince`. */
+  async pageStart(cursor: EventCursor, keptSince: Date): Promise<PageStart | null> {
     const older = 'after' in cursor;
-    const at = await this.scoped('events').where('event_id', older ? cursor.after : cursor.before).first(this.db.raw('occurred_at::text as occurred_at'), 'position');
+    const at = await this.scoped('events').where('event_id', older ? cursor.after : cursor.before).where('occurred_at', '>=', keptSince).first(this.db.raw('occurred_at::text as occurred_at'), 'position');
     return at ? { older, occurredAt: at.occurred_at, position: at.position } : null;
   }
 
@@ -105,7 +105,7 @@ export class EventLogRepository extends TenantScopedRepository {
    * event apart (most are kept rendered: an event never changes).
    */
   async pageIds(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ ids: string[]; hasMore: boolean } | null> {
-    const start = cursor && await this.pageStart(cursor);
+    const start = cursor && await this.pageStart(cursor, filter.keptSince);
     if (cursor && !start) return null;
     const rows = await statementRows<{ event_id: string }>(this.db, eventPageStatement(this.originatorId, filter, start, limit));
     const ids = rows.slice(0, limit).map((row) => row.event_id);

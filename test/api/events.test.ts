@@ -112,12 +112,15 @@ describe('events API', () => {
     expect(foreignCursor.body.detail.code).to.equal('event_cursor_not_found');
   });
 
-  it('keeps 30 days: an older event is neither listed nor read, and the expiry deletes it', async () => {
+  it('keeps 30 days: an older event is neither listed, read nor a cursor, and the expiry deletes it', async () => {
     const { originatorId, token } = await buildIntegrator(client);
     const old = await recordOperationEvent(originatorId, { occurredAt: new Date(Date.now() - 31 * DAY_MS) });
     const recent = await recordOperationEvent(originatorId, { occurredAt: new Date(Date.now() - 29 * DAY_MS) });
     expect((await listEvents(client, token)).items.map((e) => e.event_id)).to.deep.equal([recent]);
     expect((await client.get(`/v1/events/${old}`, { token })).status).to.equal(404);
+    const pastTheWindow = await client.get(`/v1/events?starting_after=${old}`, { token });
+    expect(pastTheWindow.status, pastTheWindow.text).to.equal(422);
+    expect(pastTheWindow.text).to.include('event_cursor_not_found');
     await purgeExpiredEvents(testDb(), keptSince(new Date()));
     expect(await testDb()('events').whereIn('event_id', [old, recent]).pluck('event_id')).to.deep.equal([recent]);
   });
