@@ -9,21 +9,14 @@ import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignor
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
-import { NfeFields, writeOperation, WrittenOperation } from './write-operation';
+import { writeOperation, WrittenOperation } from './write-operation';
 import type { RequestTime } from '../test-clocks/request-time';
+import type { RequestBody } from '../openapi/contract-types';
 import { openDebtOf } from './debt-netting';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
-interface DirectBody {
-  bank: BankInput;
-  receivables: (NfeFields & Record<string, unknown>)[];
-  fees?: unknown;
-  product_id?: string | null;
-  policy_id?: string | null;
-  embedded_signature?: boolean;
-  [field: string]: unknown;
-}
+type DirectBody = RequestBody<'createDirectOperation'>;
 
 function refuseDuplicateExternalIds(externalIds: readonly string[]): void {
   const seen = new Set<string>();
@@ -82,7 +75,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
   // Every refusal of the body comes before the first write (the assignor is registered below).
-  const assignorInput = readAssignor(body as never);
+  const assignorInput = readAssignor(body);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
   const guarded = identifyReceivables(body.receivables, receivables, assignorInput.document);
   const policies = new PoliciesRepository(trx, originatorId);

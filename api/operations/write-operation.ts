@@ -24,7 +24,8 @@ export interface NfeFields {
   nfe_serie?: string | null;
   nfe_key?: string | null;
   nfe_issue_date?: string | null;
-  nfe_total_value?: string | null;
+  /** A MoneyInput: a JSON number or a decimal string, as the body sent it. */
+  nfe_total_value?: string | number | null;
 }
 
 export interface NewOperation {
@@ -133,7 +134,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
       id: uuidv7(), originatorId: input.originatorId, assignorId: assignor.id, payerId: titles[i].payerId, status: 'IN_STOCK',
       sourceOperationId: id, externalId: `${p.input.externalId}_REMAINDER_${id.slice(0, 8)}`, identifier: p.input.identifier,
       backingType: p.input.backingType, nfeNumber: nfe.nfe_number ?? null, nfeSerie: nfe.nfe_serie ?? null, nfeKey: nfe.nfe_key ?? null,
-      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value ?? null,
+      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value == null ? null : String(nfe.nfe_total_value),
       netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
       receivableFingerprint: input.sources[i].fingerprint,

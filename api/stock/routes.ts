@@ -26,7 +26,7 @@ export function stockRoutes(deps: OperationRouteDeps): Router {
     return ok(await simulateAnticipation(uow.db, tenantOf(req), req.body, at.now));
   }));
 
-  router.post('/v1/stock/request-anticipation', creationHandler(deps, requestAnticipation, 'stock_creation'));
+  router.post('/v1/stock/request-anticipation', creationHandler(deps, 'requestStockAnticipation', requestAnticipation, 'stock_creation'));
 
   router.get('/v1/stock/:item_id', handle(async (req, uow) => {
     return ok(presentStockItem(await requireStockItem(new StockRepository(uow.db, tenantOf(req)), itemId(req.params))));
