@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * Issue #25: a presenter is declared to return its response schema's type (generated from the
+ * served document), so dropping a required field fails `tsc`. The real presenters are type-checked
+ * as they are (no error), then as broken copies, each without the line of one required field, with
+ * the project's own compiler options: each copy must fail with "Property … is missing" naming it.
+ * One program per pass: a program costs seconds, whatever the number of files in it.
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, ROOT);
+const host = ts.createCompilerHost(config.options);
+const readSource = host.getSourceFile.bind(host);
+
+/** Each presenter file, with lines of required fields in it: [line, field]. */
+const PROBES: Record<string, Array<[line: string, field: string]>> = {
+  'api/operations/presenter.ts': [['    external_id: t.externalId,', 'external_id'], ['    display_number: op.displayNumber,', 'display_number']],
+};
+
+const sourceOf = (file: string) => ts.sys.readFile(path.join(ROOT, file))!;
+
+/** `tsc`'s diagnostics for each of `texts` (file → its text), as "TS<code>: <message>". */
+function diagnosticsOf(texts: Record<string, string>): Record<string, string[]> {
+  const byPath = new Map(Object.entries(texts).map(([file, text]) => [path.join(ROOT, file), text]));
+  const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, language, ...rest) => {
+    const text = byPath.get(path.resolve(name));
+    return text === undefined ? readSource(name, language, ...rest) : ts.createSourceFile(name, text, language);
+  };
+  const program = ts.createProgram({ rootNames: [...byPath.keys()], options: config.options, host: { ...host, getSourceFile } });
+  return Object.fromEntries(Object.keys(texts).map((file) => [file, ts.getPreEmitDiagnostics(program, program.getSourceFile(path.join(ROOT, file)))
+    .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)]));
+}
+
+describe('Presenters typed by the document (tsc)', function () {
+  this.timeout(180_000);
+  const files = Object.keys(PROBES);
+
+  it('type-checks every probed presenter as it is', () => {
+    const clean = diagnosticsOf(Object.fromEntries(files.map((file) => [file, sourceOf(file)])));
+    for (const file of files) expect(clean[file], file).to.deep.equal([]);
+  });
+
+  it('fails tsc on each presenter that drops a required field, naming the field', () => {
+    const broken = diagnosticsOf(Object.fromEntries(files.map((file) => {
+      let text = sourceOf(file);
+      for (const [line] of PROBES[file]) {
+        expect(text.split('\n').filter((l) => l === line), `exactly one line "${line.trim()}" in ${file}`).to.have.length(1);
+        text = text.replace(`${line}\n`, '');
+      }
+      return [file, text];
+    })));
+    for (const file of files) {
+      const expected = PROBES[file].map(([, field]) => `TS2741: Property '${field}' is missing in type`);
+      expect(broken[file].map((d) => d.slice(0, d.indexOf(' in type') + ' in type'.length)), file).to.have.members(expected);
+    }
+  });
+});
