@@ -17,6 +17,7 @@ const readSource = host.getSourceFile.bind(host);
 /** Each presenter file, with lines of required fields in it: [line, field]. */
 const PROBES: Record<string, Array<[line: string, field: string]>> = {
   'api/operations/presenter.ts': [['    external_id: t.externalId,', 'external_id'], ['    display_number: op.displayNumber,', 'display_number']],
+  'api/titles/presenter.ts': [['    title_id: result.titleId,', 'title_id']],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
 };
 
