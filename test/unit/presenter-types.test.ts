@@ -14,10 +14,13 @@ const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(ROOT, '
 const host = ts.createCompilerHost(config.options);
 const readSource = host.getSourceFile.bind(host);
 
-/** Each presenter file, with lines of required fields in it: [line, field]. */
+/** Each presenter file, with the lines (one or more) of required fields in it: [lines, field]. */
 const PROBES: Record<string, Array<[line: string, field: string]>> = {
   'api/operations/presenter.ts': [['    external_id: t.externalId,', 'external_id'], ['    display_number: op.displayNumber,', 'display_number']],
   'api/titles/presenter.ts': [['    title_id: result.titleId,', 'title_id']],
+  'api/payables/presenter.ts': [['    origin: row.origin,', 'origin'], ['    payable_id: row.payableId,', 'payable_id'], [
+    '    applied_to: lines.filter((line) => line.discountCreditId === row.id)\n      .map((line) => ({ payable_id: line.payableId, amount_brl: line.amount, remaining: line.remainingAfter })),', 'applied_to',
+  ]],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
 };
 
@@ -48,14 +51,16 @@ describe('Presenters typed by the document (tsc)', function () {
     const broken = diagnosticsOf(Object.fromEntries(files.map((file) => {
       let text = sourceOf(file);
       for (const [line] of PROBES[file]) {
-        expect(text.split('\n').filter((l) => l === line), `exactly one line "${line.trim()}" in ${file}`).to.have.length(1);
-        text = text.replace(`${line}\n`, '');
+        expect(text.split(`\n${line}\n`), `"${line.trim()}" once in ${file}`).to.have.length(2);
+        text = text.replace(`\n${line}\n`, '\n');
       }
       return [file, text];
     })));
     for (const file of files) {
       const expected = PROBES[file].map(([, field]) => `TS2741: Property '${field}' is missing in type`);
-      expect(broken[file].map((d) => d.slice(0, d.indexOf(' in type') + ' in type'.length)), file).to.have.members(expected);
+      // A binding only the removed line used is reported unused too (TS6133): not what is probed.
+      const missing = broken[file].filter((d) => !d.startsWith('TS6133:'));
+      expect(missing.map((d) => d.slice(0, d.indexOf(' in type') + ' in type'.length)), file).to.have.members(expected);
     }
   });
 });
