@@ -10,8 +10,10 @@ export type OperationId = keyof operations;
 
 type JsonContent<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
 
-/** The JSON body the document accepts for `Op`. */
-export type RequestBody<Op extends OperationId> = JsonContent<NonNullable<operations[Op]['requestBody']>>;
+/** The JSON body the document accepts for `Op`; `undefined` too where the body is optional. */
+export type RequestBody<Op extends OperationId> =
+  | JsonContent<NonNullable<operations[Op]['requestBody']>>
+  | (undefined extends operations[Op]['requestBody'] ? undefined : never);
 
 /** The JSON body the document gives `Op` for `Status`. */
 export type ResponseBody<Op extends OperationId, Status extends keyof operations[Op]['responses']> = JsonContent<operations[Op]['responses'][Status]>;

@@ -21,6 +21,7 @@ const PROBES: Record<string, Array<[line: string, field: string]>> = {
   'api/payables/presenter.ts': [['    origin: row.origin,', 'origin'], ['    payable_id: row.payableId,', 'payable_id'], [
     '    applied_to: lines.filter((line) => line.discountCreditId === row.id)\n      .map((line) => ({ payable_id: line.payableId, amount_brl: line.amount, remaining: line.remainingAfter })),', 'applied_to',
   ]],
+  'api/webhooks/presenter.ts': [['    event_types: s.eventTypes,', 'event_types'], ['    webhook_id: recovery.subscriptionId,', 'webhook_id'], ['    attempt_number: d.attemptNumber,', 'attempt_number']],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
 };
 
