@@ -6,6 +6,8 @@ import { validatorCopy } from '../openapi/handler-checked';
 import { memoisePathCompilation, takeResolvedRoutes } from './validator-patches';
 
 type Parameter = { in?: string; allowReserved?: boolean };
+/** The validator's type of a document: ours is built as plain objects, and the validator checks it (`validateApiSpec`). */
+type ValidatorDocument = Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'];
 
 /**
  * The validator refuses a query value with a reserved character as written (`+`, `:`, `/`...),
@@ -50,7 +52,7 @@ const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: 'direct' | 'validator' = 'direct'): RequestHandler[] {
   const compile = memoisePathCompilation();
   const handlers = OpenApiValidator.middleware({
-    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as never,
+    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as ValidatorDocument,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
