@@ -22,6 +22,7 @@ const PROBES: Record<string, Array<[line: string, field: string]>> = {
     '    applied_to: lines.filter((line) => line.discountCreditId === row.id)\n      .map((line) => ({ payable_id: line.payableId, amount_brl: line.amount, remaining: line.remainingAfter })),', 'applied_to',
   ]],
   'api/webhooks/presenter.ts': [['    event_types: s.eventTypes,', 'event_types'], ['    webhook_id: recovery.subscriptionId,', 'webhook_id'], ['    attempt_number: d.attemptNumber,', 'attempt_number']],
+  'api/assignors/presenter.ts': [['    disbursement_method: row.disbursementMethod,', 'disbursement_method']],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
 };
 

@@ -1993,8 +1993,8 @@ export interface components {
             approvals_required: 1 | 2;
         };
         Assignor: {
-            address?: Record<string, never> | null;
-            bank?: Record<string, never> | null;
+            address?: Record<string, unknown> | null;
+            bank?: Record<string, unknown> | null;
             cnpj?: string | null;
             cpf?: string | null;
             /** Format: date-time */
@@ -2204,7 +2204,7 @@ export interface components {
             timeline: {
                 /** @description The e-mail of the person the event names (who approved, denied or cancelled), when a user did; `data` keeps the user id */
                 actor_email: string | null;
-                data: Record<string, never>;
+                data: Record<string, unknown>;
                 /** @description Every POST of the event to the originator's webhook endpoints, oldest first */
                 deliveries?: {
                     /** Format: int64 */
@@ -2338,7 +2338,7 @@ export interface components {
         /** @description An event as its webhook delivery carried it. */
         Event: {
             /** @description As in the `webhooks` section of this document for the event's type. */
-            data: Record<string, never>;
+            data: Record<string, unknown>;
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
@@ -2379,7 +2379,7 @@ export interface components {
         /** @enum {string} */
         FeeSource: "receivable" | "operation" | "assignor" | "payer" | "policy";
         FieldError: {
-            ctx?: Record<string, never>;
+            ctx?: Record<string, unknown>;
             input?: unknown;
             loc: (string | number)[];
             msg: string;
@@ -4888,7 +4888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description Not authenticated */
@@ -9965,7 +9965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description Schema failure or business-rule violation */
@@ -10018,7 +10018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description Schema failure or business-rule violation */
