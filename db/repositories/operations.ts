@@ -41,7 +41,7 @@ export interface OperationRow {
   /** Why it waits for a human whatever its amount (double assignment), or null. */
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
   /** Four-eyes: 2 when the policy's dual-approval threshold was passed at creation. */
-  approvalsRequired: number;
+  approvalsRequired: 1 | 2;
   /** Issue #26: the sandbox test clock it lives on, or null. */
   testClockId: string | null;
   createdAt: Date;
