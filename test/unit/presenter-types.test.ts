@@ -24,19 +24,25 @@ const PROBES: Record<string, Array<[line: string, field: string]>> = {
   'api/webhooks/presenter.ts': [['    event_types: s.eventTypes,', 'event_types'], ['    webhook_id: recovery.subscriptionId,', 'webhook_id'], ['    attempt_number: d.attemptNumber,', 'attempt_number']],
   'api/assignors/presenter.ts': [['    disbursement_method: row.disbursementMethod,', 'disbursement_method']],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
+  'domain/events.ts': [['    sequence: event.sequence,', 'sequence']],
 };
+
+/** Where a presenter's return type is checked, when not in its own file: domain/ may not import the document's types. */
+const CHECKED_IN: Record<string, string> = { 'domain/events.ts': 'api/events/routes.ts' };
+const checkedIn = (file: string) => CHECKED_IN[file] ?? file;
 
 const sourceOf = (file: string) => ts.sys.readFile(path.join(ROOT, file))!;
 
-/** `tsc`'s diagnostics for each of `texts` (file → its text), as "TS<code>: <message>". */
+/** `tsc`'s diagnostics where each of `texts` (file → its text) is checked, as "TS<code>: <message>", by file. */
 function diagnosticsOf(texts: Record<string, string>): Record<string, string[]> {
   const byPath = new Map(Object.entries(texts).map(([file, text]) => [path.join(ROOT, file), text]));
   const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, language, ...rest) => {
     const text = byPath.get(path.resolve(name));
     return text === undefined ? readSource(name, language, ...rest) : ts.createSourceFile(name, text, language);
   };
-  const program = ts.createProgram({ rootNames: [...byPath.keys()], options: config.options, host: { ...host, getSourceFile } });
-  return Object.fromEntries(Object.keys(texts).map((file) => [file, ts.getPreEmitDiagnostics(program, program.getSourceFile(path.join(ROOT, file)))
+  const rootNames = Object.keys(texts).map((file) => path.join(ROOT, checkedIn(file)));
+  const program = ts.createProgram({ rootNames, options: config.options, host: { ...host, getSourceFile } });
+  return Object.fromEntries(Object.keys(texts).map((file) => [file, ts.getPreEmitDiagnostics(program, program.getSourceFile(path.join(ROOT, checkedIn(file))))
     .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)]));
 }
 
@@ -59,10 +65,11 @@ describe('Presenters typed by the document (tsc)', function () {
       return [file, text];
     })));
     for (const file of files) {
-      const expected = PROBES[file].map(([, field]) => `TS2741: Property '${field}' is missing in type`);
-      // A binding only the removed line used is reported unused too (TS6133): not what is probed.
+      // A binding only the removed line used is reported unused too (TS6133): not what is probed. A
+      // function assigned to a typed variable says the same within a TS2322.
       const missing = broken[file].filter((d) => !d.startsWith('TS6133:'));
-      expect(missing.map((d) => d.slice(0, d.indexOf(' in type') + ' in type'.length)), file).to.have.members(expected);
+      const named = missing.map((d) => (/^TS(2741|2322): .*Property '([^']+)' is missing in type/s.exec(d) ?? [])[2] ?? d);
+      expect(named, file).to.have.members(PROBES[file].map(([, field]) => field));
     }
   });
 });
