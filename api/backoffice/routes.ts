@@ -39,7 +39,10 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const router = Router();
   const repository = new BackofficeRepository(deps.db);
 
-  /** A staff decision through the workflow, recorded in the audit trail with the state before and after. */
+  /**
+   * A staff decision through the workflow, recorded in the audit trail with the state before and after
+   * and what the request sent (a JSON body is parsed strictly: an object or an array, or none).
+   */
   async function decide(req: Request, action: string, sent: unknown, act: (workflowId: string) => Promise<unknown>) {
     const id = String(req.params.id);
     const op = await repository.operation(id);

@@ -16,7 +16,7 @@ export function page(req: Request): { limit: number; offset: number } {
 
 /**
  * The request's body as the document types it for `operationId`: the validator has already checked
- * it against that schema (with its defaults applied) before any route runs.
+ * it against that schema before any route runs.
  */
 export function body<Op extends OperationId>(req: Request): RequestBody<Op> {
   return req.body as RequestBody<Op>;
