@@ -86,7 +86,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const { config, db, logger } = deps;
   const document = buildDocument(config.http.publicUrl, config.serviceEnv);
-  const routes = new RouteTable(document as never);
+  const routes = new RouteTable(document);
   const app = express();
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');

@@ -1,6 +1,7 @@
 import type { AssignorRow } from '../../db/repositories/assignors';
+import type { Schema } from '../openapi/contract-types';
 
-export function presentAssignor(row: AssignorRow) {
+export function presentAssignor(row: AssignorRow): Schema<'Assignor'> {
   return {
     id: row.id,
     type: row.type,

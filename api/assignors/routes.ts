@@ -3,15 +3,16 @@ import { readAssignor, resolvePrimaryAccount } from '../../domain/assignor-regis
 import { Conflict, NotFound } from '../../domain/errors';
 import { AssignorsRepository } from '../../db/repositories/assignors';
 import { created, handle, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
 import { presentAssignor } from './presenter';
 
 export function assignorRoutes(): Router {
   const router = Router();
 
   router.post('/v1/assignors', handle(async (req, uow) => {
-    const input = readAssignor(req.body);
-    const account = req.body.bank ? resolvePrimaryAccount(req.body.bank, input) : null;
+    const sent = body<'createAssignor'>(req);
+    const input = readAssignor(sent);
+    const account = sent.bank ? resolvePrimaryAccount(sent.bank, input) : null;
     const { row, created: isNew } = await new AssignorsRepository(uow.db, tenantOf(req)).register(input, account);
     if (!isNew) {
       throw new Conflict({ code: 'assignor_already_exists', message: `An assignor with document ${input.document} already exists`, assignor_id: row.id });

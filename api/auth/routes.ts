@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AuthService } from './auth-service';
 import { readTokenRequest } from './token-request';
 import { handle, ok } from '../http/handle';
+import { body } from '../http/request-helpers';
 import { AppError } from '../../domain/errors';
 import type { AuditTrail } from '../audit/audit-trail';
 
@@ -15,9 +16,10 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
 
   // Every sign-in, refused or not, is in the audit trail under the account tried (issue #29).
   router.post('/v1/auth/login', handle(async (req) => {
-    const email = String(req.body.email);
+    const sent = body<'login'>(req);
+    const email = String(sent.email);
     try {
-      const session = await auth.login(email, req.body.password, req.body.totp);
+      const session = await auth.login(email, sent.password, sent.totp);
       await audit.record(req, { action: 'auth.login', actor: { type: 'user', id: String(session.user.id), email }, target: { type: 'user', id: String(session.user.id) } });
       return ok(session);
     } catch (err) {

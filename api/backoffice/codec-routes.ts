@@ -4,6 +4,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Forbidden, RuleViolation } from '../../domain/errors';
 import { CipherKeyError } from '../../db/crypto/cipher-ring';
 import { handle, ok } from '../http/handle';
+import { body } from '../http/request-helpers';
 
 export const CODEC_PATH = '/v1/backoffice/codec';
 /** Temporal Web cannot add our token to its calls; with "include credentials" it sends this cookie. */
@@ -84,7 +85,7 @@ export function codecRoutes(codec: PayloadCodec, audit: AuditTrail, session: { m
   router.delete(`${CODEC_PATH}/session`, handle(async () => ({ status: 204, headers: { 'Set-Cookie': cookie('', 0) } })));
   const through = (direction: 'encode' | 'decode') => handle(async (req) => {
     try {
-      const payloads = await codec[direction]((req.body.payloads as JsonPayload[]).map(fromJson));
+      const payloads = await codec[direction](body<'codecDecode' | 'codecEncode'>(req).payloads.map(fromJson));
       // A decode shows personal data to a person: who, when and how much is audited (never the payloads).
       if (direction === 'decode') await audit.record(req, { action: 'codec.decode', after: { payloads: payloads.length } });
       return ok({ payloads: payloads.map(toJson) });

@@ -10,7 +10,8 @@ import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpd
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
-import { page } from '../http/request-helpers';
+import { body, page } from '../http/request-helpers';
+import type { Schema } from '../openapi/contract-types';
 import { executeWorkflowUpdate } from '../operations/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
@@ -39,8 +40,11 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const router = Router();
   const repository = new BackofficeRepository(deps.db);
 
-  /** A staff decision through the workflow, recorded in the audit trail with the state before and after. */
-  async function decide(req: Request, action: string, act: (workflowId: string) => Promise<unknown>) {
+  /**
+   * A staff decision through the workflow, recorded in the audit trail with the state before and after
+   * and what the request sent (a JSON body is parsed strictly: an object or an array, or none).
+   */
+  async function decide(req: Request, action: string, sent: unknown, act: (workflowId: string) => Promise<unknown>) {
     const id = String(req.params.id);
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
@@ -48,7 +52,7 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
     const operation = await renderOperation(deps.db, op.originatorId, op.id, 'read');
     await deps.audit.record(req, {
       action, target: { type: 'operation', id: op.id },
-      before: { lifecycle_status: op.lifecycleStatus }, after: { lifecycle_status: operation.lifecycle_status, ...(req.body ?? {}) },
+      before: { lifecycle_status: op.lifecycleStatus }, after: { lifecycle_status: operation.lifecycle_status, ...(typeof sent === 'object' ? sent : {}) },
     });
     return { op, operation };
   }
@@ -64,7 +68,7 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
     }, limit, offset);
     const progress = await approvalProgress(deps.db, items);
     return ok({
-      items: items.map((op) => ({
+      items: items.map((op): Schema<'ApprovalQueueItem'> => ({
         id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
         originator_id: op.originatorId, originator_name: op.originatorName,
         assignor_id: op.assignorId, assignor_name: op.assignorName, assignor_document: op.assignorDocument,
@@ -89,22 +93,27 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
 
   // The answer says how far four-eyes got: still WAITING_APPROVAL with one approval of two, or moved on.
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
-    const { op, operation } = await decide(req, 'operation.approve', (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
-      decidedBy: userOf(req), note: req.body?.note ?? null, approver: approverOf(req),
+    const sent = body<'approveOperation'>(req);
+    const { op, operation } = await decide(req, 'operation.approve', sent, (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
+      decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req),
     }));
     const progress = await approvalProgress(deps.db, [op]);
-    return ok({ ...operation, ...progress.get(op.id) });
+    const approved: Schema<'ApprovedOperation'> = { ...operation, ...progress.get(op.id)! };
+    return ok(approved);
   }));
 
-  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => ok((await decide(req, 'operation.deny', (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: req.body.reason }))).operation)));
+  router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => {
+    const sent = body<'denyOperation'>(req);
+    return ok((await decide(req, 'operation.deny', sent, (workflowId) =>
+      executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: sent.reason }))).operation);
+  }));
 
-  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', (workflowId) =>
+  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', body<'retryDisbursement'>(req), (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, PIX_MANUAL_RETRY.refusal, retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
 
   // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
   // answer is the operation, not the signers' URLs, which are the signers' credentials.
-  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', (workflowId) =>
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', body<'backofficeResendContract'>(req), (workflowId) =>
     executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))).operation)));
   return router;
 }

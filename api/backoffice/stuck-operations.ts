@@ -3,9 +3,10 @@ import { STUCK_RULES, stuckSince } from '../../domain/stuck-operations';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import type { Config } from '../../db/config';
 import { workflowLink } from './temporal-web';
+import type { ResponseBody } from '../openapi/contract-types';
 
 /** `GET /v1/backoffice/stuck-operations`: longest waiting first, each with what unsticks it. */
-export async function stuckOperations(deps: { db: Knex; config: Config }, now: Date, limit: number, offset: number) {
+export async function stuckOperations(deps: { db: Knex; config: Config }, now: Date, limit: number, offset: number): Promise<ResponseBody<'stuckOperations', 200>> {
   const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now) }));
   const { items, total } = await new BackofficeRepository(deps.db).stuck(cutoffs, limit, offset);
   return {

@@ -10,7 +10,7 @@ import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
-import { tenantOf } from '../http/request-helpers';
+import { body, tenantOf } from '../http/request-helpers';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
 import { clockTime } from '../../db/repositories/test-clocks';
 import { reconcileWithinBudget } from './reconcile';
@@ -51,7 +51,7 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
     const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
     // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
-    if (first) for (const pix of readPixNotification(req.body)) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
+    if (first) for (const pix of readPixNotification(body<'pixCollectionCallback'>(req))) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
     return { status: 200, body: { accepted: true } };
   }));
 
@@ -68,15 +68,15 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
 
   router.post('/v1/sandbox/titles/:id/pix', handle(async (req, uow) => {
     // The document has checked `webhook` against its enum; the amount is checked before anything is read.
-    const body = (req.body ?? {}) as { amount?: unknown; webhook?: 'once' | 'twice' | 'lost' };
-    const amount = body.amount === undefined || body.amount === null ? null : positiveAmount(body.amount, 'amount').toString();
+    const sent = body<'simulateTitlePix'>(req);
+    const amount = sent?.amount === undefined || sent.amount === null ? null : positiveAmount(sent.amount, 'amount').toString();
     const title = await new OperationsRepository(uow.db, tenantOf(req)).titleById(String(req.params.id));
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
     const paidAt = await payingMoment(uow.db, tenantOf(req), title.operationId);
     try {
-      const pix = await psp.simulatePayment(charge.txid, amount, body.webhook ?? 'once', paidAt);
+      const pix = await psp.simulatePayment(charge.txid, amount, sent?.webhook ?? 'once', paidAt);
       return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };
     } catch (err) {
       if (!(err instanceof PixCollectionError)) throw err;

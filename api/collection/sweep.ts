@@ -1,4 +1,5 @@
 import { type CollectionContext, reconcileWithinBudget, ReconciledPix } from './reconcile';
+import type { Schema } from '../openapi/contract-types';
 
 export interface SweepResult {
   from: Date;
@@ -29,6 +30,6 @@ export function presentReconciledPix(pix: ReconciledPix) {
   };
 }
 
-export function presentSweep(sweep: SweepResult) {
+export function presentSweep(sweep: SweepResult): Schema<'CollectionSweep'> {
   return { from: sweep.from.toISOString(), to: sweep.to.toISOString(), applied: sweep.applied.map(presentReconciledPix) };
 }

@@ -2,11 +2,15 @@ import { Router } from 'express';
 import { handle, jsonPage, ok } from '../http/handle';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { tenantOf } from '../http/request-helpers';
-import { eventEnvelope } from '../../domain/events';
+import { eventEnvelope as domainEnvelope, StoredEvent } from '../../domain/events';
+import type { Schema } from '../openapi/contract-types';
 import { NotFound, RuleViolation } from '../../domain/errors';
 import { keptSince } from '../../domain/event-retention';
 import { EventLogRepository } from '../../db/repositories/event-log';
 import { eventCursorOf, eventFilterOf, eventLimitOf } from './event-query';
+
+/** The envelope the webhooks carried, checked against the document's Event: domain/ cannot import its types. */
+const eventEnvelope: (event: StoredEvent) => Schema<'Event'> = domainEnvelope;
 
 /** The originator's events of the last 30 days (issue #27): what its webhooks carried, to pull. */
 export function eventRoutes(now: () => Date, cache: ReferenceCache): Router {

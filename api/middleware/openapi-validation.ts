@@ -6,6 +6,8 @@ import { validatorCopy } from '../openapi/handler-checked';
 import { deepObjectsWithoutThrow, memoisePathCompilation, takeResolvedRoutes } from './validator-patches';
 
 type Parameter = { in?: string; allowReserved?: boolean };
+/** The validator's type of a document: ours is built as plain objects, and the validator checks it (`validateApiSpec`). */
+type ValidatorDocument = Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'];
 
 /**
  * The validator refuses a query value with a reserved character as written (`+`, `:`, `/`...),
@@ -51,7 +53,7 @@ export function openapiValidation(apiSpec: Record<string, unknown>, validateResp
   const compile = memoisePathCompilation();
   deepObjectsWithoutThrow();
   const handlers = OpenApiValidator.middleware({
-    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as never,
+    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as ValidatorDocument,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
     validateSecurity: false,

@@ -25,6 +25,7 @@ import { collectionPaths, collectionSchemas } from '../collection/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
+import type { Operation } from './helpers';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
@@ -89,17 +90,23 @@ const PARTS: Part[] = [
   { paths: testClockPaths, schemas: testClockSchemas },
 ];
 
+/** The document's paths, each method's operation as a plain object, and the rest of it. */
+export interface ServedDocument {
+  paths: Record<string, Record<string, Operation>>;
+  [field: string]: unknown;
+}
+
 /**
  * The OpenAPI 3.1 document: the single source of request shapes, route security and the
  * statuses each route can answer. Served live at `GET /v1/openapi.json`.
  */
-export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Record<string, unknown> {
+export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): ServedDocument {
   const base = components(publicUrl);
-  const paths: Record<string, unknown> = Object.assign({}, ...PARTS.map((part) => part.paths));
+  const paths: ServedDocument['paths'] = Object.assign({}, ...PARTS.map((part) => part.paths));
   // Production has no simulated counterparts nor test clocks: their routes are absent, so they are also 404.
   if (serviceEnv === 'prod') for (const path of Object.keys(paths)) if (SANDBOX_ONLY.some((prefix) => path.startsWith(prefix))) delete paths[path];
   const answered = withPipelineAnswers(paths);
-  addLinks(answered as never);
+  addLinks(answered);
   const document = withFormatBounds({
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

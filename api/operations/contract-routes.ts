@@ -4,7 +4,7 @@ import type { EsignProvider } from '../../activities/esign-client';
 import { sendForSignatureUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
-import { tenantOf } from '../http/request-helpers';
+import { body, tenantOf } from '../http/request-helpers';
 import { contractSigners, dispatchedContract } from './contract-signers';
 import { executeWorkflowUpdate, requireOperation } from './workflow-calls';
 
@@ -23,7 +23,7 @@ export function contractRoutes(deps: ContractRouteDeps): Router {
 
   router.post('/v1/operations/:id/contract/send-for-signature', handle(async (req, uow) => {
     const workflowId = await requireOperation(uow.db, tenantOf(req), String(req.params.id), 'operation_not_found');
-    const embedded = typeof req.body?.embedded === 'boolean' ? req.body.embedded : null;
+    const embedded = body<'sendContractForSignature'>(req)?.embedded ?? null;
     await executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded });
     return created(await dispatchedContract(uow.db, deps.esign, tenantOf(req), String(req.params.id)));
   }));

@@ -10,21 +10,13 @@ import { AssignorsRepository, AssignorRow } from '../../db/repositories/assignor
 import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { ProductsRepository } from '../../db/repositories/products';
-import type { NfeFields } from '../../db/repositories/operation-rows';
 import { writeOperation, WrittenOperation } from './write-operation';
 import { loadCreation } from './load-creation';
 import type { RequestTime } from '../test-clocks/request-time';
+import type { RequestBody } from '../openapi/contract-types';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
 
-interface DirectBody {
-  bank: BankInput;
-  receivables: (NfeFields & Record<string, unknown>)[];
-  fees?: unknown;
-  product_id?: string | null;
-  policy_id?: string | null;
-  embedded_signature?: boolean;
-  [field: string]: unknown;
-}
+type DirectBody = RequestBody<'createDirectOperation'>;
 
 function refuseDuplicateExternalIds(externalIds: readonly string[]): void {
   const seen = new Set<string>();
@@ -79,7 +71,7 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
   // Every refusal of the body comes before the first write (the assignor is registered below).
-  const assignorInput = readAssignor(body as never);
+  const assignorInput = readAssignor(body);
   refuseDuplicateExternalIds(receivables.map((r) => r.externalId));
   const guarded = identifyReceivables(body.receivables, receivables, assignorInput.document);
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);

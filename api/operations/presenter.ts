@@ -1,9 +1,10 @@
 import { renderMoney } from '../../domain/vocabulary';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
+import type { Schema } from '../openapi/contract-types';
 
 const rate = (value: string | null) => (value === null ? null : Number(value));
 
-export function presentTitle(t: TitleRow) {
+export function presentTitle(t: TitleRow): Schema<'Title'> {
   return {
     id: t.id,
     operation_id: t.operationId,
@@ -31,7 +32,7 @@ export function presentTitle(t: TitleRow) {
     is_partial: t.isPartial,
     stock_item_id: t.stockItemId,
     pix_charge: t.pixTxid === null ? null : {
-      txid: t.pixTxid, status: t.pixStatus, br_code: t.pixBrCode, expires_at: t.pixExpiresAt!.toISOString(),
+      txid: t.pixTxid, status: t.pixStatus!, br_code: t.pixBrCode!, expires_at: t.pixExpiresAt!.toISOString(),
     },
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
@@ -45,7 +46,7 @@ export function presentTitle(t: TitleRow) {
  */
 export type OperationView = 'direct_creation' | 'stock_creation' | 'read';
 
-export function presentOperation(op: OperationRow, titles: TitleRow[], view: OperationView) {
+export function presentOperation(op: OperationRow, titles: TitleRow[], view: OperationView): Schema<'Operation'> {
   const direct = view === 'direct_creation';
   return {
     id: op.id,
@@ -65,8 +66,8 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     average_days_in_advance: op.averageDaysInAdvance,
     weighted_avg_days: Number(op.weightedAvgDays),
     floating_days: op.floatingDays,
-    cet_monthly_pct: rate(op.cetMonthlyPct),
-    cet_annual_pct: rate(op.cetAnnualPct),
+    cet_monthly_pct: Number(op.cetMonthlyPct),
+    cet_annual_pct: Number(op.cetAnnualPct),
     product_id: op.productId,
     policy_id: op.policyId,
     needs_backoffice_approval: op.needsBackofficeApproval,

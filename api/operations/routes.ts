@@ -7,7 +7,8 @@ import type { TemporalHandle } from '../temporal-client';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { startEntry } from '../../activities/outbox-start';
 import { created, handle, jsonPage, JsonText, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
+import type { RequestBody } from '../openapi/contract-types';
 import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
 import { presentOperation, OperationView } from './presenter';
@@ -39,7 +40,8 @@ export async function renderOperationReads(db: Knex, originatorId: string, ids: 
   return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
 }
 
-type Create = (trx: Knex, originatorId: string, environment: string, body: never, at: RequestTime) => Promise<WrittenOperation>;
+type CreationId = 'createDirectOperation' | 'requestStockAnticipation';
+type Create<Op extends CreationId> = (trx: Knex, originatorId: string, environment: string, body: RequestBody<Op>, at: RequestTime) => Promise<WrittenOperation>;
 
 /**
  * A creation route: create in the request's transaction, start the workflow once it has committed
@@ -47,10 +49,11 @@ type Create = (trx: Knex, originatorId: string, environment: string, body: never
  * rendered from the rows the insert returned: the same rows a read-back would find, without two
  * more round trips while the exposure counters are locked.
  */
-export function creationHandler(deps: OperationRouteDeps, create: Create, view: OperationView) {
+export function creationHandler<Op extends CreationId>(deps: OperationRouteDeps, operationId: Op, create: Create<Op>, view: OperationView) {
   return handle(async (req, uow) => {
-    const at = await requestTime(uow.db, tenantOf(req), req.body.test_clock_id, deps.now());
-    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, req.body as never, at);
+    const sent = body<typeof operationId>(req);
+    const at = await requestTime(uow.db, tenantOf(req), sent.test_clock_id, deps.now());
+    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, sent, at);
     uow.afterCommit(() => startEntry(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.outbox));
     return created(presentOperation(written.operation, written.titles, view));
   });
@@ -60,7 +63,7 @@ export function creationHandler(deps: OperationRouteDeps, create: Create, view: 
 export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCache }): Router {
   const router = Router();
 
-  router.post('/v1/operations/direct', creationHandler(deps, createDirectOperation, 'direct_creation'));
+  router.post('/v1/operations/direct', creationHandler(deps, 'createDirectOperation', createDirectOperation, 'direct_creation'));
 
   router.get('/v1/operations', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
@@ -85,7 +88,7 @@ export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCac
     const workflowId = await requireOperation(uow.db, originatorId, String(req.params.id), 'operation_not_found');
     const principal = req.ctx.principal!;
     const requestedBy = principal.tokenType === 'client' ? `credential:${principal.credentialId}` : `user:${principal.userId}`;
-    await executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy, reason: req.body?.reason ?? null });
+    await executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy, reason: body<'cancelOperation'>(req)?.reason ?? null });
     return ok(await renderOperation(deps.db, originatorId, String(req.params.id), 'read'));
   }));
 

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { DiscountCreditsRepository } from '../../db/repositories/credits';
 import { PayablesLedger } from '../../db/repositories/payables-ledger';
 import { created, handle, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
 import { grantDiscountCredit } from './credits-service';
 import { transactionOf } from './inputs';
 import { presentDiscountCredit } from './presenter';
@@ -10,7 +10,7 @@ import { presentDiscountCredit } from './presenter';
 export function discountCreditRoutes(): Router {
   const router = Router();
 
-  router.post('/v1/discount-credits', handle(async (req, uow) => created(await grantDiscountCredit(transactionOf(uow), tenantOf(req), req.body))));
+  router.post('/v1/discount-credits', handle(async (req, uow) => created(await grantDiscountCredit(transactionOf(uow), tenantOf(req), body<'grantDiscountCredit'>(req)))));
 
   router.get('/v1/discount-credits', handle(async (req, uow) => {
     const originatorId = tenantOf(req);

@@ -1,10 +1,11 @@
 import type { DiscountCreditRow } from '../../db/repositories/credits';
 import type { PayablePaymentRow } from '../../db/repositories/payables-ledger';
 import type { PayableRow } from '../../db/repositories/payables';
+import type { Schema } from '../openapi/contract-types';
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 
-export function presentPayable(row: PayableRow) {
+export function presentPayable(row: PayableRow): Schema<'AssignorPayable'> {
   return {
     id: row.id,
     assignor_id: row.assignorId,
@@ -25,7 +26,7 @@ export function presentPayable(row: PayableRow) {
 }
 
 /** One line of a payable's ledger; `remaining` is the payable's balance right after it. */
-export function presentPayablePayment(row: PayablePaymentRow) {
+export function presentPayablePayment(row: PayablePaymentRow): Schema<'PayablePayment'> {
   return {
     id: row.id,
     payable_id: row.payableId,
@@ -40,7 +41,7 @@ export function presentPayablePayment(row: PayablePaymentRow) {
   };
 }
 
-export function presentDiscountCredit(row: DiscountCreditRow, lines: PayablePaymentRow[]) {
+export function presentDiscountCredit(row: DiscountCreditRow, lines: PayablePaymentRow[]): Schema<'DiscountCredit'> {
   return {
     id: row.id,
     assignor_id: row.assignorId,

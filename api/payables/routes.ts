@@ -3,7 +3,7 @@ import { NotFound } from '../../domain/errors';
 import { PayablesLedger } from '../../db/repositories/payables-ledger';
 import { PayablesRepository } from '../../db/repositories/payables';
 import { created, handle, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
 import { transactionOf } from './inputs';
 import { createPayable, payPayable, writeOffPayable } from './payables-service';
 import { presentPayable, presentPayablePayment } from './presenter';
@@ -12,7 +12,7 @@ import { presentPayable, presentPayablePayment } from './presenter';
 export function assignorPayableRoutes(): Router {
   const router = Router();
 
-  router.post('/v1/assignor-payables', handle(async (req, uow) => created(presentPayable(await createPayable(uow.db, tenantOf(req), req.body)))));
+  router.post('/v1/assignor-payables', handle(async (req, uow) => created(presentPayable(await createPayable(uow.db, tenantOf(req), body<'createAssignorPayable'>(req))))));
 
   router.get('/v1/assignor-payables', handle(async (req, uow) => {
     const { limit, offset } = page(req);
@@ -32,9 +32,9 @@ export function assignorPayableRoutes(): Router {
   }));
 
   router.post('/v1/assignor-payables/:id/payments', handle(async (req, uow) =>
-    created(await payPayable(transactionOf(uow), tenantOf(req), String(req.params.id), req.body))));
+    created(await payPayable(transactionOf(uow), tenantOf(req), String(req.params.id), body<'payAssignorPayable'>(req)))));
 
   router.post('/v1/assignor-payables/:id/write-off', handle(async (req, uow) =>
-    ok(presentPayable(await writeOffPayable(uow.db, tenantOf(req), String(req.params.id), req.body.reason)))));
+    ok(presentPayable(await writeOffPayable(uow.db, tenantOf(req), String(req.params.id), body<'writeOffAssignorPayable'>(req).reason)))));
   return router;
 }

@@ -8,6 +8,7 @@ import { operationWorkflowId } from '../../domain/workflow-ids';
 import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { handle } from '../http/handle';
+import { body } from '../http/request-helpers';
 import { signalWorkflow } from '../operations/workflow-calls';
 import type { UnitOfWork } from '../http/context';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
@@ -33,7 +34,7 @@ export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandl
 
   router.post('/v1/internal/esign/callback', handle(async (req, uow) => {
     if (!(await firstDelivery(req, uow))) return accepted;
-    const notice = readSignatureCallback(req.body);
+    const notice = readSignatureCallback(body<'esignCallback'>(req));
     const operationId = notice && await operationOfDocument(deps.db, notice.documentId);
     if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), signerSignedSignal.name);
     return accepted;
@@ -41,7 +42,7 @@ export function providerCallbackRoutes(deps: { db: Knex; temporal: TemporalHandl
 
   router.post('/v1/internal/pix/callback', handle(async (req, uow) => {
     if (!(await firstDelivery(req, uow))) return accepted;
-    const settlement = readSettlementCallback(req.body);
+    const settlement = readSettlementCallback(body<'pixCallback'>(req));
     const operationId = settlement && await operationOfPayment(deps.db, settlement.paymentId, settlement.idempotencyKey);
     if (operationId) await signalWorkflow(deps, operationWorkflowId(operationId), disbursementSettledSignal.name);
     return accepted;

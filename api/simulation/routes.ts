@@ -11,7 +11,7 @@ import type { ReferenceCache } from '../cache/reference-cache';
 import { identifyReceivables } from '../operations/create-direct';
 import { openDebtByDocument } from '../operations/debt-netting';
 import { handle, ok } from '../http/handle';
-import { tenantOf } from '../http/request-helpers';
+import { body, tenantOf } from '../http/request-helpers';
 
 /** The simulation is not a resource: its `id` is a fixed label, the same in every response. */
 export const SIMULATION_ID = 'simulation';
@@ -53,8 +53,9 @@ async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, b
 export function simulationRoutes(now: () => Date, cache: ReferenceCache): Router {
   const router = Router();
   router.post('/v1/simulate', handle(async (req, uow) => {
-    const at = await requestTime(uow.db, tenantOf(req), req.body.test_clock_id, now());
-    return ok(await simulate(uow.db, cache, tenantOf(req), req.body, at.now));
+    const sent = body<'simulate'>(req);
+    const at = await requestTime(uow.db, tenantOf(req), sent.test_clock_id, now());
+    return ok(await simulate(uow.db, cache, tenantOf(req), sent, at.now));
   }));
   return router;
 }

@@ -7,6 +7,7 @@ import { base32Encode } from '../../db/crypto/totp';
 import { StaffUserRow, StaffUsersRepository } from '../../db/repositories/staff-users';
 import { Conflict, NotFound, RuleViolation } from '../../domain/errors';
 import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
+import type { Schema } from '../openapi/contract-types';
 
 const ENROLMENT_HOURS = 72;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -18,7 +19,7 @@ const rolesOf = (choice: RoleChoice): StaffRole[] | undefined => choice.roles ??
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function presentStaffUser(user: StaffUserRow) {
+export function presentStaffUser(user: StaffUserRow): Schema<'StaffUser'> {
   return {
     id: user.id, email: user.email, name: user.name, role: user.roles[0] ?? null, roles: user.roles,
     status: user.disabledAt ? 'disabled' : user.invitationPending ? 'invited' : 'active',

@@ -1,12 +1,13 @@
 import { Money } from '../../domain/money';
 import { renderMoney } from '../../domain/vocabulary';
 import type { StockItemRow } from '../../db/repositories/stock';
+import type { Schema } from '../openapi/contract-types';
 
 /**
  * A stock item as every stock route answers it, each value under both names. Without a stored
  * gross the gross is the NFV, as the receivable item defines it ("omitted means gross = NFV").
  */
-export function presentStockItem(item: StockItemRow) {
+export function presentStockItem(item: StockItemRow): Schema<'StockItem'> {
   const net = Money.of(item.netFutureValue);
   return {
     id: item.id,

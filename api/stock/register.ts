@@ -15,14 +15,13 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import { StockItemColumns, StockRepository } from '../../db/repositories/stock';
 import { guardReceivables, Guarded } from '../operations/double-assignment';
 import { presentStockItem } from './presenter';
+import type { RequestBody, ResponseBody, Schema } from '../openapi/contract-types';
 
 type Raw = Record<string, unknown>;
 
-export interface StockBody {
-  assignor_document?: string | null;
-  items: Raw[];
-  [field: string]: unknown;
-}
+type StockBody = RequestBody<'registerStockItems'>;
+/** The body's `assignor_document`, or the assignor fields to register or reuse the assignor by. */
+type AssignorReference = string | Schema<'AssignorFields'>;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const IDENTIFYING = ['name', 'type', 'email'] as const;
@@ -32,20 +31,20 @@ const IDENTIFYING = ['name', 'type', 'email'] as const;
  * when the originator has none), or one registered or reused by document from the assignor fields,
  * as direct creation does (without an account: `bank` belongs to request-anticipation).
  */
-async function resolveAssignor(trx: Knex, originatorId: string, body: StockBody): Promise<AssignorRow> {
+async function resolveAssignor(trx: Knex, originatorId: string, reference: AssignorReference): Promise<AssignorRow> {
   const assignors = new AssignorsRepository(trx, originatorId);
-  if (body.assignor_document) {
-    const { value } = parseDocument(body.assignor_document, ['body', 'assignor_document']);
+  if (typeof reference === 'string') {
+    const { value } = parseDocument(reference, ['body', 'assignor_document']);
     const row = await assignors.byDocument(value);
     if (!row) throw new RuleViolation({ code: 'assignor_not_found', message: `No assignor with document ${value}; register it first or send the assignor fields`, assignor_document: value });
     return row;
   }
-  return (await assignors.register(readAssignor(body as never), null)).row;
+  return (await assignors.register(readAssignor(reference), null)).row;
 }
 
 /** The assignor's document as the body gives it, before anything is registered (the NF-e issuer is checked against it). */
-function assignorDocumentOf(body: StockBody): string {
-  return body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : readAssignor(body as never).document;
+function assignorDocumentOf(reference: AssignorReference): string {
+  return typeof reference === 'string' ? parseDocument(reference, ['body', 'assignor_document']).value : readAssignor(reference).document;
 }
 
 /** Each item's NF-e key checked against the assignor, and what identifies it as an invoice; the same invoice twice is refused. */
@@ -63,13 +62,15 @@ function identifyItems(items: Raw[], documents: readonly string[], assignorDocum
   return guarded;
 }
 
-function requireAssignorReference(body: StockBody): void {
-  if (body.assignor_document) return;
+function requireAssignorReference(body: StockBody): AssignorReference {
+  if (body.assignor_document) return body.assignor_document;
+  const { name, type, email } = body;
+  if (name != null && type != null && email != null) return { ...body, name, type, email };
   const missing = IDENTIFYING.filter((field) => body[field] === undefined || body[field] === null);
   if (missing.length === IDENTIFYING.length) {
     throw ValidationFailed.field(['body', 'assignor_document'], 'Field required: send assignor_document, or name, type, cpf/cnpj and email', 'missing');
   }
-  if (missing.length > 0) throw new ValidationFailed(missing.map((field) => ({ loc: ['body', field], msg: 'Field required without assignor_document', type: 'missing' })));
+  throw new ValidationFailed(missing.map((field) => ({ loc: ['body', field], msg: 'Field required without assignor_document', type: 'missing' })));
 }
 
 /** Payer documents and NF-e totals of the items; `external_id` is unique within one registration. */
@@ -96,16 +97,16 @@ function readItems(items: Raw[], errors: InputErrors): { documents: string[]; nf
  * failure) before anything is written; then the items and one `stock.item_registered` event each
  * are written in the caller's transaction.
  */
-export async function registerStock(trx: Knex, originatorId: string, body: StockBody, now: Date) {
-  requireAssignorReference(body);
+export async function registerStock(trx: Knex, originatorId: string, body: StockBody, now: Date): Promise<ResponseBody<'registerStockItems', 201>> {
+  const reference = requireAssignorReference(body);
   const errors = new InputErrors();
   const { documents, nfeTotals } = readItems(body.items, errors);
   const values = normaliseValues(body.items.map((raw, i) => ({ raw, loc: ['body', 'items', i], label: String(raw.external_id) })), 'stock', errors);
-  const guarded = identifyItems(body.items, documents, assignorDocumentOf(body));
+  const guarded = identifyItems(body.items, documents, assignorDocumentOf(reference));
   // The claims are the first write and the first lock; registering is not yet an operation, so
   // another originator's key is only refused here (policy `refuse`), never sent to review.
   await guardReceivables(trx, originatorId, guarded, (await new PoliciesRepository(trx, originatorId).active())?.doubleAssignment ?? 'review');
-  const assignor = await resolveAssignor(trx, originatorId, body);
+  const assignor = await resolveAssignor(trx, originatorId, reference);
   const payers = await new PayersRepository(trx, originatorId).ensureByDocument(body.items.map((raw, i) => ({ document: documents[i], name: String(raw.payer_name) })));
 
   const rows: StockItemColumns[] = body.items.map((raw, i) => ({

@@ -10,7 +10,8 @@ import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '.
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, noContent, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
+import type { RequestBody, Schema } from '../openapi/contract-types';
 import { executeWorkflowUpdate, signalWorkflow } from '../operations/workflow-calls';
 
 export interface TestClockRouteDeps {
@@ -21,7 +22,7 @@ export interface TestClockRouteDeps {
   now: () => Date;
 }
 
-export function presentTestClock(clock: TestClockRow) {
+export function presentTestClock(clock: TestClockRow): Schema<'TestClock'> {
   return {
     id: clock.id, name: clock.name, frozen_time: clock.frozenTime.toISOString(), status: clock.status,
     created_at: clock.createdAt.toISOString(), deletes_after: clock.deletesAfter.toISOString(),
@@ -45,9 +46,9 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
   router.post('/v1/test-clocks', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
     const now = deps.now();
-    const body = (req.body ?? {}) as { frozen_time?: string; name?: string };
+    const sent = body<'createTestClock'>(req);
     const clock = await new TestClocksRepository(uow.db, originatorId).create({
-      name: body.name ?? null, frozenTime: body.frozen_time ? new Date(body.frozen_time) : now,
+      name: sent?.name ?? null, frozenTime: sent?.frozen_time ? new Date(sent.frozen_time) : now,
     }, now);
     const input: TestClockWorkflowInput = {
       clockId: clock.id, originatorId, frozenTime: clock.frozenTime.toISOString(), deletesAfter: clock.deletesAfter.toISOString(),
@@ -77,8 +78,8 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
   }));
 
   /** The clock's workflow decides; the row it wrote before answering is read outside the request's snapshot. */
-  const advance = async (originatorId: string, id: string, body: { frozen_time: string }) => {
-    const frozenTime = new Date(body.frozen_time).toISOString();
+  const advance = async (originatorId: string, id: string, sent: RequestBody<'advanceTestClock'>) => {
+    const frozenTime = new Date(sent.frozen_time).toISOString();
     await executeWorkflowUpdate({ db: deps.db, temporal: deps.temporal }, testClockWorkflowId(id), 'test_clock_not_found', advanceClockUpdate, { frozenTime });
     return presentTestClock(await liveClock(deps.db, originatorId, id));
   };
@@ -86,7 +87,7 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
   router.post('/v1/test-clocks/:id/advance', handle(async (req, uow) => {
     const id = String(req.params.id);
     await liveClock(uow.db, tenantOf(req), id);
-    return ok(await advance(tenantOf(req), id, req.body));
+    return ok(await advance(tenantOf(req), id, body<'advanceTestClock'>(req)));
   }));
 
   // The console's operation page advances the clock of a sandbox operation it shows (any originator's).
@@ -94,8 +95,9 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
     const id = String(req.params.id);
     const owner = await clockOwner(uow.db, id);
     if (!owner) throw new NotFound('test_clock_not_found');
-    const clock = await advance(owner, id, req.body);
-    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, after: req.body });
+    const sent = body<'backofficeAdvanceTestClock'>(req);
+    const clock = await advance(owner, id, sent);
+    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, after: sent });
     return ok(clock);
   }));
 

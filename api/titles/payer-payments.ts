@@ -12,6 +12,7 @@ import { positiveAmount } from '../payables/inputs';
 import { presentPayerPayment } from './presenter';
 import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
 import { withinUpdateDeadline } from '../operations/workflow-calls';
+import type { Schema } from '../openapi/contract-types';
 
 export interface PayerPaymentBody {
   paid_amount_brl: unknown;
@@ -50,7 +51,7 @@ export async function recordPayerPayment(
   titleId: string,
   body: PayerPaymentBody,
   by: Pick<PayerPaymentInput, 'channel' | 'recordedBy' | 'collected'>,
-) {
+): Promise<Schema<'PayerPayment'>> {
   const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
   const titles = new OperationsRepository(db, originatorId);
   const title = await titles.titleById(titleId);

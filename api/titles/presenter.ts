@@ -1,7 +1,11 @@
 import type { PayerPaymentResult } from '../../domain/lifecycle-messages';
+import type { Schema } from '../openapi/contract-types';
 
-/** A payer's payment as both payment routes answer it (the original one on a replay). */
-export function presentPayerPayment(operationId: string, result: PayerPaymentResult) {
+/**
+ * A payer's payment as both payment routes answer it (the original one on a replay), as it is kept
+ * for replays: the answer adds `idempotent_replay`.
+ */
+export function presentPayerPayment(operationId: string, result: PayerPaymentResult): Omit<Schema<'PayerPayment'>, 'idempotent_replay'> {
   return {
     id: result.paymentId,
     title_id: result.titleId,

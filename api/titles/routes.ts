@@ -8,7 +8,7 @@ import type { Principal } from '../../domain/principal';
 import type { Config } from '../../db/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
 import { presentTitle } from '../operations/presenter';
 import { recordPayerPayment } from './payer-payments';
 
@@ -42,15 +42,16 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; au
     const owner = await titleOwner(uow.db, titleId);
     if (!owner) throw new NotFound('title_not_found');
     const by = { channel: 'BACKOFFICE' as const, recordedBy: actorOf(req.ctx.principal!) };
-    const payment = await recordPayerPayment(deps, uow.db, owner, titleId, req.body, by);
-    await deps.audit.record(req, { action: 'title.payer_payment', target: { type: 'title', id: titleId }, after: req.body });
+    const sent = body<'recordPayerPayment'>(req);
+    const payment = await recordPayerPayment(deps, uow.db, owner, titleId, sent, by);
+    await deps.audit.record(req, { action: 'title.payer_payment', target: { type: 'title', id: titleId }, after: sent });
     return created(payment);
   }));
 
   router.post('/v1/sandbox/titles/:id/payer-payments', handle(async (req, uow) => {
     // Production has no simulated payers: the route is absent from its OpenAPI document, hence 404 there.
     const by = { channel: 'SANDBOX' as const, recordedBy: actorOf(req.ctx.principal!) };
-    return created(await recordPayerPayment(deps, uow.db, tenantOf(req), String(req.params.id), req.body, by));
+    return created(await recordPayerPayment(deps, uow.db, tenantOf(req), String(req.params.id), body<'simulatePayerPayment'>(req), by));
   }));
   return router;
 }

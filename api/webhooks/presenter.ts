@@ -1,9 +1,10 @@
 import type { WebhookSubscription } from '../../db/repositories/webhooks';
 import type { WebhookDelivery } from '../../db/repositories/webhooks-deliveries';
 import type { WebhookRecovery } from '../../db/repositories/webhook-recoveries';
+import type { Schema } from '../openapi/contract-types';
 
 /** A subscription as the contract shows it: the events under both names in use. Never the secret. */
-export function presentWebhook(s: WebhookSubscription) {
+export function presentWebhook(s: WebhookSubscription): Schema<'Webhook'> {
   return {
     id: s.id,
     url: s.url,
@@ -25,7 +26,7 @@ export function presentWebhook(s: WebhookSubscription) {
 
 const iso = (at: Date | null): string | null => at?.toISOString() ?? null;
 
-export function presentRecovery({ recovery, total }: { recovery: WebhookRecovery; total: number }) {
+export function presentRecovery({ recovery, total }: { recovery: WebhookRecovery; total: number }): Schema<'WebhookRecovery'> {
   return {
     id: recovery.id,
     webhook_id: recovery.subscriptionId,
@@ -42,9 +43,9 @@ export function presentRecovery({ recovery, total }: { recovery: WebhookRecovery
 }
 
 /** Registration and rotation: the one response that shows the secret. */
-export const presentWebhookWithSecret = (revealed: { subscription: WebhookSubscription; secret: string }) => ({ ...presentWebhook(revealed.subscription), hmac_secret: revealed.secret });
+export const presentWebhookWithSecret = (revealed: { subscription: WebhookSubscription; secret: string }): Schema<'WebhookWithSecret'> => ({ ...presentWebhook(revealed.subscription), hmac_secret: revealed.secret });
 
-export function presentDelivery(d: WebhookDelivery) {
+export function presentDelivery(d: WebhookDelivery): Schema<'WebhookDelivery'> {
   return {
     id: d.id,
     event_id: d.eventId,

@@ -1,7 +1,8 @@
 import { Router, Request } from 'express';
 import { created, handle, noContent, ok } from '../http/handle';
 import type { UnitOfWork } from '../http/context';
-import { page, tenantOf } from '../http/request-helpers';
+import { body, page, tenantOf } from '../http/request-helpers';
+import type { Schema } from '../openapi/contract-types';
 import { presentDelivery, presentRecovery, presentWebhook, presentWebhookWithSecret } from './presenter';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, WebhookService, WebhookServiceDeps } from './webhook-service';
 
@@ -11,7 +12,7 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
   const webhookId = (req: Request) => String(req.params.webhook_id);
 
   router.post('/v1/webhooks', handle(async (req, uow) => {
-    const { url, events, description, max_per_second: maxPerSecond } = req.body;
+    const { url, events, description, max_per_second: maxPerSecond } = body<'createWebhook'>(req);
     return created(presentWebhookWithSecret(await service(req, uow).register({ url, events, description: description ?? null, maxPerSecond })));
   }));
 
@@ -31,7 +32,7 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
   }));
 
   router.post('/v1/webhooks/:webhook_id/rotate-secret', handle(async (req, uow) => {
-    const overlapSeconds: number = req.body?.previous_secret_expires_in_seconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS;
+    const overlapSeconds = body<'rotateWebhookSecret'>(req)?.previous_secret_expires_in_seconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS;
     return ok(presentWebhookWithSecret(await service(req, uow).rotateSecret(webhookId(req), overlapSeconds)));
   }));
 
@@ -40,7 +41,7 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
     return { status: 202, body: { webhook_id: delivery.subscriptionId, delivery_id: delivery.id, event_id: delivery.eventId, status: 'accepted' } };
   }));
   router.post('/v1/webhooks/:webhook_id/recover', handle(async (req, uow) => {
-    const { since, until } = req.body;
+    const { since, until } = body<'recoverWebhook'>(req);
     const recovery = await service(req, uow).recover(webhookId(req), { since: new Date(since), until: until ? new Date(until) : null }, deps.now());
     return { status: 202, body: presentRecovery(recovery) };
   }));
@@ -49,8 +50,9 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
     ok(presentRecovery(await service(req, uow).recovery(webhookId(req), String(req.params.recovery_id))))));
 
   router.post('/v1/webhooks/:webhook_id/enable', handle(async (req, uow) => {
-    const { subscription, recovery } = await service(req, uow).enable(webhookId(req), req.body?.recover === true, deps.now());
-    return ok({ ...presentWebhook(subscription), recovery: recovery ? presentRecovery(recovery) : null });
+    const { subscription, recovery } = await service(req, uow).enable(webhookId(req), body<'enableWebhook'>(req)?.recover === true, deps.now());
+    const enabled: Schema<'WebhookEnabled'> = { ...presentWebhook(subscription), recovery: recovery ? presentRecovery(recovery) : null };
+    return ok(enabled);
   }));
   return router;
 }

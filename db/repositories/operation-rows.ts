@@ -11,7 +11,8 @@ export interface NfeFields {
   nfe_serie?: string | null;
   nfe_key?: string | null;
   nfe_issue_date?: string | null;
-  nfe_total_value?: string | null;
+  /** A MoneyInput: a JSON number or a decimal string, as the body sent it. */
+  nfe_total_value?: string | number | null;
 }
 
 /** Per receivable: the stock item it anticipates (stock path) or its NF-e data (direct path), and what identifies it as an invoice. */
@@ -90,7 +91,7 @@ export function remainderRows(origin: OperationOrigin, plan: OperationPlan, sour
       id: uuidv7(), originatorId: origin.originatorId, assignorId: origin.assignor.id, payerId: titles[i].payerId, status: 'IN_STOCK',
       sourceOperationId: origin.id, externalId: `${p.input.externalId}_REMAINDER_${origin.id.slice(0, 8)}`, identifier: p.input.identifier,
       backingType: p.input.backingType, nfeNumber: nfe.nfe_number ?? null, nfeSerie: nfe.nfe_serie ?? null, nfeKey: nfe.nfe_key ?? null,
-      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value ?? null,
+      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value == null ? null : String(nfe.nfe_total_value),
       netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
       receivableFingerprint: sources[i].fingerprint,

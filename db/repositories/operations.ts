@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
+import type { PixChargeStatus } from './pix-charges';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { FeeSource } from '../../domain/pricing/fees';
 
 export interface OperationRow {
   id: string;
@@ -11,7 +14,7 @@ export interface OperationRow {
   policyId: string | null;
   productId: string | null;
   channel: 'direct' | 'stock';
-  lifecycleStatus: string;
+  lifecycleStatus: LifecycleStatus;
   needsBackofficeApproval: boolean;
   embeddedSignature: boolean;
   hasPartialAnticipations: boolean;
@@ -27,8 +30,9 @@ export interface OperationRow {
   averageDaysInAdvance: number;
   weightedAvgDays: string;
   floatingDays: number;
-  cetMonthlyPct: string | null;
-  cetAnnualPct: string | null;
+  /** Priced by every creation (write-operation.ts), though the column allows null. */
+  cetMonthlyPct: string;
+  cetAnnualPct: string;
   contractType: string;
   signersCount: number;
   denyReason: string | null;
@@ -37,7 +41,7 @@ export interface OperationRow {
   /** Why it waits for a human whatever its amount (double assignment), or null. */
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
   /** Four-eyes: 2 when the policy's dual-approval threshold was passed at creation. */
-  approvalsRequired: number;
+  approvalsRequired: 1 | 2;
   /** Issue #26: the sandbox test clock it lives on, or null. */
   testClockId: string | null;
   createdAt: Date;
@@ -63,7 +67,7 @@ export interface TitleRow {
   fixedDiscountBrl: string | null;
   dueDate: string;
   qtyDaysAdvanced: number;
-  feeSource: string;
+  feeSource: FeeSource;
   monthlyRatePct: string | null;
   discountPct: string | null;
   isPartial: boolean;
@@ -71,7 +75,7 @@ export interface TitleRow {
   payerName: string;
   /** The title's PIX charge (issue #31), all null when none was issued. */
   pixTxid: string | null;
-  pixStatus: string | null;
+  pixStatus: PixChargeStatus | null;
   pixBrCode: string | null;
   pixExpiresAt: Date | null;
   createdAt: Date;

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import type { StaffRole } from '../../domain/staff-roles';
 
 export interface StaffUserRow {
   id: string;
   email: string;
   name: string;
-  roles: string[];
+  roles: StaffRole[];
   disabledAt: Date | null;
   /** Invited and not enrolled yet. Accounts made by SQL or the dev seed were never invited: they are active. */
   invitationPending: boolean;
