@@ -62,12 +62,18 @@ def live_clock(clock_id, within=None):
     return None
 
 
+def stock_item(item_id):
+    """The stored stock item; None when the id names none of the demo originator's."""
+    response = _call("GET", f"/v1/stock/{item_id}")
+    return response.json() if response.status_code == 200 else None
+
+
 def stock_total(item_ids):
     """The sum of the items' NFV; None when one of them cannot be read."""
     total = Decimal(0)
     for item_id in item_ids:
-        response = _call("GET", f"/v1/stock/{item_id}")
-        value = amount(response.json().get("net_future_value")) if response.status_code == 200 else None
+        item = stock_item(item_id)
+        value = amount(item.get("net_future_value")) if item else None
         if value is None:
             return None
         total += value

@@ -378,8 +378,7 @@ POSITIVE_BODIES = {
     ("POST", "/v1/simulate"): lambda case, body: _receivables(case, body, body.get("assignor_document") or ASSIGNOR_DOCUMENT),
     ("POST", "/v1/operations/direct"): lambda case, body: _receivables(case, body, valid_bodies.assignor_document(body)),
     ("POST", "/v1/stock"): lambda case, body: valid_bodies.stock_items(body),
-    # The item's assignor is not in the body: a key there would be judged against one unknown here.
-    ("PATCH", "/v1/stock/{item_id}"): lambda case, body: valid_bodies.nfe(valid_bodies.item_values(body), None),
+    ("PATCH", "/v1/stock/{item_id}"): lambda case, body: valid_bodies.stock_patch(body, api_state.stock_item(case.path_parameters.get("item_id"))),
     ("POST", "/v1/stock/simulate-anticipation"): _anticipation,
     ("POST", "/v1/stock/request-anticipation"): _anticipation,
     ("POST", "/v1/assignor-payables"): _payable,
@@ -458,5 +457,6 @@ def _staff_admin(case):
 
 def _is_not_set(value):
     return type(value).__name__ == "NotSet"
+
 
 

@@ -181,6 +181,27 @@ def _nfe_check_digit(first43):
     return 0 if rest < 2 else 11 - rest
 
 
+def stock_patch(body, stored):
+    """A PATCH is judged with the stored item: a net alone stays within the stored gross, and an
+    NF-e number, serie or issue date sent without a key must agree with the stored key (they are
+    left out then). A new key would be judged against the item's assignor, which the body does
+    not name: none is sent."""
+    item_values(body)
+    if body.get("nfe_key") is not None:
+        body["nfe_key"] = None
+    if stored is None:
+        return body
+    gross = amount(stored.get("gross_future_value"))
+    net = _first(body, NET)
+    if gross is not None and net is not None and net > gross and all(body.get(name) is None for name in GROSS):
+        _set_present(body, NET, gross)
+    if stored.get("nfe_key"):
+        for name in ("nfe_number", "nfe_serie", "nfe_issue_date"):
+            if body.get(name) is not None:
+                body[name] = None
+    return body
+
+
 def _unique_external_ids(items):
     """One operation holds each external_id once (a uniqueness JSON Schema cannot state)."""
     seen = set()
