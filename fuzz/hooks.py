@@ -6,6 +6,9 @@ credits) would never run. The schema the fuzzer reads (never the one the api ser
 formats on those fields, with strategies that draw valid values, and a valid example body per
 creation route; negative generation still mutates them. Nothing here narrows what the schema
 accepts (a narrower schema would turn valid values into "invalid data the api accepted"). Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
+Just before each call, a positive case is made valid under the rules the document cannot state
+(`POSITIVE_BODIES`, fuzz/valid_bodies.py, reading stored state through fuzz/api_state.py), so that
+every operation is reached with no warning; negative cases go out as generated.
 """
 
 import base64
@@ -457,6 +460,7 @@ def _staff_admin(case):
 
 def _is_not_set(value):
     return type(value).__name__ == "NotSet"
+
 
 
 
