@@ -6,6 +6,9 @@ credits) would never run. The schema the fuzzer reads (never the one the api ser
 formats on those fields, with strategies that draw valid values, and a valid example body per
 creation route; negative generation still mutates them. Nothing here narrows what the schema
 accepts (a narrower schema would turn valid values into "invalid data the api accepted"). Tokens are fetched by schemathesis itself (fuzz/schemathesis.toml, `auth.dynamic`).
+Just before each call, a positive case is made valid under the rules the document cannot state
+(`POSITIVE_BODIES`, fuzz/valid_bodies.py, reading stored state through fuzz/api_state.py), so that
+every operation is reached with no warning; negative cases go out as generated.
 """
 
 import base64
@@ -16,9 +19,12 @@ import json
 import os
 import re
 import time
+import uuid
 
 import schemathesis
 from hypothesis import strategies as st
+
+from fuzz import api_state, valid_bodies
 
 PRODUCT_IDS = os.environ["FUZZ_PRODUCT_IDS"].split(",")
 POLICY_IDS = os.environ["FUZZ_POLICY_IDS"].split(",")
@@ -27,6 +33,12 @@ ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
 STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
 OPERATION_IDS = os.environ["FUZZ_OPERATION_IDS"].split(",")
 TITLE_IDS = os.environ["FUZZ_TITLE_IDS"].split(",")
+# A title of the prepared assignor (a payable's origin title), and a delivery of the prepared
+# subscription (the retry route), both made by scripts/lib/contract-stack.mjs.
+ASSIGNOR_TITLE_ID = os.environ["FUZZ_ASSIGNOR_TITLE_ID"]
+WEBHOOK_ID = os.environ["FUZZ_WEBHOOK_ID"]
+DELIVERY_ID = os.environ["FUZZ_DELIVERY_ID"]
+MAX_RECEIVABLES = int(os.environ["FUZZ_MAX_RECEIVABLES"])
 CANCELLABLE_OPERATION_IDS = os.environ["FUZZ_CANCELLABLE_OPERATION_IDS"].split(",")
 ENROLMENT_TOKENS = os.environ["FUZZ_ENROLMENT_TOKENS"].split(",")
 # The staff-account routes want an admin, the decisions an approver: one userSession scheme cannot
@@ -210,8 +222,8 @@ def _examples():
         ("/v1/operations/direct", "post"): {**company, "bank": {}, "receivables": [_receivable("FUZZ-OP-1")]},
         ("/v1/assignors", "post"): {"name": "Cedente Fuzz", "type": "F", "cpf": "39053344705", "email": "cedente@fuzz.example"},
         ("/v1/stock", "post"): {"assignor_document": ASSIGNOR_DOCUMENT, "items": [_receivable("FUZZ-STOCK-1", requested=False)]},
-        ("/v1/stock/simulate-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "5000.00"},
-        ("/v1/stock/request-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "5000.00", "bank": {}},
+        ("/v1/stock/simulate-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "10000.00"},
+        ("/v1/stock/request-anticipation", "post"): {"stock_item_ids": STOCK_ITEM_IDS, "requested_net_future_value": "10000.00", "bank": {}},
         ("/v1/assignor-payables", "post"): {"assignor_id": ASSIGNOR_IDS[0], "amount_brl": "300.00", "due_date": _future_date(20), "reason": "fuzz debt"},
         ("/v1/discount-credits", "post"): {"assignor_id": ASSIGNOR_IDS[0], "amount_brl": "100.00", "reason": "fuzz credit", "external_id": "FUZZ-CREDIT-1"},
         ("/v1/webhooks", "post"): {"url": "https://127.0.0.1:9/fuzz-hook", "events": ["operation.created"]},
@@ -293,11 +305,127 @@ def _bytes_sent(body):
     return json.dumps(body, allow_nan=False).encode("utf-8")
 
 
+def _with_live_clock(body):
+    """A generated `test_clock_id` names no clock: a positive case names a live one of the run, and
+    its due dates count from the clock's time as the generated ones did from today."""
+    if body.get("test_clock_id") is not None:
+        clock = api_state.live_clock(body["test_clock_id"])
+        body["test_clock_id"] = clock and clock[0]
+        if clock is not None:
+            valid_bodies.due_dates_from(body, clock[1])
+    return body
+
+
+# Stock items keep the due dates they were registered with, in real time: an anticipation on a
+# clock years away would price them beyond their value.
+NEAR_NOW = datetime.timedelta(days=30)
+
+
+def _advance(case, body):
+    clock_time = api_state.clock_time(case.path_parameters.get("id"))
+    return body if clock_time is None else valid_bodies.advance(body, clock_time)
+
+
+def _anticipation(case, body):
+    ids = body.get("stock_item_ids")
+    total = api_state.stock_total(ids) if isinstance(ids, list) and ids else None
+    if body.get("test_clock_id") is not None:
+        clock = api_state.live_clock(body["test_clock_id"], within=NEAR_NOW)
+        body["test_clock_id"] = clock and clock[0]
+    return valid_bodies.anticipation(body, total)
+
+
+def _credit(case, body):
+    credit = valid_bodies.amount(body.get("amount_brl"))
+    if credit is not None and isinstance(body.get("assignor_id"), str):
+        api_state.ensure_open_debt(body["assignor_id"], credit)
+    return body
+
+
+def _payable(case, body):
+    """An origin title is one of the payable's assignor: the prepared assignor's title. (A custom
+    format on the field would hide its uuid format from the coverage phase, which then sends
+    "AAA" as valid.)"""
+    if body.get("origin_title_id") is not None:
+        body["assignor_id"], body["origin_title_id"] = ASSIGNOR_IDS[0], ASSIGNOR_TITLE_ID
+    return body
+
+
+def _token_request(case, body):
+    """The demo client's own credentials in the body (a generated pair is never a registered
+    client; HTTP Basic, the other way, is left out, as both at once are refused) and a subset of
+    its scopes."""
+    if case.headers:
+        case.headers.pop("Authorization", None)
+    body.update(api_state.CREDENTIALS)
+    granted = api_state.client_scopes()
+    if isinstance(body.get("scopes"), list):
+        body["scopes"] = [scope for scope in body["scopes"] if scope in granted] or granted[:1]
+    if isinstance(body.get("scope"), str):
+        body["scope"] = " ".join(scope for scope in body["scope"].split(" ") if scope in granted) or granted[0]
+    return body
+
+
+def _recover(case, body):
+    return valid_bodies.recover_window(body, datetime.datetime.now(datetime.timezone.utc))
+
+
+def _receivables(case, body, assignor):
+    return valid_bodies.receivables(_with_live_clock(body), assignor, MAX_RECEIVABLES)
+
+
+# Per operation, how a positive case's body is made valid under the rules the document cannot
+# state (fuzz/valid_bodies.py), reading the stored state they depend on just before the call.
+POSITIVE_BODIES = {
+    # A simulation without an assignor compares no issuer: any valid one will do.
+    ("POST", "/v1/simulate"): lambda case, body: _receivables(case, body, body.get("assignor_document") or ASSIGNOR_DOCUMENT),
+    ("POST", "/v1/operations/direct"): lambda case, body: _receivables(case, body, valid_bodies.assignor_document(body)),
+    ("POST", "/v1/stock"): lambda case, body: valid_bodies.stock_items(body),
+    ("PATCH", "/v1/stock/{item_id}"): lambda case, body: valid_bodies.stock_patch(body, api_state.stock_item(case.path_parameters.get("item_id"))),
+    ("POST", "/v1/stock/simulate-anticipation"): _anticipation,
+    ("POST", "/v1/stock/request-anticipation"): _anticipation,
+    ("POST", "/v1/assignor-payables"): _payable,
+    ("POST", "/v1/discount-credits"): _credit,
+    ("POST", "/v1/webhooks/{webhook_id}/recover"): _recover,
+    ("POST", "/v1/test-clocks/{id}/advance"): _advance,
+    ("POST", "/v1/backoffice/test-clocks/{id}/advance"): _advance,
+    ("POST", "/v1/auth/token"): _token_request,
+}
+# A delivery exists only once an event was delivered, and only under its subscription.
+RETRY = ("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry")
+SENT_IDEMPOTENCY_KEYS = set()
+
+
+def _fresh_idempotency_key(case):
+    """The coverage and examples phases send one Idempotency-Key on every write: after the first,
+    a positive case would be a replay or a 409 for a key reused, never reaching its route. A key
+    this run already sent is replaced by a new one, as a client does for a new request."""
+    headers = case.headers or {}
+    key = headers.get("Idempotency-Key")
+    if isinstance(key, str) and key in SENT_IDEMPOTENCY_KEYS:
+        headers["Idempotency-Key"] = str(uuid.uuid4())
+    SENT_IDEMPOTENCY_KEYS.add(headers.get("Idempotency-Key"))
+
+
+def _valid_request(case):
+    if case.meta is None or case.meta.generation.mode != "positive":
+        return
+    _fresh_idempotency_key(case)
+    operation = (case.operation.method.upper(), case.operation.path)
+    if operation == RETRY:
+        case.path_parameters = {**(case.path_parameters or {}), "webhook_id": WEBHOOK_ID, "delivery_id": DELIVERY_ID}
+    repair = POSITIVE_BODIES.get(operation)
+    if repair is not None and isinstance(case.body, dict):
+        case.body = repair(case, case.body)
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
-    """Signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
+    """Makes a positive case's body valid under the rules between fields and stored state, then
+    signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
     sent, when the call carries the placeholder credentials; a call stripped of them stays unsigned."""
     _staff_admin(case)
+    _valid_request(case)
     secret = CALLBACK_SECRETS.get(case.operation.path)
     headers = case.headers or {}
     # Only the placeholders of fuzz/schemathesis.toml, both of them: a check that sends a wrong or a
@@ -332,3 +460,7 @@ def _staff_admin(case):
 
 def _is_not_set(value):
     return type(value).__name__ == "NotSet"
+
+
+
+

@@ -195,7 +195,8 @@ export const simulationPaths = {
       description: 'Read-only and retried freely; needs no Idempotency-Key. 422 codes: validation_error, VOCABULARY_CONFLICT, '
         + 'DEDUCTIONS_REQUIRED_WITH_GROSS, VALUE_DECOMPOSITION_MISMATCH, REQUESTED_VALUE_AMBIGUOUS, "Receivable <external_id>: requested_advance_value (...) '
         + 'cannot exceed net_face_value (...)", "total_liquid_value_brl exceeds total face value: ...", RECEIVABLE_DISCOUNT_EXCEEDS_BASE, '
-        + `originator_policy_not_configured, policy_not_found; ${NFE_CODES} (the issuer is compared only when assignor_document is sent). `
+        + `originator_policy_not_configured, policy_not_found; ${NFE_CODES} (the issuer is compared only when assignor_document is sent); `
+        + 'CET_OUT_OF_BOUNDS only for a cost whose annual CET no number can express (otherwise the CET range is advisory here, in warnings). '
         + 'The double-assignment guard does not run here.',
       security: clientScopes('simulation:create'),
       requestBody: jsonBody(checkedByHandler({

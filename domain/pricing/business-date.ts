@@ -14,7 +14,8 @@ export function businessDate(now: Date): string {
   const minute = Math.floor(now.getTime() / 60_000);
   if (minute !== lastMinute) {
     const parts = Object.fromEntries(formatter.formatToParts(now).map((p) => [p.type, p.value]));
-    lastDate = `${parts.year}-${parts.month}-${parts.day}`;
+    // Intl writes years before 1000 with fewer digits (a test clock may stand in year 158).
+    lastDate = `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`;
     lastMinute = minute;
   }
   return lastDate;

@@ -1,7 +1,7 @@
 import { RuleViolation } from '../errors';
 import { Dec, Money } from '../money';
 import { dayNumber } from './business-date';
-import { cet, cetFinding, CetFinding } from './cet';
+import { Cet, cet, cetFinding, CetFinding } from './cet';
 import { Discount, discountByRates, discountToLiquid, spreadToTarget } from './discount';
 import { FeeSource, OperationFees, resolveFees, ResolvedFees } from './fees';
 import type { FeeDefaults, PricingPolicy } from './policy';
@@ -53,6 +53,18 @@ export interface PricedOperation {
   payerDefaultsUsed: boolean;
   /** Advisory in simulation; creation refuses with the first one. */
   cetFindings: CetFinding[];
+}
+
+/**
+ * A cost whose annual figure no JSON number (a double) holds, as a liquid value of cents for a
+ * requested value of thousands over a day gives: refused on every route, the simulation included,
+ * rather than answered with a null (found by the fuzz run, issue #24).
+ */
+function unwritableCet(cost: Cet): RuleViolation {
+  return new RuleViolation({
+    code: 'CET_OUT_OF_BOUNDS', scope: 'operation',
+    message: `Monthly CET ${cost.monthlyPct.toSignificantDigits(6).toString()}% compounds to an annual CET beyond what a number can express`,
+  });
 }
 
 function exceedsBase(priced: readonly PricedReceivable[]): RuleViolation | null {
@@ -131,6 +143,7 @@ function summarise(input: PricingInput, priced: PricedReceivable[], resolved: Re
   const dayWeight = priced.reduce((sum, p) => sum.plus(p.input.requestedNetFutureValue.amount.times(p.daysAdvanced)), new Dec(0));
   const weightedDays = dayWeight.div(requested.amount);
   const cost = cet(requested, liquid, weightedDays);
+  if (!Number.isFinite(cost.annualPct.toNumber())) throw unwritableCet(cost);
   const otherDebt = input.otherDebtDiscounts ? input.otherDebtDiscounts.min(liquid) : null;
   const usedLevel = (level: FeeSource) => priced.some((p, i) => p.feeSource === level || resolved[i].floatingSource === level);
   const findings = [

@@ -11,6 +11,8 @@ import { migrateAndSeed, serviceEnv, startServices } from './stack.mjs';
 export const DEMO = {
   clientId: 'zk_sbx_demo_a', clientSecret: 'sk_sbx_demo_a_secret',
   productId: '01930000-0000-7000-8000-0000000000a3', policyId: '01930000-0000-7000-8000-0000000000a2',
+  // The demo policy's maximum receivables per operation (db/seeds/dev-seed.ts).
+  maxReceivablesPerOperation: 500,
   email: 'backoffice@example.com', password: 'backoffice-dev-password',
   userId: '01930000-0000-7000-8000-0000000000f1',
   // The dev admin signs in with a TOTP code (db/seeds/dev-seed.ts, README).
@@ -28,8 +30,9 @@ export const PREPARED_ASSIGNOR_CPF = '52998224725';
 
 /**
  * What the routes that need existing data find: an assignor of the demo originator (payables,
- * credits, stock by document), two of its stock items (the stock anticipation examples), and an
- * operation with its title (the operation and title `{id}` routes).
+ * credits, stock by document), two of its stock items (the stock anticipation examples), an
+ * operation with its title (the operation and title `{id}` routes), a title of that assignor (a
+ * payable's origin title), and a webhook subscription with a delivery (the retry route).
  */
 async function prepare(url) {
   const call = async (route, body, token) => {
@@ -44,6 +47,8 @@ async function prepare(url) {
   };
   const { access_token: token } = await call('/v1/auth/token', { client_id: DEMO.clientId, client_secret: DEMO.clientSecret });
   const assignor = await call('/v1/assignors', { name: 'Fuzz Assignor', type: 'F', cpf: PREPARED_ASSIGNOR_CPF, email: 'fuzz-assignor@example.com' }, token);
+  // Before the operations below, so that their operation.created events are delivered to it.
+  const webhook = await call('/v1/webhooks', { url: 'https://127.0.0.1:9/fuzz-prepared-hook', events: ['operation.created'] }, token);
   const dueDate = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
   const items = [1, 2].map((n) => ({
     external_id: `FUZZ-PREPARED-${n}`, payer_name: 'Pagador Exemplo Ltda', payer_document: '11222333000181', due_date: dueDate, net_future_value: '5000.00',
@@ -57,6 +62,11 @@ async function prepare(url) {
   }, token);
   const operation = await createOperation('FUZZ-PREPARED-OP');
   const cancellable = await createOperation('FUZZ-PREPARED-CANCEL');
+  const ofAssignor = await call('/v1/operations/direct', {
+    name: 'Fuzz Assignor', type: 'F', cpf: PREPARED_ASSIGNOR_CPF, email: 'fuzz-assignor@example.com', bank: {},
+    receivables: [{ ...items[0], external_id: 'FUZZ-PREPARED-ASSIGNOR-OP', requested_net_future_value: '5000.00' }],
+  }, token);
+  const delivery = await firstDelivery(url, webhook.id, token);
   // The admin (who alone manages staff accounts) and pending invitations, for the enrolment route.
   const { access_token: adminToken } = await call('/v1/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password, totp: await totpNow(DEMO.admin.totpSecret) });
   // One after another: twenty at once outran the database's per-request budget on a busy machine.
@@ -66,8 +76,20 @@ async function prepare(url) {
   }
   return {
     assignorId: assignor.id, stockItemIds: stock.items.map((item) => item.id), operationId: operation.id, cancellableOperationId: cancellable.id,
-    titleId: operation.titles[0].id, adminToken, enrolmentTokens: invitations.map((invited) => invited.enrolment_token),
+    titleId: operation.titles[0].id, assignorTitleId: ofAssignor.titles[0].id, webhookId: webhook.id, deliveryId: delivery.id, adminToken, enrolmentTokens: invitations.map((invited) => invited.enrolment_token),
   };
+}
+
+/** The worker's dispatcher delivers (and records) the subscription's events a moment after they happen. */
+async function firstDelivery(url, webhookId, token, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${url}/v1/webhooks/${webhookId}/deliveries`, { headers: { Authorization: `Bearer ${token}` } });
+    const page = await res.json();
+    if (res.status === 200 && page.items.length > 0) return page.items[0];
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`preparing the contract run's data: no delivery to webhook ${webhookId} within ${timeoutMs} ms`);
 }
 
 async function waitForHealth(url, timeoutMs) {

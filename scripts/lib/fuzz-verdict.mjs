@@ -3,22 +3,16 @@
 
 /**
  * `{ passed, line }`. Passed: schemathesis finished on its own with exit code 0, tested every
- * selected operation and found no failure, no error and no warning other than those `accepted`
- * names (`{ kind: { "METHOD /path": reason } }`, fuzz/accepted-warnings.json: each a false positive
- * with its reason). The line says `clean` when nothing was accepted either, `passed` naming the
- * accepted ones otherwise, `NOT CLEAN` naming what failed. It avoids the shape of a test runner's
- * tally ("N passed, N failed"), which only the suite prints.
+ * selected operation and found no failure, no error and no warning. The line says `clean` then,
+ * `NOT CLEAN` naming what failed otherwise. It avoids the shape of a test runner's tally
+ * ("N passed, N failed"), which only the suite prints.
  */
-export function fuzzVerdict(report, { reportFile, accepted = {} }) {
+export function fuzzVerdict(report, { reportFile }) {
   const operations = report.operations ?? { selected: 0, tested: 0 };
   const failures = report.failures ?? [];
   const errors = report.errors ?? [];
-  const raised = Object.entries(report.warnings ?? {}).filter(([, labels]) => labels.length > 0);
-  const isAccepted = (kind, label) => typeof accepted[kind]?.[label] === 'string';
-  const warnings = raised.map(([kind, labels]) => [kind, labels.filter((label) => !isAccepted(kind, label))]).filter(([, labels]) => labels.length > 0)
+  const warnings = Object.entries(report.warnings ?? {}).filter(([, labels]) => labels.length > 0)
     .map(([kind, labels]) => `warning ${kind}: ${labels.join(', ')}`);
-  const named = raised.map(([kind, labels]) => [kind, labels.filter((label) => isAccepted(kind, label))]).filter(([, labels]) => labels.length > 0)
-    .map(([kind, labels]) => `accepted ${kind} (fuzz/accepted-warnings.json): ${labels.join(', ')}`);
   const problems = [
     ...failures.map((f) => `${f.title} (${f.count}× in ${f.operations.join(', ')})`),
     ...errors.map((e) => `error: ${e.title} (${e.count}×)`),
@@ -28,8 +22,6 @@ export function fuzzVerdict(report, { reportFile, accepted = {} }) {
   ];
   const passed = report.exit_code === 0 && problems.length === 0;
   const reach = `${operations.tested}/${operations.selected} operations, ${report.test_cases?.generated ?? 0} generated cases, seed ${report.seed}`;
-  const head = `[fuzz] verdict: ${!passed ? 'NOT CLEAN' : named.length > 0 ? 'passed' : 'clean'} (schemathesis ${report.schemathesis_version}: ${reach}`;
-  const findings = [...problems, ...named];
-  const line = `${head}; ${findings.length > 0 ? findings.join('; ') : 'no failure, error or warning'}; report ${reportFile})`;
-  return { passed, line };
+  const head = `[fuzz] verdict: ${passed ? 'clean' : 'NOT CLEAN'} (schemathesis ${report.schemathesis_version}: ${reach}`;
+  return { passed, line: `${head}; ${problems.length > 0 ? problems.join('; ') : 'no failure, error or warning'}; report ${reportFile})` };
 }

@@ -145,4 +145,14 @@ describe('events API', () => {
     const doc = (await client.get('/v1/openapi.json')).body;
     expect(doc.components.securitySchemes.clientCredentials.flows.clientCredentials.scopes).to.have.property('event:read');
   });
+
+  it('answers the longest type filter the document allows (about 30 KB of query) rather than a bare 431 (found by the fuzz run)', async () => {
+    const { originatorId, token } = await buildIntegrator(client);
+    const id = await recordOperationEvent(originatorId);
+    const names = (n: number) => Array.from({ length: n }, (_, i) => ['operation.created', 'operation.approved', 'title.paid'][i % 3]);
+    const value = names(60).join(',').slice(0, 428).replace(/,[^,]*$/, '');
+    const query = Array.from({ length: 50 }, () => `type=${encodeURIComponent(value)}`).join('&');
+    expect(query.length).to.be.above(20_000);
+    expect((await listEvents(client, token, query)).items.map((e) => e.event_id)).to.include(id);
+  });
 });

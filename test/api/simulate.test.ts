@@ -66,6 +66,15 @@ describe('POST /v1/simulate', () => {
     expect(res.body.receivables[0]).to.include({ days_to_due: 0, days_advanced: 0, present_value_discount: '0.00', net_present_liquid_value: '10000.00' });
   });
 
+  it('refuses a cost whose annual CET no number holds with 422 CET_OUT_OF_BOUNDS, not a null (found by the fuzz run)', async () => {
+    const { token } = await buildPricingIntegrator(client);
+    // 10,000.00 for 0.20 over one day: a monthly factor of 50,000^30, whose 12th power is past any double.
+    const res = await client.post('/v1/simulate', { receivables: [receivable({ due_date: dueIn(-10) })], fees: { total_liquid_value_brl: '0.20' } }, { token });
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.detail).to.include({ code: 'CET_OUT_OF_BOUNDS', scope: 'operation' });
+    expect(res.body.detail.message).to.match(/^Monthly CET [\d.e+]+% compounds to an annual CET beyond what a number can express$/);
+  });
+
   it('follows the fee hierarchy and reports where each receivable\'s fees came from', async () => {
     const { token, originatorId } = await buildPricingIntegrator(client);
     const assignorDocument = cpf();

@@ -32,20 +32,6 @@ describe('the fuzz verdict line', () => {
     expect(verdict.line).to.not.match(TALLY);
   });
 
-  it('passes a warning named as a false positive with its reason, and names it; another warning of that kind still fails', () => {
-    const report = cleanReport();
-    report.warnings.validation_mismatch = ['POST /v1/discount-credits'];
-    const accepted = { validation_mismatch: { 'POST /v1/discount-credits': 'a credit above the open debt is a business refusal' } };
-    const verdict = fuzzVerdict(report, { reportFile: 'r.txt', accepted });
-    expect(verdict).to.deep.equal({
-      passed: true,
-      line: '[fuzz] verdict: passed (schemathesis 4.32.5: 70/70 operations, 4210 generated cases, seed 147456663646176891851616971268107357756; '
-        + 'accepted validation_mismatch (fuzz/accepted-warnings.json): POST /v1/discount-credits; report r.txt)',
-    });
-    report.warnings.validation_mismatch.push('POST /v1/stock');
-    expect(fuzzVerdict(report, { reportFile: 'r.txt', accepted }).line).to.include('NOT CLEAN').and.include('warning validation_mismatch: POST /v1/stock;');
-  });
-
   it('names failures, errors, operations left untested and a run that stopped early', () => {
     const report = { ...cleanReport(), exit_code: 1, complete: false, stop_reason: 'interrupted' };
     report.failures.push({ title: 'Response violates schema', count: 3, operations: ['POST /v1/webhooks'] });

@@ -42,6 +42,10 @@ describe('pricing', () => {
       expect(businessDate(new Date('2026-11-21T02:59:59Z'))).to.equal('2026-11-20');
       expect(businessDate(new Date('2026-11-21T03:00:00Z'))).to.equal('2026-11-21');
     });
+
+    it('has four digits of year before the year 1000 (found by the fuzz run: a test clock in year 158 priced as NaN)', () => {
+      expect(businessDate(new Date('0158-05-05T12:00:00Z'))).to.equal('0158-05-05');
+    });
   });
 
   describe('worked examples', () => {
