@@ -3,7 +3,7 @@ import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
-import { advanceClockUpdate, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
+import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOfOperation } from './stand-in-activities';
 import { MODEL_TASK_QUEUE, ModelEnvironment } from './model-environment';
@@ -107,8 +107,22 @@ export class OperationUnderTest {
     return this.model.env.client.workflow.getHandle(testClockWorkflowId(clockOfOperation(this.operationId)));
   }
 
-  async terminateClock(): Promise<void> {
-    await this.clock.terminate('model run over').catch(() => undefined);
+  /**
+   * Ends the run's test clock the way an integrator's DELETE does: its delete signal, after which
+   * it tells its operations and completes. Never terminated: on the Java test server, terminating a
+   * clock run that had continued as new left time skipping locked for every later run of the lane
+   * (docs/decisions.md, issue #26).
+   */
+  async deleteClock(): Promise<void> {
+    const { clock } = this;
+    await clock.signal(deleteClockSignal).catch((err: unknown) => {
+      if (!isClosed(err)) throw err;
+    });
+    const deadline = Date.now() + REST_TIMEOUT_MS;
+    while (await this.running(clock.workflowId)) {
+      if (Date.now() > deadline) throw new Error(`the test clock did not complete ${REST_TIMEOUT_MS} ms after its delete signal`);
+      await sleep(10);
+    }
   }
 
   /** Advances the operation's test clock and waits until the clock is ready again (every operation on it caught up). */
@@ -137,10 +151,12 @@ export class OperationUnderTest {
 
   /** The latest run has closed (completed, or continued as new into nothing: never here). */
   async closed(): Promise<boolean> {
-    const { workflowExecutionInfo } = await this.model.env.client.workflowService.describeWorkflowExecution({
-      namespace: 'default', execution: { workflowId: this.handle.workflowId },
-    });
-    return (workflowExecutionInfo?.status ?? 1) !== temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    return !(await this.running(this.handle.workflowId));
+  }
+
+  private async running(workflowId: string): Promise<boolean> {
+    const { workflowExecutionInfo } = await this.model.env.client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId } });
+    return (workflowExecutionInfo?.status ?? 1) === temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   /**
