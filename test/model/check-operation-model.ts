@@ -59,7 +59,11 @@ export async function checkOperationModel(bundle: WorkflowBundleWithSourceMap, o
       const seed = (options.seed + next) | 0;
       next += 1;
       const details = await fc.check(property(environment, coverage), { seed, numRuns: 1, endOnFailure: true, timeout: RUN_TIMEOUT_MS });
-      if (details.failed) failures.push(failureOf(seed, details));
+      if (details.failed) {
+        failures.push(failureOf(seed, details));
+        // At once: a lane torn down while a failed run's calls still retry can end the process before the summary.
+        process.stderr.write(`model failure:\n${failures[failures.length - 1].report}\n`);
+      }
     }
   };
   // Started one after the other: JVMs starting at once on a busy machine outrun the SDK's start

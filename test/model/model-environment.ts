@@ -27,6 +27,11 @@ function quietRuntime(): void {
   }
 }
 
+/** The skip each run ends with, to see that time still skips: longer than any timer a run leaves behind. */
+const TIME_SKIP_PROBE_MS = 3_600_000;
+/** Real time that skip may take on a loaded machine; a stuck server waits the whole hour. */
+const TIME_SKIP_CHECK_MS = 15_000;
+
 /** How many times a test server may fail to start: the SDK gives the JVM 5 s, which a loaded machine can exceed. */
 const SERVER_START_ATTEMPTS = 3;
 
@@ -101,6 +106,23 @@ export class ModelEnvironment {
    */
   advance(ms: number): Promise<void> {
     return this.env.sleep(ms);
+  }
+
+  /**
+   * Fails the run that left the server unable to skip time (a time-skipping lock some workflow
+   * still holds), rather than the next run of the lane, whose timers would wait in real time
+   * until its property timeout.
+   */
+  async checkTimeSkips(): Promise<void> {
+    let waited: NodeJS.Timeout | undefined;
+    const stuck = new Promise<true>((resolve) => { waited = setTimeout(() => resolve(true), TIME_SKIP_CHECK_MS); });
+    try {
+      if (await Promise.race([this.advance(TIME_SKIP_PROBE_MS).then(() => false), stuck])) {
+        throw new Error(`time skipping is stuck after this run: a skip of ${TIME_SKIP_PROBE_MS} ms of workflow time took more than ${TIME_SKIP_CHECK_MS} ms of real time`);
+      }
+    } finally {
+      clearTimeout(waited);
+    }
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@ import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
-import { advanceClockUpdate, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
+import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOfOperation } from './stand-in-activities';
 import { MODEL_TASK_QUEUE, ModelEnvironment } from './model-environment';
@@ -14,6 +14,7 @@ const TASK_CLOSED = [EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, EventType.EVE
 const ACTIVITY_CLOSED = [
   EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED, EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
 ];
+const SIGNAL_CLOSED = [EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED];
 const RUN_CLOSED = [
   EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
   EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
@@ -46,7 +47,7 @@ export class OperationUnderTest {
   private readonly answers = new Map<string, Promise<void>>();
   private count = 0;
 
-  private constructor(readonly model: ModelEnvironment, readonly world: OperationWorld, readonly handle: WorkflowHandle) {}
+  private constructor(readonly model: ModelEnvironment, readonly world: OperationWorld, readonly handle: WorkflowHandle, private readonly onClock: boolean) {}
 
   static async start(model: ModelEnvironment, world: OperationWorld, input: Omit<OperationWorkflowInput, 'operationId' | 'initialStatus' | 'testClock'>, onClock: boolean): Promise<OperationUnderTest> {
     model.worlds.set(world.operationId, world);
@@ -55,7 +56,7 @@ export class OperationUnderTest {
       taskQueue: MODEL_TASK_QUEUE, workflowId: `operation-${world.operationId}`,
       args: [{ ...input, operationId: world.operationId, initialStatus: world.status, ...(testClock ? { testClock } : {}) }],
     });
-    const under = new OperationUnderTest(model, world, model.env.client.workflow.getHandle(handle.workflowId));
+    const under = new OperationUnderTest(model, world, model.env.client.workflow.getHandle(handle.workflowId), onClock);
     await under.atRest();
     return under;
   }
@@ -107,8 +108,22 @@ export class OperationUnderTest {
     return this.model.env.client.workflow.getHandle(testClockWorkflowId(clockOfOperation(this.operationId)));
   }
 
-  async terminateClock(): Promise<void> {
-    await this.clock.terminate('model run over').catch(() => undefined);
+  /**
+   * Ends the run's test clock the way an integrator's DELETE does: its delete signal, after which
+   * it tells its operations and completes. Never terminated: on the Java test server, terminating a
+   * clock run that had continued as new left time skipping locked for every later run of the lane
+   * (docs/decisions.md, issue #26).
+   */
+  async deleteClock(): Promise<void> {
+    const { clock } = this;
+    await clock.signal(deleteClockSignal).catch((err: unknown) => {
+      if (!isClosed(err)) throw err;
+    });
+    const deadline = Date.now() + REST_TIMEOUT_MS;
+    while (await this.running(clock.workflowId)) {
+      if (Date.now() > deadline) throw new Error(`the test clock did not complete ${REST_TIMEOUT_MS} ms after its delete signal`);
+      await sleep(10);
+    }
   }
 
   /** Advances the operation's test clock and waits until the clock is ready again (every operation on it caught up). */
@@ -137,10 +152,12 @@ export class OperationUnderTest {
 
   /** The latest run has closed (completed, or continued as new into nothing: never here). */
   async closed(): Promise<boolean> {
-    const { workflowExecutionInfo } = await this.model.env.client.workflowService.describeWorkflowExecution({
-      namespace: 'default', execution: { workflowId: this.handle.workflowId },
-    });
-    return (workflowExecutionInfo?.status ?? 1) !== temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    return !(await this.running(this.handle.workflowId));
+  }
+
+  private async running(workflowId: string): Promise<boolean> {
+    const { workflowExecutionInfo } = await this.model.env.client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId } });
+    return (workflowExecutionInfo?.status ?? 1) === temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   /**
@@ -162,34 +179,48 @@ export class OperationUnderTest {
   private async restingNow(): Promise<boolean> {
     const { gate } = this.model;
     if (gate.running(this.operationId) > 0) return false;
-    const events = await this.latestHistory();
+    const events = await this.latestHistory(this.handle.workflowId);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
-    let taskPending = false;
-    const activities = new Set<string>();
-    for (const event of events) {
-      const type = event.eventType!;
-      if (type === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) taskPending = true;
-      else if (TASK_CLOSED.includes(type)) taskPending = false;
-      else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
-      else if (ACTIVITY_CLOSED.includes(type)) activities.delete(String(scheduledEventIdOf(event)));
-    }
-    // The latest run: a continue-as-new is never its last event, the new run's start is.
-    if (RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)) return true;
-    return !taskPending && (activities.size === 0 || gate.isStalled(this.operationId));
+    if (!quiet(events, gate.isStalled(this.operationId))) return false;
+    // On a test clock the operation and its clock signal each other: both must be quiet, or a command
+    // would race their exchange (an update sent meanwhile was seen never accepted on the test server).
+    return !this.onClock || quiet(await this.latestHistory(this.clock.workflowId), false);
   }
 
-  private async latestHistory(): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  private async latestHistory(workflowId = this.handle.workflowId): Promise<temporal.api.history.v1.IHistoryEvent[]> {
     const events: temporal.api.history.v1.IHistoryEvent[] = [];
     let nextPageToken: Uint8Array | undefined;
     do {
       const page = await this.model.env.client.workflowService.getWorkflowExecutionHistory({
-        namespace: 'default', execution: { workflowId: this.handle.workflowId }, nextPageToken, maximumPageSize: 1000,
+        namespace: 'default', execution: { workflowId }, nextPageToken, maximumPageSize: 1000,
       });
       events.push(...(page.history?.events ?? []));
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
     return events;
   }
+}
+
+/**
+ * A run's history (its latest run) with no workflow task pending, no signal to another workflow on
+ * its way, and no activity in flight but those a stalled provider holds.
+ */
+function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean): boolean {
+  let taskPending = false;
+  let signalling = 0;
+  const activities = new Set<string>();
+  for (const event of events) {
+    const type = event.eventType!;
+    if (type === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) taskPending = true;
+    else if (TASK_CLOSED.includes(type)) taskPending = false;
+    else if (type === EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) signalling += 1;
+    else if (SIGNAL_CLOSED.includes(type)) signalling -= 1;
+    else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
+    else if (ACTIVITY_CLOSED.includes(type)) activities.delete(String(scheduledEventIdOf(event)));
+  }
+  // The latest run: a continue-as-new is never its last event, the new run's start is.
+  if (RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)) return true;
+  return !taskPending && signalling === 0 && (activities.size === 0 || stalled);
 }
 
 /** The model run's test clock, standing at the test server's time; the operation's starting knowledge of it. */
