@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { overdueAt } from '../../activities/titles';
+import { overdueAt } from '../../domain/title-rules';
 import { addDays, businessDate } from '../../domain/pricing';
 import { sharedApi, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
