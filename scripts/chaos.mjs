@@ -63,7 +63,7 @@ const api = cluster.apiUrl;
 let misses = 1;
 try {
   // ---- every api request goes through the driver, so the audit sees every status and latency
-  const windows = { pgDown: [], pgFrozen: [] }; // [from, to] in ms since epoch; `to` null while open
+  const windows = { pgDown: [], pgFrozen: [], providersDown: [] }; // [from, to] in ms since epoch; `to` null while open
   const driver = new ApiDriver(api);
   const { requests } = driver;
   const call = (...args) => driver.call(...args);
@@ -101,6 +101,14 @@ try {
       await sleep(250);
     }
   }
+  /** Kills the sandbox and keeps the window until it answers again: the providers' 502s are the contract's answer while it lasts. */
+  async function providersDown(name) {
+    const window = [Date.now(), null];
+    windows.providersDown.push(window);
+    fault(name, () => cluster.sandbox.kill('SIGKILL'));
+    while (!(await fetch(`${cluster.sandboxUrl}/metrics`).then((res) => res.ok, () => false))) await sleep(250);
+    window[1] = Date.now();
+  }
   const t0 = Date.now();
   const at = (s) => sleep(Math.max(0, t0 + s * 1_000 - Date.now()));
   const scale = LOAD_MS / 150_000;
@@ -133,8 +141,8 @@ try {
     (async () => { await at(70 * scale); await fault('stop the webhook receiver for 60 s', stopReceiver); await sleep(60_000); await fault('start the webhook receiver', startReceiver); })(),
     // The sandbox is every provider, the collection PSP among them: PIX paid before a kill must
     // still reach their titles (webhooks cut short are the sweep's to find).
-    (async () => { await at(40 * scale); fault('SIGKILL the collection PSP (the sandbox providers, restarted)', () => cluster.sandbox.kill('SIGKILL')); })(),
-    (async () => { await at(120 * scale); fault('SIGKILL the sandbox providers (restarted)', () => cluster.sandbox.kill('SIGKILL')); })(),
+    (async () => { await at(40 * scale); await providersDown('SIGKILL the collection PSP (the sandbox providers, restarted)'); })(),
+    (async () => { await at(120 * scale); await providersDown('SIGKILL the sandbox providers (restarted)'); })(),
     (async () => {
       for (let next = between(20, 30); next * 1_000 < LOAD_MS; next += between(20, 30)) {
         await at(next);
@@ -297,19 +305,24 @@ try {
   // Temporal keeps its state in the same Postgres, so while it is out (and for the 10 s it may take
   // to recover) an update may answer 503 workflow_unavailable as well as database_unavailable.
   const OUTAGE_CODES = ['database_unavailable', 'workflow_unavailable'];
-  const unexpected5xx = requests.filter((r) => r.status >= 500 && !(r.status === 503 && OUTAGE_CODES.includes(r.code) && postgresOut(r)));
+  // While the sandbox is dead, and for 10 s after, a provider's route answers 502 naming it (the contract's answer; the journeys retry).
+  const PROVIDER_CODES = ['esign_unavailable', 'pix_unavailable', 'pix_collection_unavailable'];
+  const providersOut = (r) => windows.providersDown.some(([from, to]) => r.started + r.ms >= from && r.started <= (to ?? Date.now()) + 10_000);
+  const providerAnswer = (r) => r.status === 502 && PROVIDER_CODES.includes(r.code) && providersOut(r);
+  const unexpected5xx = requests.filter((r) => r.status >= 500 && !(r.status === 503 && OUTAGE_CODES.includes(r.code) && postgresOut(r)) && !providerAnswer(r));
   for (const r of unexpected5xx.slice(0, 10)) {
     say(`unexpected ${r.status} ${r.code} ${r.method} ${r.url} after ${r.ms} ms, ${Math.round((r.started - t0) / 1000)} s into the load`);
     r.workflowAround = await workflowEventsAround(r);
     for (const event of r.workflowAround ?? []) say(`  ${event}`);
   }
-  check('5xx besides 503s while Postgres was out or recovering (10 s)', 0, unexpected5xx.length);
+  check('5xx besides 503s while Postgres was out, and 502s naming a provider while the sandbox was (each and 10 s after)', 0, unexpected5xx.length);
+  check('502 naming a provider while the sandbox was down (the contract\'s answer)', '-', requests.filter(providerAnswer).length, true);
   check('503 database_unavailable while Postgres was out', '>0', requests.filter((r) => r.status === 503 && postgresOut(r)).length, requests.some((r) => r.status === 503 && postgresOut(r)));
   const duringOutage = requests.filter((r) => outages.some(([from, to]) => r.started >= from && r.started <= to));
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
   check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
   for (const r of duringOutage.filter((o) => o.ms > 1_800)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
-  for (const [name, list] of Object.entries(windows)) {
+  for (const [name, list] of Object.entries({ pgDown: windows.pgDown, pgFrozen: windows.pgFrozen })) {
     for (const [, back] of list) {
       const first = requests.find((r) => r.started >= back && r.status === 200);
       const after = first ? first.started + first.ms - back : Infinity;
