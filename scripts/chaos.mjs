@@ -63,7 +63,8 @@ const api = cluster.apiUrl;
 let misses = 1;
 try {
   // ---- every api request goes through the driver, so the audit sees every status and latency
-  const windows = { pgDown: [], pgFrozen: [], providersDown: [] }; // [from, to] in ms since epoch; `to` null while open
+  const windows = { pgDown: [], pgFrozen: [] }; // Postgres's outages, [from, to] in ms since epoch; `to` null while open
+  const providerOutages = []; // the sandbox's, the same way
   const driver = new ApiDriver(api);
   const { requests } = driver;
   const call = (...args) => driver.call(...args);
@@ -104,9 +105,10 @@ try {
   /** Kills the sandbox and keeps the window until it answers again: the providers' 502s are the contract's answer while it lasts. */
   async function providersDown(name) {
     const window = [Date.now(), null];
-    windows.providersDown.push(window);
+    providerOutages.push(window);
     fault(name, () => cluster.sandbox.kill('SIGKILL'));
-    while (!(await fetch(`${cluster.sandboxUrl}/metrics`).then((res) => res.ok, () => false))) await sleep(250);
+    // Bounded: a sandbox that never comes back fails the journeys' checks, not this wait.
+    for (const until = Date.now() + 60_000; Date.now() < until && !(await fetch(`${cluster.sandboxUrl}/metrics`).then((res) => res.ok, () => false));) await sleep(250);
     window[1] = Date.now();
   }
   const t0 = Date.now();
@@ -300,14 +302,15 @@ try {
     });
   }
   const outages = [...windows.pgDown, ...windows.pgFrozen];
-  // A request caught by an outage: in flight when it began, or sent before it ended (or 10 s after).
-  const postgresOut = (r) => outages.some(([from, to]) => r.started + r.ms >= from && r.started <= to + 10_000);
+  // A request caught by one of `list`'s outages: in flight when it began, or sent before it ended (or 10 s after).
+  const caughtBy = (list) => (r) => list.some(([from, to]) => r.started + r.ms >= from && r.started <= to + 10_000);
+  const postgresOut = caughtBy(outages);
   // Temporal keeps its state in the same Postgres, so while it is out (and for the 10 s it may take
   // to recover) an update may answer 503 workflow_unavailable as well as database_unavailable.
   const OUTAGE_CODES = ['database_unavailable', 'workflow_unavailable'];
   // While the sandbox is dead, and for 10 s after, a provider's route answers 502 naming it (the contract's answer; the journeys retry).
   const PROVIDER_CODES = ['esign_unavailable', 'pix_unavailable', 'pix_collection_unavailable'];
-  const providersOut = (r) => windows.providersDown.some(([from, to]) => r.started + r.ms >= from && r.started <= (to ?? Date.now()) + 10_000);
+  const providersOut = caughtBy(providerOutages);
   const providerAnswer = (r) => r.status === 502 && PROVIDER_CODES.includes(r.code) && providersOut(r);
   const unexpected5xx = requests.filter((r) => r.status >= 500 && !(r.status === 503 && OUTAGE_CODES.includes(r.code) && postgresOut(r)) && !providerAnswer(r));
   for (const r of unexpected5xx.slice(0, 10)) {
@@ -322,7 +325,7 @@ try {
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
   check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
   for (const r of duringOutage.filter((o) => o.ms > 1_800)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
-  for (const [name, list] of Object.entries({ pgDown: windows.pgDown, pgFrozen: windows.pgFrozen })) {
+  for (const [name, list] of Object.entries(windows)) {
     for (const [, back] of list) {
       const first = requests.find((r) => r.started >= back && r.status === 200);
       const after = first ? first.started + first.ms - back : Infinity;
@@ -345,7 +348,7 @@ try {
   for (const [stage, count] of Object.entries(stages)) say(`${count} journeys stopped at ${stage}`);
   // Everything the audit judged, for a closer look after the cluster is gone.
   const report = path.join(ROOT, '.data', 'chaos-report.json');
-  writeFileSync(report, JSON.stringify({ rows, faults, windows, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 1_800) }, null, 1));
+  writeFileSync(report, JSON.stringify({ rows, faults, windows, providerOutages, journeys, requests: requests.filter((r) => r.status === 0 || r.status >= 500 || r.ms > 1_800) }, null, 1));
   say(`details in ${path.relative(ROOT, report)}`);
 
   await db.end();

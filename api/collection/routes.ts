@@ -12,7 +12,7 @@ import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
-import { clockTime } from '../../db/repositories/test-clocks';
+import { operationClockTime } from '../../db/repositories/test-clocks';
 import { reconcileWithinBudget } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
 
@@ -24,15 +24,6 @@ async function withPsp<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof PixCollectionError) throw new Unavailable('pix_collection_unavailable');
     throw err;
   }
-}
-
-/**
- * When a sandbox payer pays a title of this operation: on a test clock, the clock's time, so the
- * PSP judges lateness and expiry as the operation lives them; otherwise null (the PSP's now).
- */
-async function payingMoment(db: Knex, originatorId: string, operationId: string): Promise<Date | null> {
-  const clockId = (await new OperationsRepository(db, originatorId).byId(operationId))?.testClockId;
-  return clockId ? (await clockTime(db, clockId)) ?? null : null;
 }
 
 /**
@@ -74,7 +65,8 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     if (!title) throw new NotFound('title_not_found');
     const charge = await new PixChargesRepository(uow.db).ofTitle(title.id);
     if (!charge) throw new Conflict({ code: 'title_has_no_pix_charge', message: 'The title has no PIX charge: its operation is not PAID, or its originator collects no PIX' });
-    const paidAt = await payingMoment(uow.db, tenantOf(req), title.operationId);
+    // On a test clock the payer pays at the clock's time, so the PSP judges lateness and expiry as the operation lives them; else the PSP's now.
+    const paidAt = await operationClockTime(uow.db, title.operationId);
     try {
       const pix = await psp.simulatePayment(charge.txid, amount, sent?.webhook ?? 'once', paidAt);
       return { status: 202, body: { end_to_end_id: pix.endToEndId, txid: pix.txid, amount_brl: pix.amount, paid_at: pix.paidAt } };

@@ -50,9 +50,10 @@ export async function clockOwner(db: Knex, id: string): Promise<string | undefin
   return (await db('test_clocks').where({ id }).whereNull('deleted_at').first('originator_id'))?.originator_id;
 }
 
-/** A clock's time, deleted or not: an operation on a deleted clock stays at its last time. */
-export async function clockTime(db: Knex, id: string): Promise<Date | undefined> {
-  return (await db('test_clocks').where({ id }).first('frozen_time'))?.frozen_time;
+/** The time of the clock an operation lives on, deleted or not (it stays at its last time); null off a clock. */
+export async function operationClockTime(db: Knex, operationId: string): Promise<Date | null> {
+  const row = await db('operations as o').join('test_clocks as c', 'c.id', 'o.test_clock_id').where('o.id', operationId).first('c.frozen_time');
+  return row?.frozen_time ?? null;
 }
 
 /** The clock workflow's writes: it owns the status and the time (any tenant's clock, by id). */
