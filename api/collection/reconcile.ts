@@ -57,15 +57,19 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
   const titles = new OperationsRepository(ctx.db, charge.originatorId);
   let outcome: Omit<ReconciledPix, 'endToEndId' | 'txid' | 'titleId' | 'receivedBrl'> | null = null;
   for (let attempt = 1; outcome === null; attempt += 1) {
+    // The title first, then this PIX's payment: the payment and the title's move commit together,
+    // so a title read closed with no payment after it was closed by something else. Read the other
+    // way round, a repeat racing the first report saw "not applied", then the title closed by this
+    // very PIX, and refunded it whole (the fault run found one).
+    const title = (await titles.titleById(charge.titleId))!;
     const earlier = await payments.byExternalId(charge.titleId, pix.endToEndId);
     if (earlier) {
       outcome = {
         appliedBrl: earlier.amount, lateIncomeBrl: Money.of(earlier.lateIncomeBrl).toString(), refundedBrl: Money.of(earlier.refundedBrl).toString(),
-        titleStatus: (await titles.titleById(charge.titleId))!.status, newlyApplied: false,
+        titleStatus: title.status, newlyApplied: false,
       };
       break;
     }
-    const title = (await titles.titleById(charge.titleId))!;
     const split = splitReceivedPix(pix, { status: title.status as TitleStatus, outstandingBalance: title.outstandingBalance });
     if (Money.of(split.appliedBrl).isZero()) {
       outcome = { ...split, titleStatus: title.status, newlyApplied: false };

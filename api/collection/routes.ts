@@ -11,7 +11,7 @@ import type { AuditTrail } from '../audit/audit-trail';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
-import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
+import { forgetCallbackSignature, recordCallbackSignature } from '../../db/repositories/callback-signatures';
 import { operationClockTime } from '../../db/repositories/test-clocks';
 import { reconcileWithinBudget } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
@@ -40,9 +40,15 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
 
   router.post('/v1/internal/pix-collection/pix', handle(async (req, uow) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    const first = await recordCallbackSignature(uow.db, req.providerCallback.provider, req.providerCallback.signature, deps.now());
+    const { provider, signature } = req.providerCallback;
+    const first = await recordCallbackSignature(uow.db, provider, signature, deps.now());
     // Not a hint like the other callbacks: every PIX is applied now; a repeat (signed afresh) changes nothing.
-    if (first) for (const pix of readPixNotification(body<'pixCollectionCallback'>(req))) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
+    try {
+      if (first) for (const pix of readPixNotification(body<'pixCollectionCallback'>(req))) await withPsp(() => reconcileWithinBudget(ctx, pix, 'webhook', window.budgetMs));
+    } catch (err) {
+      await forgetCallbackSignature(uow.db, provider, signature);
+      throw err;
+    }
     return { status: 200, body: { accepted: true } };
   }));
 

@@ -11,6 +11,14 @@ export async function recordCallbackSignature(db: Knex, provider: string, signat
   return inserted.length === 1;
 }
 
+/**
+ * For a callback whose work holds no transaction (it waits on workflow updates): its signature is
+ * recorded first, and forgotten when the work fails, so the provider's retry is not taken for a replay.
+ */
+export async function forgetCallbackSignature(db: Knex, provider: string, signature: string): Promise<void> {
+  await db('provider_callback_signatures').where({ provider, signature }).delete();
+}
+
 export async function purgeCallbackSignatures(db: Knex, olderThan: Date): Promise<number> {
   return db('provider_callback_signatures').where('received_at', '<', olderThan).delete();
 }

@@ -17,7 +17,7 @@ import { COLLECTION_SWEEP_SCHEDULE_ID } from '../../workflows/collection-sweep';
 import { addDays, businessDate } from '../../domain/pricing';
 import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
 
-const CASES = ['full', 'twice', 'lost', 'scheduled', 'partial', 'over', 'manual'] as const;
+const CASES = ['full', 'twice', 'lost', 'raced', 'scheduled', 'partial', 'over', 'manual'] as const;
 type Case = (typeof CASES)[number];
 
 /**
@@ -130,6 +130,28 @@ describe('titles collected by PIX', function () {
     const again = await client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice });
     expect(again.body.applied.map((p: { end_to_end_id: string }) => p.end_to_end_id)).to.not.include(pix.end_to_end_id);
     expect(await paymentsOf(titles.lost)).to.have.length(1);
+  });
+
+  it('applies a PIX reported many times at once (webhook repeats racing sweeps) once, and never refunds it', async () => {
+    // The fault run once found a title PAID by its PIX and that PIX refunded too: a repeat had read
+    // "no payment yet", then the title closed by that very PIX, and sent it all back as too late.
+    await chargedTitle(titles.raced);
+    const pix = await payByPix(titles.raced, { webhook: 'lost' });
+    const received = (await rawPsp('GET', `/pix/${pix.end_to_end_id}`)).body;
+    const body = JSON.stringify({ pix: [received] });
+    const now = Math.floor(Date.now() / 1000);
+    // Each repeat is signed at another second, as a PSP's retries are, so none is refused as a replayed signature.
+    const repeat = (i: number) => new Promise<number>((resolve, reject) => setTimeout(() => {
+      fetch(`${client.baseUrl}/v1/internal/pix-collection/pix`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...providerSignatureHeaders(testConfig().collection.callbackSecret!, body, now - i) }, body,
+      }).then((res) => resolve(res.status), reject);
+    }, i * 10));
+    const sweep = () => client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice }).then((res) => res.status);
+    const answers = await Promise.all([...Array.from({ length: 12 }, (_, i) => repeat(i)), sweep(), sweep()]);
+    expect(answers.every((status) => status === 200), String(answers)).to.equal(true);
+    expect((await paymentsOf(titles.raced)).map((p) => [p.external_id, p.amount, p.refunded_brl])).to.deep.equal([[pix.end_to_end_id, '5000.00', '0.00']]);
+    expect((await readTitle(client, token, titles.raced))).to.include({ status: 'PAID', paid_amount: '5000.00' });
+    expect((await rawPsp('GET', `/pix/${pix.end_to_end_id}`)).body).to.have.property('devolucoes').that.deep.equals([]);
   });
 
   it('sweeps every hour by a Temporal Schedule, whose run applies a payment whose webhook was lost', async () => {
