@@ -28,15 +28,16 @@ export function refusalError(code: string, detail: Detail = code): AppError {
 
 /**
  * A failed update as our error: the non-retryable failure's type is the contract's code and its
- * first detail the contract's `detail`, whether a validator refused or an activity's guard did.
- * An activity that kept failing is `unavailableCode` (503): nothing was applied, a retry is safe.
- * Anything else is not a refusal (null).
+ * first detail the contract's `detail`, whether a validator refused or an activity's guard did
+ * (the workflow refuses only that way). An activity that kept failing, or a retryable failure
+ * from the server (`UnprocessedUpdate`: the worker never took the update in), is
+ * `unavailableCode` (503): nothing was applied, a retry is safe. Anything else is not a refusal (null).
  */
 export function workflowRefusal(err: unknown, unavailableCode: string): AppError | null {
   if (!(err instanceof WorkflowUpdateFailedError)) return null;
   const failure = err.cause instanceof ActivityFailure ? err.cause.cause : err.cause;
-  if (failure instanceof ApplicationFailure && failure.type && (failure.nonRetryable || !(err.cause instanceof ActivityFailure))) {
+  if (failure instanceof ApplicationFailure && failure.type && failure.nonRetryable) {
     return refusalError(failure.type, (failure.details?.[0] as Detail | undefined) ?? failure.type);
   }
-  return err.cause instanceof ActivityFailure ? new Unavailable(unavailableCode) : null;
+  return err.cause instanceof ActivityFailure || err.cause instanceof ApplicationFailure ? new Unavailable(unavailableCode) : null;
 }
