@@ -46,62 +46,36 @@ const iso = (moment: Date | null) => moment?.toISOString() ?? null;
 
 function presentAssignor(a: DetailAssignor): PageAssignor {
   return {
-    id: a.id,
-    type: a.type,
-    document: a.document,
-    name: a.name,
-    trade_name: a.tradeName,
+    id: a.id, type: a.type, document: a.document, name: a.name, trade_name: a.tradeName,
     email: a.email,
-    disbursement_method: a.disbursementMethod,
-    pix_key_document: a.pixKeyDocument,
-    bank_code: a.bankCode,
-    bank_agency: a.bankAgency,
-    bank_account: a.bankAccount,
-    bank_account_type: a.bankAccountType,
+    disbursement_method: a.disbursementMethod, pix_key_document: a.pixKeyDocument,
+    bank_code: a.bankCode, bank_agency: a.bankAgency, bank_account: a.bankAccount, bank_account_type: a.bankAccountType,
   };
 }
 
 function presentContract(c: ContractAttempt): BackofficeOperation['contracts'][number] {
   return {
-    id: c.id,
-    attempt: c.attempt,
+    id: c.id, attempt: c.attempt,
     status: c.status,
-    type: c.type,
-    is_first_contract: c.isFirstContract,
-    embedded: c.embedded,
-    signers_count: c.signersCount,
-    error_code: c.errorCode,
-    signed_at: iso(c.signedAt),
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
+    type: c.type, is_first_contract: c.isFirstContract, embedded: c.embedded, signers_count: c.signersCount, error_code: c.errorCode,
+    signed_at: iso(c.signedAt), created_at: c.createdAt.toISOString(), updated_at: c.updatedAt.toISOString(),
   };
 }
 
 function presentDisbursement(d: DisbursementAttempt): BackofficeOperation['disbursements'][number] {
   return {
-    id: d.id,
-    attempt: d.attempt,
+    id: d.id, attempt: d.attempt,
     amount: d.amount,
-    status: d.status,
-    settled_amount: d.settledAmount,
-    rejection_reason: d.rejectionReason,
-    settled_at: iso(d.settledAt),
-    created_at: d.createdAt.toISOString(),
-    updated_at: d.updatedAt.toISOString(),
+    status: d.status, settled_amount: d.settledAmount, rejection_reason: d.rejectionReason, settled_at: iso(d.settledAt),
+    created_at: d.createdAt.toISOString(), updated_at: d.updatedAt.toISOString(),
   };
 }
 
 function presentPayment(p: PayerPayment): BackofficeOperation['payer_payments'][number] {
   return {
-    id: p.id,
-    title_id: p.titleId,
-    title_external_id: p.titleExternalId,
-    external_id: p.externalId,
-    amount: p.amount,
+    id: p.id, title_id: p.titleId, title_external_id: p.titleExternalId, external_id: p.externalId, amount: p.amount,
     remaining_after: p.remainingAfter,
-    paid_at: p.paidAt.toISOString(),
-    channel: p.channel,
-    created_at: p.createdAt.toISOString(),
+    paid_at: p.paidAt.toISOString(), channel: p.channel, created_at: p.createdAt.toISOString(),
   };
 }
 
@@ -110,21 +84,14 @@ type PageDelivery = NonNullable<BackofficeOperation['timeline'][number]['deliver
 function presentDelivery(d: TimelineDelivery): PageDelivery {
   return {
     webhook_id: d.webhookId,
-    url: d.url,
-    attempt_number: d.attemptNumber,
-    delivered_successfully: d.deliveredSuccessfully,
-    response_status_code: d.responseStatusCode,
-    error: d.error,
-    created_at: d.createdAt.toISOString(),
+    url: d.url, attempt_number: d.attemptNumber, delivered_successfully: d.deliveredSuccessfully,
+    response_status_code: d.responseStatusCode, error: d.error, created_at: d.createdAt.toISOString(),
   };
 }
 
 function presentEvent(e: TimelineEvent, page: OperationPage): BackofficeOperation['timeline'][number] {
   return {
-    event_id: e.eventId,
-    event_type: e.eventType,
-    occurred_at: e.occurredAt.toISOString(),
-    data: e.data,
+    event_id: e.eventId, event_type: e.eventType, occurred_at: e.occurredAt.toISOString(), data: e.data,
     actor_email: page.actorEmails.get(e.eventId) ?? null,
     deliveries: page.rows.deliveries.filter((d) => d.eventId === e.eventId).map(presentDelivery),
   };
