@@ -14,15 +14,9 @@ import { HashGate } from './hash-gate';
 import { CipherRing } from '../../db/crypto/cipher-ring';
 import { acceptedTotpStep } from '../../db/crypto/totp';
 import { secondFactorMissing } from '../../domain/second-factor';
+import type { ResponseBody } from '../openapi/contract-types';
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-  scopes: string[];
-  /** RFC 6749 §5.1: the same scopes, space-separated, for OAuth2 clients. */
-  scope: string;
-}
+export type TokenResponse = ResponseBody<'createToken', 200>;
 
 type LoginResponse = TokenResponse & { user: Record<string, unknown> };
 

@@ -10,7 +10,7 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
   const router = Router();
 
   router.post('/v1/auth/token', handle(async (req) => {
-    const { clientId, clientSecret, scopes } = readTokenRequest(req.body ?? {}, req.get('Authorization'));
+    const { clientId, clientSecret, scopes } = readTokenRequest(body<'createToken'>(req), req.get('Authorization'));
     return ok(await auth.exchangeClientCredentials(clientId, clientSecret, scopes));
   }));
 

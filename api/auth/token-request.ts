@@ -1,4 +1,5 @@
 import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
+import type { RequestBody } from '../openapi/contract-types';
 
 export interface TokenRequest {
   clientId: string;
@@ -7,12 +8,8 @@ export interface TokenRequest {
   scopes: string[] | null;
 }
 
-interface TokenBody {
-  client_id?: string;
-  client_secret?: string;
-  scopes?: string[];
-  scope?: string;
-}
+/** JSON or form-urlencoded, as the document accepts either. */
+type TokenBody = RequestBody<'createToken'>;
 
 /** RFC 6749 §2.3.1: the client id and secret are each form-urlencoded, then joined by a colon, in Basic. */
 function fromBasic(header: string): { clientId: string; clientSecret: string } {
@@ -35,7 +32,8 @@ function fromBasic(header: string): { clientId: string; clientSecret: string } {
  * in HTTP Basic (§2.3.1) — one or the other, never both.
  */
 export function readTokenRequest(body: TokenBody, authorization: string | undefined): TokenRequest {
-  const scopes = body.scopes ?? (body.scope !== undefined ? body.scope.split(/\s+/).filter(Boolean) : null);
+  const listed = 'scopes' in body ? body.scopes : undefined;
+  const scopes = listed ?? (body.scope !== undefined ? body.scope.split(/\s+/).filter(Boolean) : null);
   if (authorization !== undefined && /^basic /i.test(authorization)) {
     if (body.client_secret !== undefined) {
       throw ValidationFailed.field(['body', 'client_secret'], 'Authenticate the client in the body or in HTTP Basic, not both', 'value_error');
@@ -50,10 +48,14 @@ export function readTokenRequest(body: TokenBody, authorization: string | undefi
   return { clientId: body.client_id, clientSecret: body.client_secret, scopes };
 }
 
-/** The client a token request names, for its per-client budget; null when it names none the exchange could read. */
-export function requestedClientId(body: TokenBody | undefined, authorization: string | undefined): string | null {
+/**
+ * The client a token request names, for its per-client budget; null when it names none the exchange could read.
+ * The budget is drawn before the validator runs, so the body is not yet known to be either of the
+ * document's: it is read as the exchange would read it, and whatever that cannot read names no client.
+ */
+export function requestedClientId(body: unknown, authorization: string | undefined): string | null {
   try {
-    return String(readTokenRequest(body ?? {}, authorization).clientId);
+    return String(readTokenRequest((body ?? {}) as TokenBody, authorization).clientId);
   } catch {
     return null;
   }

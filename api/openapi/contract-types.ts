@@ -10,9 +10,14 @@ export type OperationId = keyof operations;
 
 type JsonContent<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
 
-/** The JSON body the document accepts for `Op`; `undefined` too where the body is optional. */
+type AnyContent<Part> = Part extends { content: infer Content } ? Content[keyof Content] : never;
+
+/**
+ * The body the document accepts for `Op`, in any of its media types (JSON everywhere but the token
+ * endpoint, which takes a form too); `undefined` too where the body is optional.
+ */
 export type RequestBody<Op extends OperationId> =
-  | JsonContent<NonNullable<operations[Op]['requestBody']>>
+  | AnyContent<NonNullable<operations[Op]['requestBody']>>
   | (undefined extends operations[Op]['requestBody'] ? undefined : never);
 
 /** The JSON body the document gives `Op` for `Status`. */

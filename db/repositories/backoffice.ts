@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import type { OperationRow } from './operations';
+import type { AssignorRow } from './assignors';
+import type { Contract } from './contracts';
+import type { Disbursement } from './disbursements';
+import type { TitlePaymentRow } from './title-payments';
 import { fromColumns } from './columns';
 import { paged } from './pagination';
 
@@ -14,27 +18,60 @@ export interface StuckItem extends OperationRow {
   assignorName: string;
 }
 
+/** The assignor as the operation page shows it: who, and where the PIX goes. */
+export type DetailAssignor = Pick<AssignorRow, 'id' | 'type' | 'document' | 'name' | 'tradeName' | 'email' | 'disbursementMethod'
+  | 'pixKeyDocument' | 'bankCode' | 'bankAgency' | 'bankAccount' | 'bankAccountType'>;
+
+/** One dispatch attempt of the contract, with what went wrong and when it moved. */
+export type ContractAttempt = Pick<Contract, 'id' | 'attempt' | 'status' | 'type' | 'isFirstContract' | 'embedded'> & {
+  signersCount: number;
+  errorCode: string | null;
+  signedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** One PIX attempt, with when it was made and last moved. */
+export type DisbursementAttempt = Pick<Disbursement, 'id' | 'attempt' | 'amount' | 'status' | 'settledAmount' | 'rejectionReason' | 'settledAt'> & {
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A payer's payment of one of the operation's titles, with the title's own reference. */
+export type PayerPayment = Pick<TitlePaymentRow, 'id' | 'titleId' | 'externalId' | 'amount' | 'remainingAfter' | 'paidAt' | 'channel' | 'createdAt'> & {
+  titleExternalId: string;
+};
+
+/** An event the operation's webhooks deliver, its `data` as delivered. */
+export interface TimelineEvent {
+  eventId: string;
+  eventType: string;
+  data: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+/** One POST of an event to one of the originator's endpoints. */
+export interface TimelineDelivery {
+  eventId: string;
+  webhookId: string;
+  url: string;
+  attemptNumber: number;
+  deliveredSuccessfully: boolean;
+  responseStatusCode: number | null;
+  error: string | null;
+  createdAt: Date;
+}
+
 /** What the operation page shows beside the operation itself, each list oldest first. */
 export interface OperationDetailRows {
   originator: { id: string; name: string };
-  assignor: Record<string, unknown>;
-  contracts: Record<string, unknown>[];
-  disbursements: Record<string, unknown>[];
-  payments: Record<string, unknown>[];
-  events: { event_id: string; event_type: string; data: Record<string, unknown>; occurred_at: Date }[];
+  assignor: DetailAssignor;
+  contracts: ContractAttempt[];
+  disbursements: DisbursementAttempt[];
+  payments: PayerPayment[];
+  events: TimelineEvent[];
   /** Every POST of those events to the originator's endpoints, oldest first. */
   deliveries: TimelineDelivery[];
-}
-
-export interface TimelineDelivery {
-  event_id: string;
-  webhook_id: string;
-  url: string;
-  attempt_number: number;
-  delivered_successfully: boolean;
-  response_status_code: number | null;
-  error: string | null;
-  created_at: Date;
 }
 
 export interface QueueFilters {
@@ -51,6 +88,8 @@ export interface QueueItem extends OperationRow {
   assignorName: string;
   assignorDocument: string;
 }
+
+const everyRow = <T>(rows: Record<string, unknown>[]) => rows.map((row) => fromColumns<T>(row));
 
 /**
  * The backoffice sees across tenants by design (DESIGN.md §8: staff are cross-tenant). This is
@@ -126,10 +165,18 @@ export class BackofficeRepository {
       this.db('events').where({ originator_id: op.originatorId }).whereRaw("data->>'operation_id' = ?", [op.id])
         .orderBy('occurred_at').orderBy('created_at').select('event_id', 'event_type', 'data', 'occurred_at'),
     ]);
-    const deliveries: TimelineDelivery[] = await this.db('webhook_deliveries').whereIn('event_id', events.map((e: { event_id: string }) => e.event_id))
+    const deliveries = await this.db('webhook_deliveries').whereIn('event_id', events.map((e: { event_id: string }) => e.event_id))
       .orderBy('created_at').orderBy('attempt_number')
       .select('event_id', 'subscription_id as webhook_id', 'url', 'attempt_number', 'delivered_successfully', 'response_status_code', 'error', 'created_at');
-    return { originator, assignor, contracts, disbursements, payments, events, deliveries };
+    return {
+      originator,
+      assignor: fromColumns<DetailAssignor>(assignor),
+      contracts: everyRow<ContractAttempt>(contracts),
+      disbursements: everyRow<DisbursementAttempt>(disbursements),
+      payments: everyRow<PayerPayment>(payments),
+      events: everyRow<TimelineEvent>(events),
+      deliveries: everyRow<TimelineDelivery>(deliveries),
+    };
   }
 
   /** The e-mail of each user id given (staff or originator users), to name people rather than ids. */

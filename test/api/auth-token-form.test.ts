@@ -64,6 +64,16 @@ describe('POST /v1/auth/token as standard OAuth2 clients send it (client credent
     expect(both.status).to.equal(422);
     expect(both.body.detail.errors[0]).to.deep.include({ loc: ['body', 'client_secret'], type: 'value_error' });
   });
+
+  // The route reads the body the validator checked: one of the document's two, never none.
+  it('answers a request with no body at all as invalid_request, whether the client is in HTTP Basic or nowhere', async () => {
+    for (const headers of [{ Authorization: basic(credential.clientId, credential.secret) }, {}] as Record<string, string>[]) {
+      const bare = await client.request('POST', '/v1/auth/token', { headers });
+      expect(bare.status, bare.text).to.equal(422);
+      expect(bare.body).to.deep.include({ error: 'invalid_request', error_description: 'Unsupported content type' });
+      expect(bare.body.detail.errors).to.deep.equal([{ loc: ['body'], msg: 'Content-Type must be application/json', type: 'model_attributes_type' }]);
+    }
+  });
 });
 
 describe('the token exchange\'s security in the document, and its rate limit across forms', () => {

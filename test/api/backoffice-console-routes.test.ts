@@ -85,6 +85,20 @@ describe('backoffice routes behind the console', () => {
     expect(page.payer_payments[0]).to.include({ title_id: titleId, amount: '100.00', remaining_after: '9900.00', channel: 'BACKOFFICE' });
     expect(page.timeline.map((e: { event_type: string }) => e.event_type)).to.include.members(['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid']);
     expect(res.text).not.to.include('sign_url');
+    // Every field the page has served, in its order, dates as ISO text (the page's rows are typed since issue #25).
+    expect(Object.keys(page)).to.deep.equal(['operation', 'approvals_required', 'approvals', 'originator', 'assignor', 'approved_at', 'deny_reason',
+      'cancel_reason', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url', 'test_clock']);
+    expect(Object.keys(page.assignor)).to.deep.equal(['id', 'type', 'document', 'name', 'trade_name', 'email', 'disbursement_method',
+      'pix_key_document', 'bank_code', 'bank_agency', 'bank_account', 'bank_account_type']);
+    expect(Object.keys(page.contract_signers)).to.deep.equal(['document_status', 'signers', 'signers_error']);
+    expect(page.contracts[0]).to.have.keys('id', 'attempt', 'status', 'type', 'is_first_contract', 'embedded', 'signers_count', 'error_code', 'signed_at', 'created_at', 'updated_at');
+    expect(page.disbursements[0]).to.have.keys('id', 'attempt', 'amount', 'status', 'settled_amount', 'rejection_reason', 'settled_at', 'created_at', 'updated_at');
+    expect(page.payer_payments[0]).to.have.keys('id', 'title_id', 'title_external_id', 'external_id', 'amount', 'remaining_after', 'paid_at', 'channel', 'created_at');
+    expect(page.timeline[0]).to.have.keys('event_id', 'event_type', 'occurred_at', 'data', 'actor_email', 'deliveries');
+    const isoMoment = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    for (const moment of [page.approved_at, page.contracts[0].signed_at, page.disbursements[0].settled_at, page.payer_payments[0].paid_at, page.timeline[0].occurred_at]) {
+      expect(moment).to.match(isoMoment);
+    }
 
     const audited = await client.get(`/v1/backoffice/audit-events?target_id=${titleId}`, { token: backoffice });
     expect(audited.body.items.map((e: { action: string; after: unknown }) => [e.action, e.after])).to.deep.equal([

@@ -25,6 +25,11 @@ const PROBES: Record<string, Array<[line: string, field: string]>> = {
   'api/assignors/presenter.ts': [['    disbursement_method: row.disbursementMethod,', 'disbursement_method']],
   'api/stock/presenter.ts': [['    pre_authorized: item.preAuthorized,', 'pre_authorized']],
   'domain/events.ts': [['    sequence: event.sequence,', 'sequence']],
+  'api/backoffice/presenter.ts': [
+    ['    temporal_web_url: page.temporalWebUrl,', 'temporal_web_url'], ['    email: a.email,', 'email'], ['    status: c.status,', 'status'],
+    ['    amount: d.amount,', 'amount'], ['    remaining_after: p.remainingAfter,', 'remaining_after'], ['    actor_email: page.actorEmails.get(e.eventId) ?? null,', 'actor_email'],
+    ['    webhook_id: d.webhookId,', 'webhook_id'],
+  ],
   'api/test-clocks/routes.ts': [['    created_at: clock.createdAt.toISOString(), deletes_after: clock.deletesAfter.toISOString(),', 'created_at, deletes_after']],
 };
 
