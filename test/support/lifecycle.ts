@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiClient } from './http';
-import { sharedSandbox, testDb } from './stack';
+import { providerSignatureHeaders } from '../../domain/provider-signature';
+import { sharedSandbox, testConfig, testDb } from './stack';
 import { eventually } from './webhooks';
 import { signThroughPage } from '../sandbox/support';
 
@@ -43,4 +44,17 @@ export async function mailboxOf(operationId: string): Promise<{ to: string; sign
   const res = await new ApiClient(esignUrl).get(`/mailbox?document_id=${encodeURIComponent(contract.provider_document_id)}`);
   expect(res.status, res.text).to.equal(200);
   return res.body.messages;
+}
+
+/**
+ * Wakes the operation's wait for signatures as the e-sign provider's signed callback does, with
+ * nobody having signed: the workflow checks the signers again, one more round in its history, as
+ * an unanswered poll adds. `nudge` makes each callback distinct (a replayed one does nothing).
+ */
+export async function wakeSignatureWait(client: ApiClient, operationId: string, nudge: number): Promise<void> {
+  const contract = await testDb()('contracts').where({ operation_id: operationId }).orderBy('attempt', 'desc').first('provider_document_id');
+  const body = JSON.stringify({ event: 'signer.signed', document_id: contract.provider_document_id, signer: { id: `nobody-${nudge}` } });
+  const headers = providerSignatureHeaders(testConfig().callbacks.esignSecret, body, Math.floor(Date.now() / 1000));
+  const res = await client.request('POST', '/v1/internal/esign/callback', { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } });
+  expect(res.status, res.text).to.equal(202);
 }
