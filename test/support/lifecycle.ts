@@ -46,6 +46,14 @@ export async function mailboxOf(operationId: string): Promise<{ to: string; sign
   return res.body.messages;
 }
 
+/** Posts `body` to a provider callback route, signed as that provider signs; it must be accepted (202). */
+async function providerCallback(client: ApiClient, path: string, secret: string, body: object): Promise<void> {
+  const raw = JSON.stringify(body);
+  const headers = providerSignatureHeaders(secret, raw, Math.floor(Date.now() / 1000));
+  const res = await client.request('POST', path, { rawBody: raw, headers: { 'Content-Type': 'application/json', ...headers } });
+  expect(res.status, res.text).to.equal(202);
+}
+
 /**
  * Wakes the operation's wait for signatures as the e-sign provider's signed callback does, with
  * nobody having signed: the workflow checks the signers again, one more round in its history, as
@@ -53,8 +61,16 @@ export async function mailboxOf(operationId: string): Promise<{ to: string; sign
  */
 export async function wakeSignatureWait(client: ApiClient, operationId: string, nudge: number): Promise<void> {
   const contract = await testDb()('contracts').where({ operation_id: operationId }).orderBy('attempt', 'desc').first('provider_document_id');
-  const body = JSON.stringify({ event: 'signer.signed', document_id: contract.provider_document_id, signer: { id: `nobody-${nudge}` } });
-  const headers = providerSignatureHeaders(testConfig().callbacks.esignSecret, body, Math.floor(Date.now() / 1000));
-  const res = await client.request('POST', '/v1/internal/esign/callback', { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } });
-  expect(res.status, res.text).to.equal(202);
+  await providerCallback(client, '/v1/internal/esign/callback', testConfig().callbacks.esignSecret,
+    { event: 'signer.signed', document_id: contract.provider_document_id, signer: { id: `nobody-${nudge}` } });
+}
+
+/**
+ * Wakes the wait for a PIX payment's settlement as the provider's signed callback does (a hint: the
+ * workflow re-reads the payment), instead of the 15 s poll finding what the provider now says.
+ */
+export async function wakeSettlementWait(client: ApiClient, operationId: string, attempt: number): Promise<void> {
+  const payment = await testDb()('disbursements').where({ operation_id: operationId, attempt }).first('provider_payment_id', 'idempotency_key');
+  await providerCallback(client, '/v1/internal/pix/callback', testConfig().callbacks.pixSecret,
+    { payment_id: payment.provider_payment_id, idempotency_key: payment.idempotency_key, status: 'REJECTED', settled_amount: '0.00' });
 }
