@@ -11,6 +11,7 @@ export interface TemporalHandle {
   connection: Connection;
   namespace: string;
   taskQueue: string;
+  updateDeadlineMs: number;
 }
 
 const GRPC_RESOURCE_EXHAUSTED = 8;
@@ -50,7 +51,7 @@ export function connectTemporal(config: Config['temporal'], payloadKeys: Config[
     connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),
     ...(traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
   });
-  return { client, connection, namespace: config.namespace, taskQueue: config.taskQueue };
+  return { client, connection, namespace: config.namespace, taskQueue: config.taskQueue, updateDeadlineMs: config.updateDeadlineMs };
 }
 
 /**

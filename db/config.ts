@@ -23,7 +23,8 @@ export interface Config {
   databaseUrl: string;
   /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
   db: { poolMax: number; failFastMs: number };
-  temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null };
+  /** updateDeadlineMs: how long an api route waits on an update before 503 `workflow_unavailable` (api/operations/workflow-calls.ts says why 20 s). */
+  temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null; updateDeadlineMs: number };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };
   /** The ring that seals Temporal payloads and webhook secrets; the first key seals, every key opens. */
   payloadKeys: CipherKey[];
@@ -223,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
       taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'operations'),
       webUrl: optional(env, 'TEMPORAL_WEB_URL'),
+      updateDeadlineMs: int(env, 'TEMPORAL_UPDATE_DEADLINE_MS', 20_000, 1_000),
     },
     jwt: {
       privateKeyPem: optional(env, 'JWT_PRIVATE_KEY'),

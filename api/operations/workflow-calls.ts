@@ -12,20 +12,20 @@ import { startEnqueued } from '../../activities/outbox-start';
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
 const GRPC_NOT_FOUND = 5;
 /**
- * How long a route waits on Temporal for an update or a signal before answering 503
- * `workflow_unavailable` (a server restarting, or no worker to run the update): a caller gets an
- * answer it can retry instead of a request that hangs. Updates are keyed (payments by
- * `external_id`) or guarded by state, so a retry after an update that did land is refused or replayed.
- * Twice Temporal's 10 s workflow task timeout: a worker that dies holding the workflow's task
- * delays the update by that timeout, and then the task must be matched to another worker and run
- * again, which fault runs saw take up to 8 s on a machine busy recovering (15 s was not enough).
+ * How long a route waits on Temporal for an update (`TEMPORAL_UPDATE_DEADLINE_MS`, 20 s) or a
+ * signal before answering 503 `workflow_unavailable` (a server restarting, or no worker to run the
+ * update): a caller gets an answer it can retry instead of a request that hangs. Updates are keyed
+ * (payments by `external_id`) or guarded by state, so a retry after an update that did land is
+ * refused or replayed. The update's 20 s are twice Temporal's 10 s workflow task timeout: a worker
+ * that dies holding the workflow's task delays the update by that timeout, and then the task must
+ * be matched to another worker and run again, which fault runs saw take up to 8 s on a machine busy
+ * recovering (15 s was not enough). Only tests that wait for the refusal itself set it shorter.
  */
-const UPDATE_DEADLINE_MS = 20_000;
 const SIGNAL_DEADLINE_MS = 2_000;
 
 /** Runs an update call on Temporal within the update deadline (above). */
 export function withinUpdateDeadline<T>(temporal: TemporalHandle, call: () => Promise<T>): Promise<T> {
-  return temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, call);
+  return temporal.connection.withDeadline(Date.now() + temporal.updateDeadlineMs, call);
 }
 
 function isMissing(err: unknown): boolean {

@@ -16,8 +16,10 @@ const transactionsHeldOnExternalIds = async () => (await testDb().raw(
 /**
  * A payer payment waits on its operation's workflow (up to the update deadline) without holding a
  * database transaction, and a request kept from a row by another transaction says so. The api here
- * has a task queue of its own, with no worker until the test starts one, so Temporal is "slow".
+ * has a task queue of its own, with no worker until the test starts one, so Temporal is "slow"; its
+ * update deadline is 4 s instead of 20 (what is tested is the wait's holding nothing, not its length).
  */
+const UPDATE_DEADLINE_MS = 4_000;
 describe('payer payments and database transactions', function () {
   this.timeout(120_000);
   let client: ApiClient;
@@ -27,7 +29,7 @@ describe('payer payments and database transactions', function () {
   let worker: RunningWorker | undefined;
   before(async () => {
     taskQueue = `payments-${randomUUID()}`;
-    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_UPDATE_DEADLINE_MS: String(UPDATE_DEADLINE_MS) });
     apiUrl = api.url;
     client = new ApiClient(api.url);
     ({ token } = await buildOperationsIntegrator(client));
@@ -62,10 +64,12 @@ describe('payer payments and database transactions', function () {
     const op = await operation();
     const title = op.titles[0];
     const body = payerPayment({ paid_amount_brl: '100.00' });
+    const asked = Date.now();
     const waiting = simulatePayerPayment(client, token, title.id, body);
     await sleep(1_500);
     expect(await transactionsHeldOnExternalIds()).to.deep.equal([]);
     const unanswered = await waiting;
+    expect(Date.now() - asked, 'answered by the update deadline').to.be.at.least(UPDATE_DEADLINE_MS);
     expect(unanswered.status, unanswered.text).to.equal(503);
     expect(unanswered.body).to.deep.equal({ detail: 'workflow_unavailable' });
 

@@ -14,13 +14,15 @@ const longIdleTransactions = async () => (await testDb().raw(
 /**
  * Every route that waits on a workflow update (issue #23: no transaction held across a workflow
  * wait) holds no database transaction while Temporal does not answer. The api here has a task queue
- * with no worker, so each update waits out the api's update deadline and is answered 503.
+ * with no worker, so each update waits out the api's update deadline (4 s here, not 20: what is
+ * tested is that the wait holds nothing, not its length) and is answered 503.
  */
+const UPDATE_DEADLINE_MS = 4_000;
 describe('routes that wait on a workflow update and database transactions', function () {
   this.timeout(120_000);
 
   it('hold no transaction while the workflow does not answer, then answer 503 workflow_unavailable', async () => {
-    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: `updates-${randomUUID()}` });
+    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: `updates-${randomUUID()}`, TEMPORAL_UPDATE_DEADLINE_MS: String(UPDATE_DEADLINE_MS) });
     const client = new ApiClient(api.url);
     const { token } = await buildOperationsIntegrator(client);
     const backoffice = await loginAs(client, await buildUser());

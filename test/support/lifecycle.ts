@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiClient } from './http';
-import { sharedSandbox, testDb } from './stack';
+import { providerSignatureHeaders } from '../../domain/provider-signature';
+import { sharedSandbox, testConfig, testDb } from './stack';
 import { eventually } from './webhooks';
 import { signThroughPage } from '../sandbox/support';
 
@@ -43,4 +44,33 @@ export async function mailboxOf(operationId: string): Promise<{ to: string; sign
   const res = await new ApiClient(esignUrl).get(`/mailbox?document_id=${encodeURIComponent(contract.provider_document_id)}`);
   expect(res.status, res.text).to.equal(200);
   return res.body.messages;
+}
+
+/** Posts `body` to a provider callback route, signed as that provider signs; it must be accepted (202). */
+async function providerCallback(client: ApiClient, path: string, secret: string, body: object): Promise<void> {
+  const raw = JSON.stringify(body);
+  const headers = providerSignatureHeaders(secret, raw, Math.floor(Date.now() / 1000));
+  const res = await client.request('POST', path, { rawBody: raw, headers: { 'Content-Type': 'application/json', ...headers } });
+  expect(res.status, res.text).to.equal(202);
+}
+
+/**
+ * Wakes the operation's wait for signatures as the e-sign provider's signed callback does, with
+ * nobody having signed: the workflow checks the signers again, one more round in its history, as
+ * an unanswered poll adds. `nudge` makes each callback distinct (a replayed one does nothing).
+ */
+export async function wakeSignatureWait(client: ApiClient, operationId: string, nudge: number): Promise<void> {
+  const contract = await testDb()('contracts').where({ operation_id: operationId }).orderBy('attempt', 'desc').first('provider_document_id');
+  await providerCallback(client, '/v1/internal/esign/callback', testConfig().callbacks.esignSecret,
+    { event: 'signer.signed', document_id: contract.provider_document_id, signer: { id: `nobody-${nudge}` } });
+}
+
+/**
+ * Wakes the wait for a PIX payment's settlement as the provider's signed callback does (a hint: the
+ * workflow re-reads the payment), instead of the 15 s poll finding what the provider now says.
+ */
+export async function wakeSettlementWait(client: ApiClient, operationId: string, attempt: number): Promise<void> {
+  const payment = await testDb()('disbursements').where({ operation_id: operationId, attempt }).first('provider_payment_id', 'idempotency_key');
+  await providerCallback(client, '/v1/internal/pix/callback', testConfig().callbacks.pixSecret,
+    { payment_id: payment.provider_payment_id, idempotency_key: payment.idempotency_key, status: 'REJECTED', settled_amount: '0.00' });
 }

@@ -17,6 +17,12 @@ describe('configuration fails closed', () => {
     expect(() => loadConfig(minimalEnv({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem', PASSWORD_SCRYPT_LOG2N: '14' }))).to.throw(/PASSWORD_SCRYPT_LOG2N below 17 is refused/);
   });
 
+  it('waits 20 s on a workflow update unless told otherwise, never under a second', () => {
+    expect(loadConfig(minimalEnv()).temporal.updateDeadlineMs).to.equal(20_000);
+    expect(loadConfig(minimalEnv({ TEMPORAL_UPDATE_DEADLINE_MS: '4000' })).temporal.updateDeadlineMs).to.equal(4_000);
+    expect(() => loadConfig(minimalEnv({ TEMPORAL_UPDATE_DEADLINE_MS: '999' }))).to.throw(/TEMPORAL_UPDATE_DEADLINE_MS must be an integer >= 1000/);
+  });
+
   it('reads the key ring newest first and refuses malformed keys', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig(minimalEnv({ PAYLOAD_KEYS: `k2:${key}, k1:${key}` })).payloadKeys.map((k) => k.id)).to.deep.equal(['k2', 'k1']);

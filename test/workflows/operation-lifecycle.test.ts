@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sharedSandbox, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
-import { mailboxOf, signAll, signersOf, untilStatus } from '../support/lifecycle';
+import { mailboxOf, signAll, signersOf, untilStatus, wakeSettlementWait, wakeSignatureWait } from '../support/lifecycle';
 import { receivable } from '../support/simulate';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, operationWorkflow } from '../support/temporal';
@@ -94,8 +94,12 @@ describe('operation lifecycle on Temporal', () => {
     const id = created.body.id;
     await untilStatus(client, token, id, 'CONTRACT_SENT');
     const first = (await operationWorkflow(id)).description.runId;
-    // The test server suggests continuing as new after 40 events; each unanswered poll adds about 8.
+    // The test server suggests continuing as new after 40 events; each unanswered check adds about 8.
+    // Polls alone take 65 s to get there (5 + 10 + 20 + 30 s): callbacks that find nobody signed
+    // wake the same wait sooner, and the continue-as-new follows whatever woke it.
+    let nudges = 0;
     const resumed = await eventually(async () => {
+      await wakeSignatureWait(client, id, nudges += 1);
       const now = await operationWorkflow(id);
       expect(now.description.runId, `history length ${now.description.historyLength}`).to.not.equal(first);
       return now;
@@ -224,6 +228,9 @@ describe('operation lifecycle on Temporal', () => {
     });
     const forgot = await fetch(`${(await sharedSandbox()).pixUrl}/payments/${first.provider_payment_id}/forget`, { method: 'POST' });
     expect(forgot.status).to.equal(204);
+    // A callback has the workflow ask at once what its 15 s poll would ask (the poll itself runs in
+    // the model test's skipped time).
+    await wakeSettlementWait(client, id, 1);
     await untilStatus(client, token, id, 'DISBURSEMENT_FAILED', 40_000);
     const stuck = await operationWorkflow(id);
     expect(stuck.description.status.name).to.equal('RUNNING');
