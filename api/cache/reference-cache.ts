@@ -158,7 +158,7 @@ export class ReferenceCache {
 
   /** The reads of `operationIds`, in their order, rendered by `render` when not kept (the list route: a page's operations mostly stay as they were). */
   operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
-    return this.operations.getEach(operationIds, (id) => [id, originatorId], render);
+    return this.operations.getEach(operationIds, (id) => id, () => originatorId, render);
   }
 
   /**
@@ -167,6 +167,6 @@ export class ReferenceCache {
    * nothing invalidates them; the list's own query decides which are still kept (30 days).
    */
   eventEnvelopes(originatorId: string, eventIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
-    return this.events.getEach(eventIds, (id) => [originatorId, id], render);
+    return this.events.getEach(eventIds, () => originatorId, (id) => id, render);
   }
 }
