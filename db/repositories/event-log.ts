@@ -58,7 +58,9 @@ const AWAITED_BY_AN_ENDPOINT = 'select p.event_id from webhook_pending_events as
 
 /**
  * The statement of a page of `GET /v1/events`: `limit` + 1 event ids (the one beyond says
- * `has_more`) from `start` on, newest first, or oldest first towards newer events. Written by hand,
+ * `has_more`) from `start` on, newest first, or oldest first towards newer events, as one text of
+ * ids separated by commas (null for none): one row to parse instead of 101, which in pg's row
+ * handling cost the api more than the ids themselves. Written by hand,
  * not built: it runs on every request of the route, and knex's builder cost more api CPU than the
  * round trip. The first page unfiltered, the one integrators poll, is prepared once per connection;
  * the other shapes are planned for their values each time, as what they select varies (a cursor
@@ -77,7 +79,9 @@ export function eventPageStatement(originatorId: string, filter: EventFilter, st
   if (filter.deliverySuccess === true) where.push(`e.event_id not in (${AWAITED_BY_AN_ENDPOINT})`);
   if (start) where.push(`(e.occurred_at, e.position) ${start.older ? '<' : '>'} (${bind(start.occurredAt)}::timestamptz, ${bind(start.position)})`);
   const direction = !start || start.older ? 'desc' : 'asc';
-  const text = `select e.event_id from events as e where ${where.join(' and ')} order by e.occurred_at ${direction}, e.position ${direction} limit ${bind(limit + 1)}`;
+  const order = (alias: string) => `${alias}.occurred_at ${direction}, ${alias}.position ${direction}`;
+  const page = `select e.event_id, e.occurred_at, e.position from events as e where ${where.join(' and ')} order by ${order('e')} limit ${bind(limit + 1)}`;
+  const text = `select string_agg(p.event_id::text, ',' order by ${order('p')}) as ids from (${page}) as p`;
   return where.length === 2 ? { name: 'events_page', text, values } : { text, values };
 }
 
@@ -107,9 +111,10 @@ export class EventLogRepository extends TenantScopedRepository {
   async pageIds(filter: EventFilter, cursor: EventCursor | null, limit: number): Promise<{ ids: string[]; hasMore: boolean } | null> {
     const start = cursor && await this.pageStart(cursor, filter.keptSince);
     if (cursor && !start) return null;
-    const rows = await statementRows<{ event_id: string }>(this.db, eventPageStatement(this.originatorId, filter, start, limit));
-    const ids = rows.slice(0, limit).map((row) => row.event_id);
-    return { ids: !start || start.older ? ids : ids.reverse(), hasMore: rows.length > limit };
+    const [{ ids: text }] = await statementRows<{ ids: string | null }>(this.db, eventPageStatement(this.originatorId, filter, start, limit));
+    const found = text === null ? [] : text.split(',');
+    const ids = found.slice(0, limit);
+    return { ids: !start || start.older ? ids : ids.reverse(), hasMore: found.length > limit };
   }
 
   /** The originator's events among `ids`, in no particular order. */
