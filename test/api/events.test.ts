@@ -7,7 +7,7 @@ import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
 import { up as grantEventRead } from '../../db/migrations/20261125152703_event_read_scope';
-import { listEvents, recordOperationEvent } from '../support/events';
+import { listEvents, recordEventsASecondApart, recordOperationEvent } from '../support/events';
 import { scrape, valueOf } from '../support/metrics';
 
 const DAY_MS = 86_400_000;
@@ -26,8 +26,7 @@ describe('events API', () => {
   it('lists newest first in pages that stay put while new events arrive, forwards and back', async () => {
     const { originatorId, token } = await buildIntegrator(client);
     const base = Date.now() - 60_000;
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await recordOperationEvent(originatorId, { occurredAt: new Date(base + i * 1000) }));
+    const ids = await recordEventsASecondApart(originatorId, 5, base);
     const newestFirst = [...ids].reverse();
 
     const first = await listEvents(client, token, 'limit=2');
@@ -50,8 +49,7 @@ describe('events API', () => {
   it('answers a page that has not moved with the body kept from the last time, byte for byte, and a moved page anew', async () => {
     const { originatorId, token } = await buildIntegrator(client);
     const base = Date.now() - 60_000;
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push(await recordOperationEvent(originatorId, { occurredAt: new Date(base + i * 1000) }));
+    const ids = await recordEventsASecondApart(originatorId, 3, base);
     const newestFirst = [...ids].reverse();
     const pageHits = async () => valueOf(await scrape(metricsUrl), 'receivables_cache_requests_total', { cache: 'event_pages', result: 'hit' });
     const first = await client.get('/v1/events?limit=3', { token });
