@@ -38,7 +38,7 @@ export class ReferenceCache {
   private readonly operations: ScopedCache<Buffer>;
   /** Rendered event envelopes (JSON as UTF-8), scoped by originator. */
   private readonly events: ScopedCache<Buffer>;
-  /** The page of events last assembled per originator (the scope) and page size: which ids and fields it holds, and its body in one piece. */
+  /** The page of events last assembled per originator (the scope), page size and direction: which ids it holds, and its body in one piece. */
   private readonly eventPages: ScopedCache<{ key: string; body: Buffer }>;
   private readonly byTable: Record<string, (scope: string) => void>;
   /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
@@ -176,14 +176,14 @@ export class ReferenceCache {
   }
 
   /**
-   * The body of a page of `GET /v1/events` whose content `key` names (its ids in order and its
-   * fields): the body last assembled for this originator and `pageSize` if it had the same key,
-   * else the one `assemble` makes, kept in its place. Envelopes never change, so the same ids make
-   * the same bytes; a poller whose page has not moved gets it without a lookup per event or a copy
-   * of the page. Which ids are on the page is still the list's own query, every request.
+   * The body of a page of `GET /v1/events` whose content `key` names within `slot` (its ids as
+   * listed, within a page size and direction): the body last assembled for this originator and slot
+   * if it had the same key, else the one `assemble` makes, kept in its place. Envelopes never
+   * change, so the same ids make the same bytes; a poller whose page has not moved gets it without
+   * a lookup per event or a copy of the page. Which ids are on the page is still the list's own
+   * query, every request.
    */
-  async eventPage(originatorId: string, pageSize: number, key: string, assemble: () => Promise<Buffer>): Promise<Buffer> {
-    const slot = String(pageSize);
+  async eventPage(originatorId: string, slot: string, key: string, assemble: () => Promise<Buffer>): Promise<Buffer> {
     const kept = this.eventPages.peek(originatorId, slot);
     if (kept?.value.key === key) return kept.value.body;
     const epoch = this.state.epoch;

@@ -23,8 +23,8 @@ export function eventRoutes(now: () => Date, cache: ReferenceCache): Router {
     const page = await events.pageIds(eventFilterOf(req, keptSince(now())), eventCursorOf(req), limit);
     if (!page) throw new RuleViolation({ code: 'event_cursor_not_found', message: 'The cursor names no event of the last 30 days' });
     const fields = { has_more: page.hasMore, limit };
-    const body = await cache.eventPage(originatorId, limit, `${page.hasMore}:${page.ids.join(',')}`, async () => {
-      const items = await cache.eventEnvelopes(originatorId, page.ids, async (missing) =>
+    const body = await cache.eventPage(originatorId, `${limit}${page.older ? '<' : '>'}`, page.listed, async () => {
+      const items = await cache.eventEnvelopes(originatorId, page.ids(), async (missing) =>
         new Map((await events.byIds(missing)).map((event) => [event.eventId, Buffer.from(JSON.stringify(eventEnvelope(event)))])));
       const { chunks, length } = jsonPage(items, fields);
       return Buffer.concat(chunks, length);
