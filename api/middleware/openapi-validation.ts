@@ -37,6 +37,8 @@ const BRACKET_KEY = /^([^[\]]+)\[([^[\]]+)\]$/;
  * plain value are folded; req.query is made an own property, as the validator itself does for Express 5.
  */
 const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
+  // Most queries have no bracket: left as they are, without a copy.
+  if (!Object.keys(req.query as object).some((key) => key.includes('['))) return next();
   const query = { ...(req.query as Record<string, unknown>) };
   let folded = false;
   for (const key of Object.keys(query)) {

@@ -183,7 +183,20 @@ interface Mutator {
 }
 type ModifyRequest = ((this: Mutator, req: MutatorRequest) => void) & { original?: ModifyRequest };
 /** What one request gives each parameter's step: the query as written (undecoded) and the query string, each worked out when a step first asks. */
-interface RawQuery { pairs(): Map<string, string[]>; text(): string }
+class RawQuery {
+  private parsed?: Map<string, string[]>;
+  private query?: string;
+
+  constructor(private readonly mutator: Mutator, private readonly originalUrl: string) {}
+
+  pairs(): Map<string, string[]> {
+    return (this.parsed ??= this.mutator.parseQueryStringUndecoded(url.parse(this.originalUrl).query));
+  }
+
+  text(): string {
+    return (this.query ??= this.originalUrl.substring(this.originalUrl.indexOf('?') + 1));
+  }
+}
 type Step = (mutator: Mutator, req: MutatorRequest, raw: RawQuery) => void;
 
 const parameterUtil = validatorRequire('./middlewares/parsers/util') as {
@@ -254,12 +267,7 @@ export function parametersDecidedOnce(): void {
     if (!byOperation) decided.set(this.ajv, (byOperation = new WeakMap()));
     let steps = byOperation.get(operation);
     if (!steps) byOperation.set(operation, (steps = (operation.parameters ?? []).map((parameter) => stepOf(this, parameter))));
-    let pairs: Map<string, string[]> | undefined;
-    let text: string | undefined;
-    const raw: RawQuery = {
-      pairs: () => (pairs ??= this.parseQueryStringUndecoded(url.parse(req.originalUrl).query)),
-      text: () => (text ??= req.originalUrl.substring(req.originalUrl.indexOf('?') + 1)),
-    };
+    const raw = new RawQuery(this, req.originalUrl);
     req.query = this.handleBracketNotationQueryFields(req.query);
     for (const step of steps) step(this, req, raw);
   };
