@@ -17,6 +17,7 @@ import { httpMetrics } from './middleware/http-metrics';
 import { serverSpan } from './middleware/server-span';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
+import { parseQueryOnce } from './middleware/parsed-query';
 import { resolveRoute } from './middleware/resolve-route';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { openapiValidation } from './middleware/openapi-validation';
@@ -137,6 +138,7 @@ export function createApp(deps: AppDeps): Express {
     perIpRateLimit(limits),
     ...providerSignature(config.callbacks, config.collection.callbackSecret, config.http.bodyLimit, () => Math.floor(now().getTime() / 1000)),
     ...jsonBody(config.http.bodyLimit),
+    parseQueryOnce(),
     inputGuard(),
     perIdentityRateLimit(limits, deps.auth),
     authenticate(deps.auth),

@@ -13,6 +13,8 @@ const RECONNECT_MS = 250;
 const OPERATION_READ_BYTES = 32_000_000;
 /** Bytes of rendered event envelopes kept per process: about 50,000 events of a few hundred bytes. */
 const EVENT_ENVELOPE_BYTES = 16_000_000;
+/** Bytes of assembled event pages kept per process: one page per originator and page size, about 33 KB each at 100 events. */
+const EVENT_PAGE_BYTES = 16_000_000;
 
 /**
  * What almost every request reads and almost nothing writes, kept in this process: credentials and
@@ -36,6 +38,8 @@ export class ReferenceCache {
   private readonly operations: ScopedCache<Buffer>;
   /** Rendered event envelopes (JSON as UTF-8), scoped by originator. */
   private readonly events: ScopedCache<Buffer>;
+  /** The page of events last assembled per originator (the scope), page size and direction: which ids it holds, and its body in one piece. */
+  private readonly eventPages: ScopedCache<{ key: string; body: Buffer }>;
   private readonly byTable: Record<string, (scope: string) => void>;
   /** What other parts of the process hold and reload on a table's notification (the signing keys), and after every reconnect. */
   private readonly watchers = new Map<string, () => void>();
@@ -52,6 +56,7 @@ export class ReferenceCache {
     // A rendered read carries every title (kilobytes, and up to a megabyte): bounded by its bytes, not counted.
     this.operations = new ScopedCache(this.state, 'operation_reads', OPERATION_READ_BYTES, (json) => json.length);
     this.events = new ScopedCache(this.state, 'event_envelopes', EVENT_ENVELOPE_BYTES, (json) => json.length);
+    this.eventPages = new ScopedCache(this.state, 'event_pages', EVENT_PAGE_BYTES, (page) => page.body.length);
     const scoped = (cache: Pick<ScopedCache<unknown>, 'clear' | 'drop'>) => (scope: string) => (scope === '*' ? cache.clear() : cache.drop(scope));
     this.byTable = {
       // A credential is also cached under its client id, which the notification does not carry: rare enough to drop them all.
@@ -102,7 +107,7 @@ export class ReferenceCache {
   private reset(live: boolean): void {
     this.state.epoch += 1;
     this.state.live = live;
-    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations, this.events]) cache.clear();
+    for (const cache of [this.credentials, this.credentialsByClientId, this.users, this.policies, this.assignorFees, this.payerFees, this.products, this.operations, this.events, this.eventPages]) cache.clear();
   }
 
   credentialById(id: string): Promise<CredentialRow | undefined> {
@@ -158,7 +163,7 @@ export class ReferenceCache {
 
   /** The reads of `operationIds`, in their order, rendered by `render` when not kept (the list route: a page's operations mostly stay as they were). */
   operationReads(originatorId: string, operationIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
-    return this.operations.getEach(operationIds, (id) => [id, originatorId], render);
+    return this.operations.getEach(operationIds, (id) => id, () => originatorId, render);
   }
 
   /**
@@ -167,6 +172,23 @@ export class ReferenceCache {
    * nothing invalidates them; the list's own query decides which are still kept (30 days).
    */
   eventEnvelopes(originatorId: string, eventIds: readonly string[], render: (ids: string[]) => Promise<Map<string, Buffer>>): Promise<Buffer[]> {
-    return this.events.getEach(eventIds, (id) => [originatorId, id], render);
+    return this.events.getEach(eventIds, () => originatorId, (id) => id, render);
+  }
+
+  /**
+   * The body of a page of `GET /v1/events` whose content `key` names within `slot` (its ids as
+   * listed, within a page size and direction): the body last assembled for this originator and slot
+   * if it had the same key, else the one `assemble` makes, kept in its place. Envelopes never
+   * change, so the same ids make the same bytes; a poller whose page has not moved gets it without
+   * a lookup per event or a copy of the page. Which ids are on the page is still the list's own
+   * query, every request.
+   */
+  async eventPage(originatorId: string, slot: string, key: string, assemble: () => Promise<Buffer>): Promise<Buffer> {
+    const kept = this.eventPages.peek(originatorId, slot);
+    if (kept?.value.key === key) return kept.value.body;
+    const epoch = this.state.epoch;
+    const body = await assemble();
+    this.eventPages.store(originatorId, slot, { key, body }, epoch);
+    return body;
   }
 }

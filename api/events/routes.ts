@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { handle, jsonPage, ok } from '../http/handle';
+import { handle, jsonPage, JsonText, ok } from '../http/handle';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { tenantOf } from '../http/request-helpers';
 import { eventEnvelope as domainEnvelope, StoredEvent } from '../../domain/events';
@@ -22,9 +22,14 @@ export function eventRoutes(now: () => Date, cache: ReferenceCache): Router {
     const events = new EventLogRepository(uow.db, originatorId);
     const page = await events.pageIds(eventFilterOf(req, keptSince(now())), eventCursorOf(req), limit);
     if (!page) throw new RuleViolation({ code: 'event_cursor_not_found', message: 'The cursor names no event of the last 30 days' });
-    const items = await cache.eventEnvelopes(originatorId, page.ids, async (missing) =>
-      new Map((await events.byIds(missing)).map((event) => [event.eventId, Buffer.from(JSON.stringify(eventEnvelope(event)))])));
-    return ok(jsonPage(items, { has_more: page.hasMore, limit }));
+    const fields = { has_more: page.hasMore, limit };
+    const body = await cache.eventPage(originatorId, `${limit}${page.older ? '<' : '>'}`, page.listed, async () => {
+      const items = await cache.eventEnvelopes(originatorId, page.ids(), async (missing) =>
+        new Map((await events.byIds(missing)).map((event) => [event.eventId, Buffer.from(JSON.stringify(eventEnvelope(event)))])));
+      const { chunks, length } = jsonPage(items, fields);
+      return Buffer.concat(chunks, length);
+    });
+    return ok(new JsonText([body]));
   }));
 
   router.get('/v1/events/:event_id', handle(async (req, uow) => {

@@ -94,7 +94,10 @@ const COMMA = Buffer.from(',');
 export function jsonPage(items: readonly Buffer[], fields: Record<string, unknown>): JsonText {
   const rest = JSON.stringify(fields);
   const chunks: Buffer[] = [ITEMS_OPEN];
-  items.forEach((item, at) => chunks.push(...(at === 0 ? [item] : [COMMA, item])));
+  for (let at = 0; at < items.length; at++) {
+    if (at > 0) chunks.push(COMMA);
+    chunks.push(items[at]);
+  }
   chunks.push(Buffer.from(rest === '{}' ? ']}' : `],${rest.slice(1)}`));
   return new JsonText(chunks);
 }

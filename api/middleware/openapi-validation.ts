@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { isCalendarDate } from '../../domain/pricing/business-date';
 import { isTimestamp } from '../../domain/timestamps';
 import { validatorCopy } from '../openapi/handler-checked';
-import { deepObjectsWithoutThrow, memoisePathCompilation, takeResolvedRoutes } from './validator-patches';
+import { deepObjectsWithoutThrow, memoisePathCompilation, parametersDecidedOnce, takeResolvedRoutes } from './validator-patches';
 
 type Parameter = { in?: string; allowReserved?: boolean };
 /** The validator's type of a document: ours is built as plain objects, and the validator checks it (`validateApiSpec`). */
@@ -24,6 +24,9 @@ function tolerateFormEncodedQueries(copy: Record<string, unknown>): Record<strin
   return copy;
 }
 
+/** Stricter than the validator's regex-only defaults: a real calendar day, and what Postgres accepts. */
+export const VALIDATOR_FORMATS = { date: isCalendarDate, 'date-time': isTimestamp };
+
 const BRACKET_KEY = /^([^[\]]+)\[([^[\]]+)\]$/;
 
 /**
@@ -34,6 +37,8 @@ const BRACKET_KEY = /^([^[\]]+)\[([^[\]]+)\]$/;
  * plain value are folded; req.query is made an own property, as the validator itself does for Express 5.
  */
 const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
+  // Most queries have no bracket: left as they are, without a copy.
+  if (!Object.keys(req.query as object).some((key) => key.includes('['))) return next();
   const query = { ...(req.query as Record<string, unknown>) };
   let folded = false;
   for (const key of Object.keys(query)) {
@@ -52,6 +57,7 @@ const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
 export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: 'direct' | 'validator' = 'direct'): RequestHandler[] {
   const compile = memoisePathCompilation();
   deepObjectsWithoutThrow();
+  parametersDecidedOnce();
   const handlers = OpenApiValidator.middleware({
     apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as ValidatorDocument,
     validateRequests: { allErrors: true },
@@ -60,8 +66,7 @@ export function openapiValidation(apiSpec: Record<string, unknown>, validateResp
     validateApiSpec: true,
     ignoreUndocumented: true,
     validateFormats: true,
-    // Stricter than the regex-only defaults: a real calendar day, and what Postgres accepts.
-    formats: { date: isCalendarDate, 'date-time': isTimestamp },
+    formats: VALIDATOR_FORMATS,
   }) as RequestHandler[];
   if (lookup === 'direct') takeResolvedRoutes(compile);
   // After its path parameters and metadata (the first two), before it reads the query.

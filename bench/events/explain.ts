@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       const lookup = await captured(infra.db, async () => cursor && events.pageStart(cursor, filter.keptSince));
       const start = cursor && await events.pageStart(cursor, filter.keptSince);
       const page = await events.pageIds(filter, cursor, 100);
-      const read = await captured(infra.db, async () => page && events.byIds(page.ids));
+      const read = await captured(infra.db, async () => page && events.byIds(page.ids()));
       indexed = (await explain(infra.db, `GET /v1/events: ${label}`, [...lookup, eventPageStatement(busiest, filter, start, 100), ...read])) && indexed;
     }
     const expiry = await captured(infra.db, async () => {

@@ -7,23 +7,26 @@ import { sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, buildIntegrator, tokenFor } from '../support/factories';
 import { up as grantEventRead } from '../../db/migrations/20261125152703_event_read_scope';
-import { listEvents, recordOperationEvent } from '../support/events';
+import { listEvents, recordEventsASecondApart, recordOperationEvent } from '../support/events';
+import { scrape, valueOf } from '../support/metrics';
 
 const DAY_MS = 86_400_000;
 
 /** `GET /v1/events`: the originator's events of 30 days, filtered, paged by cursor, ordered per object. */
 describe('events API', () => {
   let client: ApiClient;
+  let metricsUrl: string;
 
   before(async () => {
-    client = new ApiClient((await sharedApi()).url);
+    const api = await sharedApi();
+    client = new ApiClient(api.url);
+    metricsUrl = api.metricsUrl;
   });
 
   it('lists newest first in pages that stay put while new events arrive, forwards and back', async () => {
     const { originatorId, token } = await buildIntegrator(client);
     const base = Date.now() - 60_000;
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await recordOperationEvent(originatorId, { occurredAt: new Date(base + i * 1000) }));
+    const ids = await recordEventsASecondApart(originatorId, 5, base);
     const newestFirst = [...ids].reverse();
 
     const first = await listEvents(client, token, 'limit=2');
@@ -41,6 +44,36 @@ describe('events API', () => {
     const both = await client.get(`/v1/events?starting_after=${ids[0]}&ending_before=${ids[1]}`, { token });
     expect(both.status).to.equal(422);
     expect(both.body.detail.code).to.equal('event_cursors_exclusive');
+  });
+
+  it('answers a page that has not moved with the body kept from the last time, byte for byte, and a moved page anew', async () => {
+    const { originatorId, token } = await buildIntegrator(client);
+    const base = Date.now() - 60_000;
+    const ids = await recordEventsASecondApart(originatorId, 3, base);
+    const newestFirst = [...ids].reverse();
+    const pageHits = async () => valueOf(await scrape(metricsUrl), 'receivables_cache_requests_total', { cache: 'event_pages', result: 'hit' });
+    const first = await client.get('/v1/events?limit=3', { token });
+    expect(first.body.items.map((e: { event_id: string }) => e.event_id)).to.deep.equal(newestFirst);
+    // Any notification (other tests' workflows still writing) may keep one answer from being kept: a few tries.
+    let [hits, again] = [0, first];
+    for (let attempt = 0; attempt < 5 && hits === 0; attempt += 1) {
+      const before = await pageHits();
+      again = await client.get('/v1/events?limit=3', { token });
+      hits = (await pageHits()) - before;
+    }
+    expect(hits).to.equal(1);
+    expect(again.text).to.equal(first.text);
+    expect(again.text).to.equal(JSON.stringify(again.body));
+    // An older event: the same three on the page, but one beyond them.
+    await recordOperationEvent(originatorId, { occurredAt: new Date(base - 1000) });
+    const more = await listEvents(client, token, 'limit=3');
+    expect(more.items.map((e) => e.event_id)).to.deep.equal(newestFirst);
+    expect(more.has_more).to.equal(true);
+    // A newer one moves the page.
+    const newest = await recordOperationEvent(originatorId);
+    const moved = await listEvents(client, token, 'limit=3');
+    expect(moved.items.map((e) => e.event_id)).to.deep.equal([newest, ...newestFirst.slice(0, 2)]);
+    expect((await listEvents(client, token, 'limit=2')).items.map((e) => e.event_id)).to.deep.equal([newest, newestFirst[0]]);
   });
 
   it('pages through events of one millisecond, microseconds apart, without skipping or repeating one', async () => {

@@ -15,6 +15,13 @@ export async function recordOperationEvent(originatorId: string, overrides: { ty
   return eventId;
 }
 
+/** `count` events about fresh operations, a second apart from `from` (epoch milliseconds) on: their ids, oldest first. */
+export async function recordEventsASecondApart(originatorId: string, count: number, from: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) ids.push(await recordOperationEvent(originatorId, { occurredAt: new Date(from + i * 1000) }));
+  return ids;
+}
+
 /** Every page of `GET /v1/events` with `query`, following `starting_after`. */
 export async function listEvents(client: ApiClient, token: string, query = '') {
   const res = await client.get(`/v1/events${query ? `?${query}` : ''}`, { token });

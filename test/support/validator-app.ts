@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import express from 'express';
 import { buildDocument } from '../../api/openapi/document';
 import { RouteTable } from '../../api/openapi/route-table';
 import { resolveRoute } from '../../api/middleware/resolve-route';
-import { openapiValidation } from '../../api/middleware/openapi-validation';
+import { openapiValidation, VALIDATOR_FORMATS } from '../../api/middleware/openapi-validation';
 
 export interface Seen { status: number; body: unknown }
 
@@ -40,4 +41,27 @@ export async function metadataOf(lookup: 'direct' | 'validator', requests: { met
   } finally {
     server.close();
   }
+}
+
+const validatorRequire = createRequire(require.resolve('express-openapi-validator'));
+type ValidatorClass = new (...args: unknown[]) => Record<string, unknown>;
+const { RequestValidator } = validatorRequire('./middlewares/openapi.request.validator') as { RequestValidator: ValidatorClass };
+const { ParametersSchemaParser } = validatorRequire('./middlewares/parsers/schema.parse') as { ParametersSchemaParser: ValidatorClass };
+const { RequestParameterMutator } = validatorRequire('./middlewares/parsers/req.parameter.mutator') as { RequestParameterMutator: ValidatorClass };
+
+export interface MutatedOperation { path: string; method: string; operation: { parameters?: unknown[] }; mutator: object }
+
+/**
+ * Every operation of `document` with the parameter mutator the validator builds for its requests
+ * (RequestValidator.buildMiddleware: the request ajv of the document, the route's parsed parameter
+ * schemas), for calling the mutator's modifyRequest, patched or not, on hand-made requests.
+ */
+export function parameterMutators(document: Record<string, unknown>): MutatedOperation[] {
+  const validator = new RequestValidator(document, { formats: VALIDATOR_FORMATS });
+  const [ajv, apiDoc] = [validator.ajv, validator.apiDoc] as [{ getSchema: unknown }, { paths: Record<string, Record<string, { parameters?: unknown[] }>> }];
+  const schemas = new ParametersSchemaParser(ajv, apiDoc) as unknown as { parse(path: string, parameters?: unknown[]): unknown };
+  return Object.entries(apiDoc.paths).flatMap(([path, item]) => ['get', 'post', 'put', 'patch', 'delete'].filter((method) => item[method]).map((method) => {
+    const operation = item[method];
+    return { path, method, operation, mutator: new RequestParameterMutator(ajv, apiDoc, path, schemas.parse(path, operation.parameters)) };
+  }));
 }

@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { metadataOf } from '../support/validator-app';
-import { deepObjectsWithoutThrow, requestParameterMutator } from '../../api/middleware/validator-patches';
+import * as querystring from 'node:querystring';
+import url from 'node:url';
+import { metadataOf, MutatedOperation, parameterMutators } from '../support/validator-app';
+import { buildDocument } from '../../api/openapi/document';
+import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator } from '../../api/middleware/validator-patches';
 
 type Compile = ((path: string, options?: object) => unknown) & { memoised?: true };
 
@@ -79,5 +82,104 @@ describe('the patches of express-openapi-validator internals (api/middleware/val
         if ((value === undefined && !schema.properties.gte.default) || (typeof value === 'object' && value !== null && !Array.isArray(value))) expect(parsed).to.equal(0);
       }
     }
+  });
+
+  describe('parameters decided once per route', () => {
+    type Modify = (this: object, req: object) => void;
+    /** The document as served (query values may not hold reserved characters), and as the validator's copy has it (they may). */
+    const served = buildDocument('http://localhost:8000', 'dev') as unknown as Record<string, unknown>;
+    const tolerant = structuredClone(served);
+    for (const item of Object.values(tolerant.paths as Record<string, Record<string, { parameters?: { in?: string; allowReserved?: boolean }[] }>>)) {
+      for (const operation of Object.values(item)) for (const parameter of operation.parameters ?? []) if (parameter.in === 'query') parameter.allowReserved = true;
+    }
+    for (const parameter of Object.values((tolerant.components as { parameters: Record<string, { in: string; allowReserved?: boolean }> }).parameters)) if (parameter.in === 'query') parameter.allowReserved = true;
+    /** The mutator's branches our document has no parameter for: delimited and form arrays, form objects exploded or not, JSON content, a header array. */
+    const others = structuredClone(served);
+    const array = { type: 'array', items: { type: 'string' } };
+    (others.paths as Record<string, unknown>)['/x/{id}'] = {
+      get: {
+        operationId: 'others', responses: { 200: { description: 'ok' } },
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'p', in: 'query', style: 'pipeDelimited', explode: false, schema: array },
+          { name: 's', in: 'query', style: 'spaceDelimited', explode: false, schema: array },
+          { name: 'f', in: 'query', explode: false, schema: array },
+          { name: 'many', in: 'query', schema: array },
+          { name: 'csv', in: 'query', style: 'form', explode: false, schema: { type: 'object', properties: { a: { type: 'string' } } } },
+          { name: 'filter', in: 'query', style: 'form', explode: true, schema: { type: 'object', properties: { color: { type: 'string' }, size: array } } },
+          { name: 'j', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } },
+          { name: 'dd', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', properties: { gte: { type: 'string', default: 'x' } } } },
+          { name: 'X-List', in: 'header', style: 'simple', schema: array },
+        ],
+      },
+    };
+    const QUERIES = ['', 'limit=100', 'limit=abc&offset=-1', 'type=title.overdue,payable.paid&type=operation.settled', 'created[gte]=2026-01-01T00:00:00Z&created[lt]=2026-02-01T00:00:00%2B01:00',
+      'created={"gte":"2026-01-01T00:00:00Z"}', 'created=', 'object_id=a:b', 'starting_after=x/y&ending_before=%3A', 'delivery_success=false&lifecycle_status=PAID,SETTLED', 'a+b=c d&limit=',
+      'p=a|b|c&s=a%20b&f=a,b&many=1&many=2', 'p=a%7Cb', 'csv=a,1', 'csv={"a":"1"}', 'csv=a,1,2', 'color=red&size=s&size=m', 'filter=x&color=red', 'j={"k":1}', 'j=notjson', 'dd[gte]=y', 'dd='];
+
+    /** The request the mutator sees: Express 5's simple query parser, the route's metadata, a header. */
+    const requestOf = (operation: MutatedOperation, query: string) => ({
+      originalUrl: `${operation.path}${query ? `?${query}` : ''}`, query: { ...querystring.parse(query) }, openapi: { schema: operation.operation },
+      headers: { 'x-list': 'a,b' }, params: { id: 'i' },
+    });
+    /** What a call left on the request, or what it threw. */
+    function outcome(modify: Modify, operation: MutatedOperation, query: string): unknown {
+      const req = requestOf(operation, query);
+      try {
+        modify.call(operation.mutator, req);
+        return { query: req.query, headers: req.headers, params: req.params };
+      } catch (error) {
+        const { name, status, message, path } = error as { name: string; status?: number; message: string; path?: string };
+        return { thrown: { name, status, message, path } };
+      }
+    }
+
+    it('leaves every request of every route as the validator\'s own modifyRequest does, or throws what it throws', () => {
+      parametersDecidedOnce();
+      const patched = requestParameterMutator.prototype.modifyRequest as Modify & { original?: Modify };
+      expect(patched.original).to.be.a('function');
+      const seen = { thrown: 0, changed: 0 };
+      for (const document of [served, tolerant, others]) {
+        for (const operation of parameterMutators(structuredClone(document))) {
+          for (const query of QUERIES) {
+            const theirs = outcome(patched.original!, operation, query);
+            // Twice: the second call takes the steps decided at the first.
+            for (let i = 0; i < 2; i++) expect(outcome(patched, operation, query), `${operation.method} ${operation.path}?${query}`).to.deep.equal(theirs);
+            if ('thrown' in (theirs as object)) seen.thrown += 1;
+            else if (JSON.stringify((theirs as { query: unknown }).query) !== JSON.stringify(requestOf(operation, query).query)) seen.changed += 1;
+          }
+        }
+      }
+      // Refusals (the served document refuses reserved characters) and rewritten queries were both compared.
+      expect(seen.thrown).to.be.greaterThan(0);
+      expect(seen.changed).to.be.greaterThan(0);
+    });
+
+    it('works each parameter out once per route, and parses the URL only for a parameter that reads it', () => {
+      parametersDecidedOnce();
+      const patched = requestParameterMutator.prototype.modifyRequest as Modify & { original?: Modify };
+      const util = createRequire(require.resolve('express-openapi-validator'))('./middlewares/parsers/util') as { dereferenceParameter: (...args: unknown[]) => unknown };
+      // The module object itself, whose `parse` both the validator and the patch read at each call.
+      const urlModule = url as unknown as { parse: (...args: unknown[]) => unknown };
+      const [dereference, parse] = [util.dereferenceParameter, urlModule.parse];
+      const calls = { dereference: 0, parse: 0 };
+      util.dereferenceParameter = (...args) => { calls.dereference += 1; return dereference(...args); };
+      urlModule.parse = (...args) => { calls.parse += 1; return parse(...args); };
+      const count = (modify: Modify, operation: MutatedOperation, requests: number) => {
+        [calls.dereference, calls.parse] = [0, 0];
+        for (let i = 0; i < requests; i++) modify.call(operation.mutator, requestOf(operation, 'limit=100&delivery_success=false'));
+        return { ...calls };
+      };
+      try {
+        const events = (document: Record<string, unknown>) => parameterMutators(structuredClone(document)).find((o) => o.path === '/v1/events' && o.method === 'get')!;
+        const parameters = events(tolerant).operation.parameters!.length;
+        expect(count(patched.original!, events(tolerant), 3)).to.deep.equal({ dereference: 3 * parameters, parse: 3 });
+        expect(count(patched, events(tolerant), 3)).to.deep.equal({ dereference: parameters, parse: 0 });
+        expect(count(patched, events(served), 3)).to.deep.equal({ dereference: parameters, parse: 3 });
+      } finally {
+        util.dereferenceParameter = dereference;
+        urlModule.parse = parse;
+      }
+    });
   });
 });
