@@ -9,7 +9,8 @@ const POOLED = 256;
 const pool = Buffer.alloc(24 * POOLED);
 let drawn = POOLED;
 
-function randomIds(): { traceId: string; spanId: string } {
+/** A new trace id and span id; also the ids of the api's own server spans (api/http/request-span.ts). */
+export function randomIds(): { traceId: string; spanId: string } {
   if (drawn === POOLED) {
     randomFillSync(pool);
     drawn = 0;

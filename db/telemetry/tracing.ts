@@ -24,8 +24,8 @@ export interface TracingSettings {
 }
 
 export interface Tracing {
-  /** What the Temporal worker's workflow span sink needs; absent when tracing is off. */
-  sdk: { spanProcessor: SpanProcessor; resource: Resource } | null;
+  /** What the Temporal worker's workflow span sink and the api's own server spans need; absent when tracing is off. */
+  sdk: { spanProcessor: SpanProcessor; resource: Resource; sampler: Sampler } | null;
   shutdown(): Promise<void>;
 }
 
@@ -56,7 +56,8 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
   if (!settings.tracesUrl) return (started = OFF);
   const resource = new Resource({ 'service.name': settings.serviceName ?? defaultServiceName });
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor], sampler: samplerOf(settings.sampling) });
+  const sampler = samplerOf(settings.sampling);
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor], sampler });
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
@@ -72,6 +73,6 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
   // before this ran (by express, undici's fetch needs no patch), so they are required again here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('http'); require('https');
-  started = { sdk: { spanProcessor, resource }, shutdown: () => provider.shutdown() };
+  started = { sdk: { spanProcessor, resource, sampler }, shutdown: () => provider.shutdown() };
   return started;
 }
