@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Attributes, context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { RequestSpan, SpanSink, startRequestSpan } from '../http/request-span';
@@ -15,12 +16,20 @@ import { RequestSpan, SpanSink, startRequestSpan } from '../http/request-span';
  * our own, not the SDK's (api/http/request-span.ts says why).
  */
 export function serverSpan(sink: SpanSink): RequestHandler {
+  // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage` by default):
+  // most requests carry none, and then extracting would only walk the propagators to find nothing.
+  const fields = propagation.fields();
+  const carriesContext = (headers: IncomingHttpHeaders) => {
+    for (const field of fields) if (headers[field] !== undefined) return true;
+    return false;
+  };
   return (req, res, next) => {
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const parent = carriesContext(req.headers) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
     const span = startRequestSpan(req.method, parent, sink);
     // A request left out by sampling still carries its trace on (flags 00): nothing to record.
     if (span instanceof RequestSpan) {
-      res.once('close', () => {
+      // Emitted once per response, so `on`: `once` would wrap the listener, for nothing.
+      res.on('close', () => {
         const url = req.originalUrl;
         const query = url.indexOf('?');
         const attributes: Attributes = { 'http.request.method': req.method, 'url.scheme': req.protocol, 'url.path': query < 0 ? url : url.slice(0, query) };

@@ -1,3 +1,5 @@
+import { context } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -63,9 +65,14 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
     tracerProvider: provider,
     instrumentations: [
       // Scrapes of the metrics listeners are not traffic worth a trace; `untraced` may add paths.
-      new HttpInstrumentation(incoming === 'app'
-        ? { disableIncomingRequestInstrumentation: true }
-        : { ignoreIncomingRequestHook: (req) => incoming.untraced.test(req.url ?? '') }),
+      // A request sent with tracing suppressed (the exporter's own POSTs) would get a span that records
+      // nothing, after all the attribute, metric and listener work of a real one.
+      new HttpInstrumentation({
+        ...(incoming === 'app'
+          ? { disableIncomingRequestInstrumentation: true }
+          : { ignoreIncomingRequestHook: (req) => incoming.untraced.test(req.url ?? '') }),
+        ignoreOutgoingRequestHook: () => isTracingSuppressed(context.active()),
+      }),
       new UndiciInstrumentation(),
     ],
   });
