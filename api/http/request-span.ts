@@ -1,6 +1,6 @@
 import type { Attributes, AttributeValue, Context, Exception, HrTime, Link, Span, SpanContext, SpanStatus, TimeInput } from '@opentelemetry/api';
 import { SamplingDecision, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
-import { hrTime, hrTimeDuration, millisToHrTime, timeInputToHrTime } from '@opentelemetry/core';
+import { addHrTimes, hrTime, hrTimeDuration, millisToHrTime, timeInputToHrTime } from '@opentelemetry/core';
 import type { IResource } from '@opentelemetry/resources';
 import type { ReadableSpan, Sampler, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { randomIds } from './traceparent';
@@ -13,8 +13,6 @@ export interface SpanSink {
 }
 
 const SCOPE = { name: 'receivables-api' };
-/** Read once: the SDK's `hrTime()` reads it anew (a native getter) for every time it gives. */
-const TIME_ORIGIN = performance.timeOrigin;
 
 /**
  * The api's server span, recorded without the SDK's `Span`: on the cheapest route (the operation
@@ -29,8 +27,10 @@ export class RequestSpan implements Span, ReadableSpan {
   attributes: Attributes = {};
   readonly links: Link[] = [];
   readonly events: TimedEvent[] = [];
+  // As the SDK's span: the start on the wall clock, the duration on the monotonic one (a process's
+  // time origin plus its monotonic time drifts from the wall clock after a suspended machine resumes).
+  readonly startTime = millisToHrTime(Date.now());
   private readonly startedAt = performance.now();
-  readonly startTime = millisToHrTime(TIME_ORIGIN + this.startedAt);
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
@@ -101,11 +101,12 @@ export class RequestSpan implements Span, ReadableSpan {
   recordException(exception: Exception, time?: TimeInput): void {
     const error = typeof exception === 'string' ? { message: exception } : exception;
     const described: Attributes = {};
-    const type = error.name ?? ('code' in error && error.code !== undefined ? String(error.code) : undefined);
+    // The SDK's order: a code names the type before the name does.
+    const type = 'code' in error && error.code ? String(error.code) : error.name;
     if (type) described['exception.type'] = type;
     if (error.message) described['exception.message'] = error.message;
     if (error.stack) described['exception.stacktrace'] = error.stack;
-    this.addEvent('exception', described, time);
+    if (type || error.message) this.addEvent('exception', described, time);
   }
 
   /**
@@ -124,9 +125,8 @@ export class RequestSpan implements Span, ReadableSpan {
     if (this.ended) return;
     this.ended = true;
     if (endTime === undefined) {
-      const now = performance.now();
-      this.endTime = millisToHrTime(TIME_ORIGIN + now);
-      this.duration = millisToHrTime(now - this.startedAt);
+      this.duration = millisToHrTime(performance.now() - this.startedAt);
+      this.endTime = addHrTimes(this.startTime, this.duration);
     } else {
       this.endTime = timeInputToHrTime(endTime);
       this.duration = hrTimeDuration(this.startTime, this.endTime);

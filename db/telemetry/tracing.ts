@@ -56,10 +56,12 @@ function samplerOf({ parentBased, ratio }: SamplingSettings): Sampler {
 export function startTracing(settings: TracingSettings, defaultServiceName: string, incoming: IncomingSpans = { untraced: /^\/metrics/ }): Tracing {
   if (started) return started;
   if (!settings.tracesUrl) return (started = OFF);
-  const resource = new Resource({ 'service.name': settings.serviceName ?? defaultServiceName });
+  // The provider's resource as its own spans carry it (the SDK's `telemetry.sdk.*` with our name), and
+  // the very object: an exporter sends spans of one resource object together, whoever recorded them.
+  const resource = Resource.default().merge(new Resource({ 'service.name': settings.serviceName ?? defaultServiceName }));
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
   const sampler = samplerOf(settings.sampling);
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor], sampler });
+  const provider = new NodeTracerProvider({ resource, mergeResourceWithDefaults: false, spanProcessors: [spanProcessor], sampler });
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
