@@ -15,6 +15,7 @@ import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
 import { httpMetrics } from './middleware/http-metrics';
 import { serverSpan } from './middleware/server-span';
+import type { SpanSink } from './http/request-span';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { parseQueryOnce } from './middleware/parsed-query';
@@ -79,6 +80,8 @@ export interface AppDeps {
   esign?: EsignProvider;
   /** Webhook hosts to addresses for the URL guard: the system's DNS unless a test gives a fixed table. */
   resolveHost?: HostResolver;
+  /** The tracing SDK the requests' server spans are recorded to; absent with tracing off. */
+  spans?: SpanSink | null;
 }
 
 /**
@@ -97,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
   const limits = { db, config: config.rateLimit, now };
 
   // With tracing on, the request's span comes first: the request's ids and every later step are inside it.
-  const traced = config.tracing.tracesUrl ? [serverSpan()] : [];
+  const traced = deps.spans ? [serverSpan(deps.spans)] : [];
   app.use(pipeline([...traced, requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
   app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.

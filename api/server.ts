@@ -63,7 +63,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const probe = new DependencyProbe(db, temporal);
   const health = new HealthMonitor(probe);
   await health.start();
-  const app = createApp({ config, db, temporal, keys, auth, cache, probe, health, logger, now, resolveHost: options.resolveHost });
+  const app = createApp({ config, db, temporal, keys, auth, cache, probe, health, logger, now, resolveHost: options.resolveHost, spans: tracing.sdk });
   // Every process purges; the deletes are idempotent, so overlapping runs are harmless.
   const purge = setInterval(() => {
     // A callback signature can be replayed while its timestamp is within the tolerance either side of its arrival.

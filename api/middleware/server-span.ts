@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import { RequestSpan, SpanSink, startRequestSpan } from '../http/request-span';
 
 /**
  * The request's server span, with tracing on. The HTTP instrumentation's own cost the operation
@@ -10,29 +12,40 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } f
  * the response is done, when the route template the request matched is known: it names the span
  * (`GET /v1/operations/{id}`; the method alone for a path of no route). Everything the request runs
  * (the Temporal client, fetch to the providers, log lines) finds the span in the active context,
- * which Node's AsyncLocalStorage keeps across the body's stream events.
+ * which Node's AsyncLocalStorage keeps across the body's stream events. The span is a record of
+ * our own, not the SDK's (api/http/request-span.ts says why).
  */
-export function serverSpan(): RequestHandler {
-  const tracer = trace.getTracer('receivables-api');
+export function serverSpan(sink: SpanSink): RequestHandler {
+  // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage` by default):
+  // most requests carry none, and then extracting would only walk the propagators to find nothing.
+  const fields = propagation.fields();
+  const carriesContext = (headers: IncomingHttpHeaders) => {
+    for (const field of fields) if (headers[field] !== undefined) return true;
+    return false;
+  };
   return (req, res, next) => {
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER }, parent);
+    const parent = carriesContext(req.headers) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+    const span = startRequestSpan(req.method, parent, sink);
     // A request left out by sampling still carries its trace on (flags 00): nothing to record.
-    if (span.isRecording()) {
-      res.once('close', () => {
+    if (span instanceof RequestSpan) {
+      // Emitted once per response, so `on`: `once` would wrap the listener, for nothing.
+      res.on('close', () => {
         const url = req.originalUrl;
         const query = url.indexOf('?');
-        // One call per attribute, not setAttributes: no object spread and no walk of its entries, the attributes being the span's dearest part.
-        span.setAttribute('http.request.method', req.method)
-          .setAttribute('url.scheme', req.protocol)
-          .setAttribute('url.path', query < 0 ? url : url.slice(0, query));
+        const attributes: Attributes = { 'http.request.method': req.method, 'url.scheme': req.protocol, 'url.path': query < 0 ? url : url.slice(0, query) };
         const template = req.ctx?.route?.pathTemplate;
-        if (template) span.setAttribute('http.route', template).updateName(`${req.method} ${template}`);
-        if (res.headersSent) span.setAttribute('http.response.status_code', res.statusCode);
+        if (template) {
+          attributes['http.route'] = template;
+          span.updateName(`${req.method} ${template}`);
+        }
+        if (res.headersSent) attributes['http.response.status_code'] = res.statusCode;
         // A client gone before the answer was complete is no status of ours.
         const failure = !res.writableFinished ? 'aborted' : res.statusCode >= 500 ? String(res.statusCode) : null;
-        if (failure) span.setAttribute('error.type', failure).setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
+        if (failure) {
+          attributes['error.type'] = failure;
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        span.endWith(attributes);
       });
     }
     context.with(trace.setSpan(parent, span), next);

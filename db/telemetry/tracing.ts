@@ -1,3 +1,5 @@
+import { context } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -24,8 +26,8 @@ export interface TracingSettings {
 }
 
 export interface Tracing {
-  /** What the Temporal worker's workflow span sink needs; absent when tracing is off. */
-  sdk: { spanProcessor: SpanProcessor; resource: Resource } | null;
+  /** What the Temporal worker's workflow span sink and the api's own server spans need; absent when tracing is off. */
+  sdk: { spanProcessor: SpanProcessor; resource: Resource; sampler: Sampler } | null;
   shutdown(): Promise<void>;
 }
 
@@ -54,17 +56,25 @@ function samplerOf({ parentBased, ratio }: SamplingSettings): Sampler {
 export function startTracing(settings: TracingSettings, defaultServiceName: string, incoming: IncomingSpans = { untraced: /^\/metrics/ }): Tracing {
   if (started) return started;
   if (!settings.tracesUrl) return (started = OFF);
-  const resource = new Resource({ 'service.name': settings.serviceName ?? defaultServiceName });
+  // The provider's resource as its own spans carry it (the SDK's `telemetry.sdk.*` with our name), and
+  // the very object: an exporter sends spans of one resource object together, whoever recorded them.
+  const resource = Resource.default().merge(new Resource({ 'service.name': settings.serviceName ?? defaultServiceName }));
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor], sampler: samplerOf(settings.sampling) });
+  const sampler = samplerOf(settings.sampling);
+  const provider = new NodeTracerProvider({ resource, mergeResourceWithDefaults: false, spanProcessors: [spanProcessor], sampler });
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       // Scrapes of the metrics listeners are not traffic worth a trace; `untraced` may add paths.
-      new HttpInstrumentation(incoming === 'app'
-        ? { disableIncomingRequestInstrumentation: true }
-        : { ignoreIncomingRequestHook: (req) => incoming.untraced.test(req.url ?? '') }),
+      // A request sent with tracing suppressed (the exporter's own POSTs) would get a span that records
+      // nothing, after all the attribute, metric and listener work of a real one.
+      new HttpInstrumentation({
+        ...(incoming === 'app'
+          ? { disableIncomingRequestInstrumentation: true }
+          : { ignoreIncomingRequestHook: (req) => incoming.untraced.test(req.url ?? '') }),
+        ignoreOutgoingRequestHook: () => isTracingSuppressed(context.active()),
+      }),
       new UndiciInstrumentation(),
     ],
   });
@@ -72,6 +82,6 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
   // before this ran (by express, undici's fetch needs no patch), so they are required again here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('http'); require('https');
-  started = { sdk: { spanProcessor, resource }, shutdown: () => provider.shutdown() };
+  started = { sdk: { spanProcessor, resource, sampler }, shutdown: () => provider.shutdown() };
   return started;
 }

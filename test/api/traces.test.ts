@@ -231,6 +231,25 @@ describe('traces: one creation followed from the request to the PIX provider', f
     expect(collector.inTrace(freshTrace)).to.deep.equal([]);
   });
 
+  it('exports the server span with its wall-clock start and end around the request, under the api\'s scope, carrying the caller\'s tracestate on', async () => {
+    const callerTrace = randomUUID().replace(/-/g, '');
+    const before = BigInt(Date.now()) * 1_000_000n;
+    const res = await api.get('/v1/health', { headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01`, tracestate: 'vendor=opaque,other=1' } });
+    const after = BigInt(Date.now()) * 1_000_000n;
+    expect(res.status).to.equal(200);
+    const span = await eventually(async () => {
+      const [found] = collector.inTrace(callerTrace);
+      expect(found, 'the request\'s server span').to.not.equal(undefined);
+      return found;
+    }, 10_000);
+    expect(span).to.include({ service: 'receivables-api', kind: SERVER, scope: 'receivables-api', parentSpanId: '00f067aa0ba902b7', traceState: 'vendor=opaque,other=1' });
+    // Two processes' clocks read at different moments: a few milliseconds of slack either side.
+    const slack = 20_000_000n;
+    expect(span.startTimeUnixNano >= before - slack, 'started after the request was sent').to.equal(true);
+    expect(span.endTimeUnixNano >= span.startTimeUnixNano, 'ended after it started').to.equal(true);
+    expect(span.endTimeUnixNano <= after + slack, 'ended before the answer was read').to.equal(true);
+  });
+
   it('continues a caller\'s trace: the response names the caller\'s trace id', async () => {
     const callerTrace = randomUUID().replace(/-/g, '');
     const res = await api.get('/v1/health', { headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } });
@@ -250,6 +269,19 @@ describe('traceparent with tracing off (no OTLP endpoint: no SDK, nothing export
     expect(continued.headers.get('traceparent')).to.match(new RegExp(`^00-${callerTrace}-(?!00f067aa0ba902b7)[0-9a-f]{16}-00$`));
     const malformed = await api.get('/v1/health', { headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } });
     expect(malformed.headers.get('traceparent')).to.not.include('0'.repeat(32));
+  });
+
+  it('gives every request ids of its own, across more requests than one draw of random bytes serves', async () => {
+    const api = new ApiClient((await sharedApi()).url);
+    const traceparents: string[] = [];
+    // 256 requests' ids come from one draw; the next draw must not repeat them.
+    for (let batch = 0; batch < 6; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => api.get('/v1/nowhere')));
+      traceparents.push(...answers.map((res) => String(res.headers.get('traceparent'))));
+    }
+    for (const traceparent of traceparents) expect(traceparent).to.match(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    expect(new Set(traceparents.map((t) => t.split('-')[1])).size, 'trace ids').to.equal(300);
+    expect(new Set(traceparents.map((t) => t.split('-')[2])).size, 'span ids').to.equal(300);
   });
 
   it('writes the request\'s log line with the trace id and span id of its traceparent', async () => {

@@ -11,6 +11,13 @@ export interface CollectedSpan {
   /** OTLP's status code: 0 unset, 1 ok, 2 error. */
   status: number;
   attributes: Record<string, unknown>;
+  /** The instrumentation scope that recorded it. */
+  scope: string;
+  /** W3C `tracestate` carried on, '' without one. */
+  traceState: string;
+  /** Wall-clock times, nanoseconds since the epoch. */
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
 }
 
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -38,7 +45,11 @@ export class OtlpCollector {
             const service = String(plain(resourceSpans.resource?.attributes)['service.name']);
             for (const scope of resourceSpans.scopeSpans ?? []) {
               for (const span of scope.spans ?? []) {
-                spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind, status: span.status?.code ?? 0, attributes: plain(span.attributes) });
+                spans.push({
+                  service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind,
+                  status: span.status?.code ?? 0, attributes: plain(span.attributes), scope: scope.scope?.name ?? '', traceState: span.traceState ?? '',
+                  startTimeUnixNano: BigInt(span.startTimeUnixNano), endTimeUnixNano: BigInt(span.endTimeUnixNano),
+                });
               }
             }
           }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReplayWorkerOptions, Worker } from '@temporalio/worker';
 import { Resource } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HISTORIES_DIR, historyFromJson } from '../support/histories';
 import { tracingOptions } from '../../worker/tracing';
 
@@ -70,7 +70,7 @@ describe('recorded workflow histories', function () {
 
   it('replay with the tracing interceptors a worker adds when OTEL_EXPORTER_OTLP_ENDPOINT is set', async () => {
     const spanProcessor = new SimpleSpanProcessor(new InMemorySpanExporter());
-    const { worker } = tracingOptions({ sdk: { spanProcessor, resource: new Resource({}) }, shutdown: async () => undefined });
+    const { worker } = tracingOptions({ sdk: { spanProcessor, resource: new Resource({}), sampler: new AlwaysOnSampler() }, shutdown: async () => undefined });
     expect(worker.interceptors?.workflowModules).to.have.length(1);
     expect(await replayFailures({ interceptors: worker.interceptors, sinks: worker.sinks })).to.deep.equal([]);
   });
