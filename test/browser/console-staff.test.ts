@@ -120,6 +120,29 @@ describe('backoffice console: staff governance in Chromium', () => {
     await shows(page.getByRole('status'), `${email} is active again.`);
   });
 
+  it('never draws a page the admin has left over the one now shown: a slow approval queue answering after the move to Users', async () => {
+    const page = await signedIn(admin);
+    // The queue's answer held back in the browser (as a loaded api answers it), then the admin moves on.
+    let released!: () => void;
+    const held = new Promise<void>((resolve) => { released = resolve; });
+    let queueAsked!: () => void;
+    const asked = new Promise<void>((resolve) => { queueAsked = resolve; });
+    await page.route('**/v1/backoffice/approval-queue*', async (request) => {
+      queueAsked();
+      await held;
+      await request.continue().catch(() => undefined);
+    });
+    await page.reload();
+    await asked;
+    await page.getByRole('link', { name: 'Users' }).click();
+    await shows(heading(page), /^Users$/);
+    released();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await heading(page).textContent()).to.equal('Users');
+    expect(await page.getByLabel('E-mail').count()).to.equal(1);
+    expect(await page.getByRole('status').textContent()).to.equal('');
+  });
+
   it('a viewer sees neither Users nor Audit trail, and the operation page says the audit trail is for admins and approvers', async () => {
     const viewer = await buildUser({ roles: ['viewer'] });
     const page = await signedIn(viewer);
@@ -187,6 +210,7 @@ describe('backoffice console: staff governance in Chromium', () => {
     await shows(audit, other.email);
     expect(await audit.locator('tbody tr td:nth-child(3)').allTextContents()).to.deep.equal(['operation.approve', 'operation.approve']);
     for (const cell of [...await audit.locator('tbody tr td:nth-child(5)').allTextContents(), ...await audit.locator('tbody tr td:nth-child(6)').allTextContents()]) expect(cell).to.not.be.oneOf(['', '—']);
+    await shows(page.getByRole('table', { name: 'Signatários (documento em andamento)' }), 'aguardando assinatura', 20_000);
     await screenshot(page, 'operation-pt-br');
 
     await page.getByRole('button', { name: 'Show the console in English' }).click();

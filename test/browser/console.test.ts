@@ -133,6 +133,8 @@ describe('backoffice console in Chromium', () => {
     await shows(page.getByRole('status'), `${op.display_number} is now PRE_APPROVED`);
     await shows(heading(), 'CONTRACT_SENT', 20_000);
     await shows(page.getByRole('table', { name: 'Dispatch attempts' }), 'SENT');
+    // The e-sign provider's own statuses, in the console's words.
+    await shows(page.getByRole('table', { name: 'Signers (document in progress)' }), 'waiting to sign');
     await screenshot(page, 'operation');
   });
 

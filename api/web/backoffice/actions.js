@@ -1,4 +1,4 @@
-import { api, Refusal, session, SessionEnded } from './api.js';
+import { api, Refusal, session, SessionEnded, Superseded } from './api.js';
 import { confirmAction } from './confirm.js';
 import { say } from './dom.js';
 import { t } from './i18n.js';
@@ -80,6 +80,7 @@ export async function attempt(fn) {
   try {
     await fn();
   } catch (err) {
+    if (err instanceof Superseded) return;
     if (err instanceof SessionEnded) { window.dispatchEvent(new Event('session-ended')); return; }
     if (err instanceof Refusal) { say(inWords(err), 'error'); return; }
     say(t('Something went wrong: {message}', { message: err.message }), 'error');

@@ -44,6 +44,21 @@ export async function signOut() {
   if (current?.scopes?.includes(OPERATE)) await fetch(CODEC_SESSION, { method: 'DELETE', headers: { Authorization: `Bearer ${current.token}` } }).catch(() => undefined);
 }
 
+/** A read of a page the user has left: its answer must not be drawn over the page now shown. */
+export class Superseded extends Error {}
+
+let page = new AbortController();
+
+/**
+ * A new page is being shown (or this one drawn again): the reads the one before still waited for are
+ * dropped. Under load a slow approval queue answered after the user had moved on to Users, and drew
+ * the queue over it. Decisions (POST, PATCH) are never dropped: they finish where they started.
+ */
+export function newPage() {
+  page.abort();
+  page = new AbortController();
+}
+
 async function call(method, path, body) {
   const current = session.get();
   if (!current) throw new SessionEnded();
@@ -51,8 +66,17 @@ async function call(method, path, body) {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   // A decision retried after a lost answer must not act twice: one key per action.
   if (method !== 'GET') headers['Idempotency-Key'] = crypto.randomUUID();
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = res.status === 204 ? null : await res.json().catch(() => null);
+  const signal = method === 'GET' ? page.signal : undefined;
+  let res;
+  let parsed;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    parsed = res.status === 204 ? null : await res.json().catch(() => null);
+  } catch (err) {
+    if (signal?.aborted) throw new Superseded();
+    throw err;
+  }
+  if (signal?.aborted) throw new Superseded();
   if (res.status === 401) {
     session.clear();
     throw new SessionEnded();

@@ -1,4 +1,4 @@
-import { session, signOut } from './api.js';
+import { newPage, session, signOut } from './api.js';
 import { say } from './dom.js';
 import { language, setLanguage, t, translateStatic } from './i18n.js';
 import { auditView } from './audit.js';
@@ -29,6 +29,7 @@ function showLinksFor(scopes) {
 }
 
 function route() {
+  newPage();
   const current = session.get();
   nav.hidden = !current;
   if (location.hash.startsWith('#/enrol')) return enrolView();

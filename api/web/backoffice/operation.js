@@ -9,6 +9,10 @@ import { renderSVG } from '/backoffice/vendor/uqr.mjs';
 /** States the workflow leaves on its own within seconds: the page follows them. */
 const MOVING = new Set(['APPROVED_DIRECT', 'PRE_APPROVED', 'SIGNED', 'DISBURSING']);
 const PAYABLE_TITLE = new Set(['WAITING_PAYMENT', 'PARTIALLY_PAID']);
+/** The e-sign provider's words for its document and signers, in the console's language (unknown ones as the provider wrote them). */
+const providerStatusName = (status) => ({
+  running: t('in progress'), closed: t('fully signed'), canceled: t('voided'), pending: t('waiting to sign'), signed: t('signed'),
+})[status] ?? status;
 
 let refresh = null;
 
@@ -126,8 +130,8 @@ function sections(page, reload) {
       table(t('Dispatch attempts'), [t('Attempt'), t('Status'), t('Type'), t('Embedded'), t('Error'), t('Signed at'), t('Sent at')],
         page.contracts.map((c) => row(c.attempt, badge(c.status), c.type, c.embedded ? t('yes') : t('no'), c.error_code ?? '—', when(c.signed_at), when(c.created_at)))),
       signers.signers_error ? h('p', { class: 'notice' }, t('The e-sign provider did not answer; signer status unknown for now.')) : null,
-      signers.signers ? table(signers.document_status ? t('Signers (document {status})', { status: signers.document_status }) : t('Signers'), [t('Name'), t('Provider status'), t('Signed')],
-        signers.signers.map((s) => row(s.name, s.status, s.signed ? t('yes') : t('no')))) : null),
+      signers.signers ? table(signers.document_status ? t('Signers (document {status})', { status: providerStatusName(signers.document_status) }) : t('Signers'), [t('Name'), t('Provider status'), t('Signed')],
+        signers.signers.map((s) => row(s.name, providerStatusName(s.status), s.signed ? t('yes') : t('no')))) : null),
     h('section', { 'aria-labelledby': 'pix' }, h('h2', { id: 'pix' }, t('PIX attempts')),
       table(t('Disbursement attempts'), [t('Attempt'), t('Amount'), t('Status'), t('Settled amount'), t('Rejection'), t('Ordered'), t('Settled')],
         page.disbursements.map((d) => row(d.attempt, money(d.amount), badge(d.status), money(d.settled_amount), d.rejection_reason ?? '—', when(d.created_at), when(d.settled_at))))),
