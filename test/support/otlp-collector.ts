@@ -20,6 +20,13 @@ export interface CollectedSpan {
   endTimeUnixNano: bigint;
 }
 
+/** One export's request as it arrived, to compare exporters byte for byte. */
+export interface ReceivedExport {
+  body: string;
+  contentType: string;
+  userAgent: string;
+}
+
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 type OtlpAttribute = { key: string; value: OtlpValue };
 
@@ -32,15 +39,18 @@ const plain = (attributes: OtlpAttribute[] = []) =>
  * sandbox is for providers.
  */
 export class OtlpCollector {
-  private constructor(private readonly server: Server, readonly url: string, readonly spans: CollectedSpan[]) {}
+  private constructor(private readonly server: Server, readonly url: string, readonly spans: CollectedSpan[], readonly exports: ReceivedExport[]) {}
 
   static async start(): Promise<OtlpCollector> {
     const spans: CollectedSpan[] = [];
+    const exports: ReceivedExport[] = [];
     const server = createServer((req, res) => {
       let body = '';
+      req.setEncoding('utf8');
       req.on('data', (chunk) => { body += chunk; });
       req.on('end', () => {
         if (req.url === '/v1/traces') {
+          exports.push({ body, contentType: req.headers['content-type'] ?? '', userAgent: req.headers['user-agent'] ?? '' });
           for (const resourceSpans of JSON.parse(body).resourceSpans ?? []) {
             const service = String(plain(resourceSpans.resource?.attributes)['service.name']);
             for (const scope of resourceSpans.scopeSpans ?? []) {
@@ -58,7 +68,7 @@ export class OtlpCollector {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    return new OtlpCollector(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans);
+    return new OtlpCollector(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, exports);
   }
 
   inTrace(traceId: string): CollectedSpan[] {
