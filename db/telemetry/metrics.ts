@@ -20,12 +20,6 @@ export const operationTransitions = new Counter({
   registers: [registry],
 });
 
-export const tracingSpansDropped = new Counter({
-  name: 'tracing_request_spans_dropped_total',
-  help: 'Request spans the api dropped unexported: its export queue was full (OTEL_BSP_MAX_QUEUE_SIZE spans waiting).',
-  registers: [registry],
-});
-
 export const pixDisbursements = new Counter({
   name: 'receivables_pix_disbursements_total',
   help: 'PIX disbursements by outcome: ordered at the provider, settled, rejected (refused, or lost by the provider).',

@@ -9,8 +9,6 @@ import {
   AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, SpanProcessor, TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { tracingSpansDropped } from './metrics';
-import { batchLimits, bodyExporter, OtlpJsonBatches, SCHEDULED_DELAY_MS } from './otlp-json-batches';
 
 /** Which traces are recorded: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, read by db/config.ts. */
 export interface SamplingSettings {
@@ -28,11 +26,7 @@ export interface TracingSettings {
 }
 
 export interface Tracing {
-  /**
-   * What the Temporal worker's workflow span sink and the api's own server spans need; absent when
-   * tracing is off. With `'app'` spans, `spanProcessor` writes the app's spans as OTLP JSON itself
-   * (db/telemetry/otlp-json-batches.ts) and hands any other to the provider's batch processor.
-   */
+  /** What the Temporal worker's workflow span sink and the api's own server spans need; absent when tracing is off. */
   sdk: { spanProcessor: SpanProcessor; resource: Resource; sampler: Sampler } | null;
   shutdown(): Promise<void>;
 }
@@ -65,7 +59,7 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
   // The provider's resource as its own spans carry it (the SDK's `telemetry.sdk.*` with our name), and
   // the very object: an exporter sends spans of one resource object together, whoever recorded them.
   const resource = Resource.default().merge(new Resource({ 'service.name': settings.serviceName ?? defaultServiceName }));
-  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: SCHEDULED_DELAY_MS });
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }), { scheduledDelayMillis: 1_000 });
   const sampler = samplerOf(settings.sampling);
   const provider = new NodeTracerProvider({ resource, mergeResourceWithDefaults: false, spanProcessors: [spanProcessor], sampler });
   provider.register();
@@ -88,9 +82,6 @@ export function startTracing(settings: TracingSettings, defaultServiceName: stri
   // before this ran (by express, undici's fetch needs no patch), so they are required again here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('http'); require('https');
-  const appSpans = incoming === 'app'
-    ? new OtlpJsonBatches(bodyExporter(settings.tracesUrl), batchLimits(), spanProcessor, () => tracingSpansDropped.inc())
-    : spanProcessor;
-  started = { sdk: { spanProcessor: appSpans, resource, sampler }, shutdown: async () => { await Promise.all([provider.shutdown(), appSpans.shutdown()]); } };
+  started = { sdk: { spanProcessor, resource, sampler }, shutdown: () => provider.shutdown() };
   return started;
 }

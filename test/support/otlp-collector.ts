@@ -20,13 +20,6 @@ export interface CollectedSpan {
   endTimeUnixNano: bigint;
 }
 
-/** One export's request as it arrived, to compare exporters byte for byte. */
-export interface ReceivedExport {
-  body: string;
-  contentType: string;
-  userAgent: string;
-}
-
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 type OtlpAttribute = { key: string; value: OtlpValue };
 
@@ -39,18 +32,15 @@ const plain = (attributes: OtlpAttribute[] = []) =>
  * sandbox is for providers.
  */
 export class OtlpCollector {
-  private constructor(private readonly server: Server, readonly url: string, readonly spans: CollectedSpan[], readonly exports: ReceivedExport[]) {}
+  private constructor(private readonly server: Server, readonly url: string, readonly spans: CollectedSpan[]) {}
 
   static async start(): Promise<OtlpCollector> {
     const spans: CollectedSpan[] = [];
-    const exports: ReceivedExport[] = [];
     const server = createServer((req, res) => {
       let body = '';
-      req.setEncoding('utf8');
       req.on('data', (chunk) => { body += chunk; });
       req.on('end', () => {
         if (req.url === '/v1/traces') {
-          exports.push({ body, contentType: req.headers['content-type'] ?? '', userAgent: req.headers['user-agent'] ?? '' });
           for (const resourceSpans of JSON.parse(body).resourceSpans ?? []) {
             const service = String(plain(resourceSpans.resource?.attributes)['service.name']);
             for (const scope of resourceSpans.scopeSpans ?? []) {
@@ -68,7 +58,7 @@ export class OtlpCollector {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    return new OtlpCollector(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, exports);
+    return new OtlpCollector(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans);
   }
 
   inTrace(traceId: string): CollectedSpan[] {
