@@ -15,7 +15,7 @@ import { databaseBudget } from './middleware/database-budget';
 import { requestLog } from './middleware/request-log';
 import { httpMetrics } from './middleware/http-metrics';
 import { serverSpan } from './middleware/server-span';
-import type { SpanSink } from './http/request-span';
+import type { TracingSdk } from '../db/telemetry/tracing';
 import { jsonBody } from './middleware/json-body';
 import { inputGuard } from './middleware/input-guard';
 import { parseQueryOnce } from './middleware/parsed-query';
@@ -81,7 +81,7 @@ export interface AppDeps {
   /** Webhook hosts to addresses for the URL guard: the system's DNS unless a test gives a fixed table. */
   resolveHost?: HostResolver;
   /** The tracing SDK the requests' server spans are recorded to; absent with tracing off. */
-  spans?: SpanSink | null;
+  spans?: TracingSdk | null;
 }
 
 /**

@@ -2,15 +2,9 @@ import type { Attributes, AttributeValue, Context, Exception, HrTime, Link, Span
 import { SamplingDecision, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { addHrTimes, hrTime, hrTimeDuration, millisToHrTime, timeInputToHrTime } from '@opentelemetry/core';
 import type { IResource } from '@opentelemetry/resources';
-import type { ReadableSpan, Sampler, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { TracingSdk } from '../../db/telemetry/tracing';
 import { randomIds } from './traceparent';
-
-/** The process's tracing SDK as a request span needs it: whether to record, where it goes when it ends, under what. */
-export interface SpanSink {
-  sampler: Sampler;
-  spanProcessor: SpanProcessor;
-  resource: IResource;
-}
 
 const SCOPE = { name: 'receivables-api' };
 
@@ -45,7 +39,7 @@ export class RequestSpan implements Span, ReadableSpan {
     public name: string,
     private readonly context: SpanContext,
     readonly parentSpanId: string | undefined,
-    private readonly sink: SpanSink,
+    private readonly sink: TracingSdk,
   ) {
     this.resource = sink.resource;
   }
@@ -140,7 +134,7 @@ export class RequestSpan implements Span, ReadableSpan {
  * the SDK's tracer would start it: the sampler decides, a span left out only carries the ids on.
  * The batch processor does nothing when a span starts, so it only hears of this one at its end.
  */
-export function startRequestSpan(name: string, parent: Context, sink: SpanSink): RequestSpan | Span {
+export function startRequestSpan(name: string, parent: Context, sink: TracingSdk): RequestSpan | Span {
   const caller = trace.getSpanContext(parent);
   const continued = caller && trace.isSpanContextValid(caller) ? caller : undefined;
   const ids = randomIds();

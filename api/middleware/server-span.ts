@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Attributes, context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
-import { RequestSpan, SpanSink, startRequestSpan } from '../http/request-span';
+import type { TracingSdk } from '../../db/telemetry/tracing';
+import { RequestSpan, startRequestSpan } from '../http/request-span';
 
 /**
  * The request's server span, with tracing on. The HTTP instrumentation's own cost the operation
@@ -15,7 +16,7 @@ import { RequestSpan, SpanSink, startRequestSpan } from '../http/request-span';
  * which Node's AsyncLocalStorage keeps across the body's stream events. The span is a record of
  * our own, not the SDK's (api/http/request-span.ts says why).
  */
-export function serverSpan(sink: SpanSink): RequestHandler {
+export function serverSpan(sink: TracingSdk): RequestHandler {
   // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage` by default):
   // most requests carry none, and then extracting would only walk the propagators to find nothing.
   const fields = propagation.fields();

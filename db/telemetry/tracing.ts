@@ -25,9 +25,16 @@ export interface TracingSettings {
   sampling: SamplingSettings;
 }
 
+/** The process's tracing SDK as the worker's workflow span sink and the api's own server spans need it: whether to record, where a span goes when it ends, under what. */
+export interface TracingSdk {
+  spanProcessor: SpanProcessor;
+  resource: Resource;
+  sampler: Sampler;
+}
+
 export interface Tracing {
-  /** What the Temporal worker's workflow span sink and the api's own server spans need; absent when tracing is off. */
-  sdk: { spanProcessor: SpanProcessor; resource: Resource; sampler: Sampler } | null;
+  /** Absent when tracing is off. */
+  sdk: TracingSdk | null;
   shutdown(): Promise<void>;
 }
 

@@ -183,6 +183,19 @@ describe('titles collected by PIX', function () {
     expect((await post(providerSignatureHeaders(testConfig().callbacks.pixSecret, body, Math.floor(Date.now() / 1000)))).status).to.equal(401);
   });
 
+  it('takes a signed webhook whose work failed, sent again, for a retry and not a replay: it is worked again', async () => {
+    // A PIX the PSP does not know against a paid title: it goes back whole, and the PSP refuses that refund (503).
+    await titleIn(titles.full, 'PAID');
+    const body = JSON.stringify({ pix: [{ endToEndId: `E99999008202601010000${randomUUID().replace(/-/g, '').slice(0, 11)}`, txid: titles.full.replace(/-/g, ''), valor: '1.00', horario: new Date().toISOString() }] });
+    const headers = { 'Content-Type': 'application/json', ...providerSignatureHeaders(testConfig().collection.callbackSecret!, body, Math.floor(Date.now() / 1000)) };
+    const post = () => fetch(`${client.baseUrl}/v1/internal/pix-collection/pix`, { method: 'POST', headers, body });
+    const first = await post();
+    expect(first.status, await first.text()).to.equal(503);
+    // Had its signature been kept, this same request would be a replay, answered 200 with nothing done.
+    const again = await post();
+    expect(again.status, await again.text()).to.equal(503);
+  });
+
   it('leaves a partial payment PARTIALLY_PAID and revises the charge for what is left', async () => {
     const before = await chargedTitle(titles.partial);
     await payByPix(titles.partial, { amount: '1250.00' });
