@@ -18,7 +18,10 @@ import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
 // workflows/collection-sweep.ts's COLLECTION_SWEEP_SCHEDULE_ID (this script runs without tsx).
 const COLLECTION_SWEEP_SCHEDULE_ID = 'pix-collection-sweep';
-const DRAIN_MS = 120_000;
+// After the load, the journeys still under way have this long to finish (the run waits only for
+// those). 120 s was short for one fault-delayed journey in a quiet fresh-clone run: it reached PAID
+// 1 s before its deadline, so its PIX, applied afterwards, was counted as a journey that stopped.
+const DRAIN_MS = 180_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const between = (lo, hi) => lo + Math.random() * (hi - lo);
 
