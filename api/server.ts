@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
 import { createLogger } from '../db/logger';
@@ -103,7 +104,8 @@ if (require.main === module) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }).catch((err) => {
-    process.stderr.write(`api failed to start: ${(err as Error).stack}\n`);
+    // Not every failure is an Error with a stack: the SDK's native layer once gave one that printed as "undefined".
+    process.stderr.write(`api failed to start: ${err instanceof Error && err.stack ? err.stack : inspect(err)}\n`);
     process.exit(1);
   });
 }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { ensureCollectionSchedule } from './collection-schedule';
@@ -88,7 +89,8 @@ if (require.main === module) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }).catch((err) => {
-    process.stderr.write(`worker failed to start: ${(err as Error).stack}\n`);
+    // Not every failure is an Error with a stack: the SDK's native layer once gave one that printed as "undefined".
+    process.stderr.write(`worker failed to start: ${err instanceof Error && err.stack ? err.stack : inspect(err)}\n`);
     process.exit(1);
   });
 }

@@ -2,7 +2,7 @@
 // with rate limits off, for the black-box contract runs: schemathesis (`npm run fuzz`) and Prism's
 // validation proxy (`npm run prism`). The services' logs go to a file under .data/.
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say, startInfra } from './infra.mjs';
 import { freePort } from './ports.mjs';
@@ -92,9 +92,10 @@ async function firstDelivery(url, webhookId, token, timeoutMs = 60_000) {
   throw new Error(`preparing the contract run's data: no delivery to webhook ${webhookId} within ${timeoutMs} ms`);
 }
 
-async function waitForHealth(url, timeoutMs) {
+async function waitForHealth(url, timeoutMs, stopped) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (stopped()) throw new Error(`${stopped()} before the api at ${url} was healthy`);
     const status = await fetch(`${url}/v1/health`).then((r) => r.status, () => 0);
     if (status === 200) return;
     await new Promise((r) => setTimeout(r, 500));
@@ -103,10 +104,39 @@ async function waitForHealth(url, timeoutMs) {
 }
 
 /**
+ * The services' last `lines` lines but their access log (one line per request, which buries a
+ * process's dying words), indented, for a failure's evidence in the CI log.
+ */
+function evidenceIn(file, lines = 40) {
+  const kept = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() && !line.includes('"message":"request"'));
+  return kept.length ? kept.slice(-lines).map((line) => `    ${line.slice(0, 600)}`).join('\n') : '    (nothing but requests)';
+}
+
+/** A stack that never became healthy or could not prepare its data: the run's checks never started. */
+class StackDidNotStart extends Error {}
+
+/**
  * Starts the stack, prepares its data, runs `body({ apiUrl, env, prepared })` and stops everything;
- * resolves to the exit code `body` returns (1 when anything throws, said in one line).
+ * resolves to the exit code `body` returns (1 when anything throws, said in one line). A stack
+ * that does not come up (not healthy, its data not prepared) is started once more from fresh Postgres and Temporal, after the evidence
+ * (the services' last log lines, whether the Temporal dev server died) is printed: a fresh-clone CI
+ * run once saw the worker exit and the api stay unhealthy at start-up, right after the fuzz run's
+ * stack had come up and passed on the same code.
  */
 export async function withContractStack(name, body) {
+  try {
+    return await runOnStack(name, body);
+  } catch (err) {
+    if (!(err instanceof StackDidNotStart)) throw err;
+    say(`${name}: starting the whole stack once more from fresh Postgres and Temporal`);
+    return runOnStack(name, body).catch((again) => {
+      if (!(again instanceof StackDidNotStart)) throw again;
+      return 1;
+    });
+  }
+}
+
+async function runOnStack(name, body) {
   const infra = await startInfra({ purpose: 'test' });
   const database = `ra_${name}_${process.pid}`;
   const databaseUrl = await createDatabase(infra.serverUrl, database, { recreate: true });
@@ -121,13 +151,28 @@ export async function withContractStack(name, body) {
   const logFile = path.join(ROOT, '.data', `${name}-services-${process.pid}.log`);
   const logFd = openSync(logFile, 'w');
   let services = null;
+  let firstExit = null;
+  let prepared;
   try {
-    if (!migrateAndSeed(env)) throw new Error('migration or seed failed');
-    services = startServices(env, { stdio: logFd, onExit: (service, exitCode) => say(`${service} exited (${exitCode}) during the ${name} run`) });
-    await waitForHealth(apiUrl, 90_000);
-    const prepared = await prepare(apiUrl);
+    try {
+      if (!migrateAndSeed(env)) throw new Error('migration or seed failed');
+      services = startServices(env, {
+        stdio: logFd,
+        onExit: (service, exitCode) => {
+          firstExit ??= `${service} exited (${exitCode})`;
+          say(`${service} exited (${exitCode}) during the ${name} run`);
+        },
+      });
+      await waitForHealth(apiUrl, 90_000, () => firstExit);
+      prepared = await prepare(apiUrl);
+      if (firstExit) throw new Error(`${firstExit} while the run's data was prepared`);
+    } catch (err) {
+      say(`${name} run failed: the stack did not come up: ${err.message}; ${infra.diagnose()}; the services' last lines but requests (${path.relative(ROOT, logFile)}):\n${evidenceIn(logFile)}`);
+      throw new StackDidNotStart(err.message);
+    }
     return await body({ apiUrl, env, prepared, logFile: path.relative(ROOT, logFile) });
   } catch (err) {
+    if (err instanceof StackDidNotStart) throw err;
     say(`${name} run failed: ${err.message}`);
     return 1;
   } finally {

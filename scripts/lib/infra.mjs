@@ -61,6 +61,7 @@ export async function startInfra({ purpose, env = process.env, codecEndpoint = n
   }
   let temporalAddress = env.TEMPORAL_ADDRESS;
   let temporalWebUrl = env.TEMPORAL_WEB_URL ?? null;
+  let temporalDeath = null;
   if (!temporalAddress) {
     const binary = ensureTemporal();
     const port = test ? await freePort() : Number(env.DEV_TEMPORAL_PORT ?? 7233);
@@ -74,11 +75,18 @@ export async function startInfra({ purpose, env = process.env, codecEndpoint = n
     stops.push(() => temporal.stop());
     temporalAddress = temporal.address;
     temporalWebUrl = temporal.webUrl;
+    temporalDeath = temporal.death;
   }
   return {
     serverUrl,
     temporalAddress,
     temporalWebUrl,
+    /** What a failed run says about the dependencies it started: the Temporal dev server's end, if it died. */
+    diagnose: () => {
+      if (!temporalDeath) return `Temporal at ${temporalAddress} is not one this run started`;
+      const death = temporalDeath();
+      return death ? `the Temporal dev server ${death}` : 'the Temporal dev server it started is still running';
+    },
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => undefined);
     },

@@ -42,6 +42,8 @@ export async function startTemporalDev({ binary, port, uiPort, dbFile = null, he
   return {
     address: `127.0.0.1:${port}`,
     webUrl: headless ? null : `http://127.0.0.1:${uiPort}`,
+    /** Null while it runs; once it has died, how it ended and its last output. */
+    death: () => (exited ? `exited (${child.exitCode ?? child.signalCode}); ${tail.describe()}` : null),
     stop: () => new Promise((resolve) => {
       if (exited) return resolve();
       child.once('exit', () => resolve());
