@@ -61,7 +61,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         const row = await payments.apply(title, {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
           channel: payment.channel, recordedBy: payment.recordedBy, collected: payment.collected,
-        });
+        }, stampOf({ at }));
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
           await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() }, 0, stampOf({ at }));

@@ -78,6 +78,8 @@ export function newTitleRows(origin: OperationOrigin, plan: OperationPlan, sourc
     fixedDiscountBrl: p.fixedDiscountBrl.toString(), dueDate: p.input.dueDate, qtyDaysAdvanced: p.daysAdvanced,
     feeSource: p.feeSource, monthlyRatePct: p.monthlyRatePct.toString(), discountPct: p.discountPct.toString(),
     isPartial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue), receivableFingerprint: sources[i].fingerprint,
+    // On a test clock a title is created at the clock's time, as its operation is.
+    ...(origin.clock ? { createdAt: origin.clock.frozenTime, updatedAt: origin.clock.frozenTime } : {}),
   }));
 }
 

@@ -11,6 +11,7 @@ export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' |
 type PixChargeFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt';
 
 export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt' | PixChargeFields>
+  & Partial<Pick<TitleRow, 'createdAt' | 'updatedAt'>>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 
 /** A partial anticipation's remainder: a stock item as the stock repository types it. */

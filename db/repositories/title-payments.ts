@@ -43,12 +43,15 @@ export class TitlePaymentsRepository extends TenantScopedRepository {
     return row ? fromColumns<TitlePaymentRow>(row) : undefined;
   }
 
-  /** Records the payment and moves the title's balance; the caller holds the title's row lock. */
-  async apply(title: { id: string; outstandingBalance: string; paidAmount: string }, payment: NewTitlePayment): Promise<TitlePaymentRow> {
+  /**
+   * Records the payment and moves the title's balance at `at` (now, or the test clock's time); the
+   * caller holds the title's row lock.
+   */
+  async apply(title: { id: string; outstandingBalance: string; paidAmount: string }, payment: NewTitlePayment, at: Date): Promise<TitlePaymentRow> {
     const remaining = Money.of(title.outstandingBalance).minus(payment.amount);
     await this.scoped('titles').where({ id: title.id }).update({
       status: remaining.isZero() ? 'PAID' : 'PARTIALLY_PAID', outstanding_balance: remaining.toString(),
-      paid_amount: Money.of(title.paidAmount).plus(payment.amount).toString(), updated_at: new Date(),
+      paid_amount: Money.of(title.paidAmount).plus(payment.amount).toString(), updated_at: at,
     });
     const [row] = await this.insertOwned('title_payments', {
       id: uuidv7(), title_id: title.id, external_id: payment.externalId, amount: payment.amount.toString(), remaining_after: remaining.toString(),

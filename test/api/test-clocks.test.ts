@@ -57,6 +57,8 @@ describe('test clocks: the months after disbursement in minutes', function () {
     operation = res.body;
     const read = await client.get(`/v1/operations/${operation.id}`, { token });
     expect(read.body).to.include({ test_clock_id: clock.id, created_at: start });
+    // Its titles too are created at the clock's time, not the real moment of the request.
+    expect(read.body.titles.map((t: { created_at: string; updated_at: string }) => [t.created_at, t.updated_at])).to.deep.equal([[start, start], [start, start]]);
   });
 
   it('reaches PAID through the signing page in real time while the clock stands; a title is paid in full in the sandbox', async () => {
@@ -64,7 +66,8 @@ describe('test clocks: the months after disbursement in minutes', function () {
     const paid = operation.titles.find((t) => t.external_id === 'paid')!;
     const res = await simulatePayerPayment(client, token, paid.id, payerPayment({ paid_amount_brl: '10000.00' }));
     expect(res.status, res.text).to.equal(201);
-    expect((await readTitle(client, token, paid.id)).status).to.equal('PAID');
+    // Paid while the clock stands at its start: the title moved at the clock's time.
+    expect(await readTitle(client, token, paid.id)).to.include({ status: 'PAID', updated_at: start });
   });
 
   it('advances past every due date plus grace: ready within a minute, the other title OVERDUE with a payable dated by the clock, the operation SETTLED', async () => {
