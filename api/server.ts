@@ -44,7 +44,7 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   // The api opens its requests' spans itself (api/middleware/server-span.ts).
   const tracing = startTracing(config.tracing, 'receivables-api', 'app');
   const logger = createLogger(config.logLevel, 'api');
-  const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs);
+  const db = createDb(config.databaseUrl, config.db.poolMax, config.db.failFastMs, logger);
   const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.api);
   const unwatch = [watchPool(db, 'api'), serveBusinessGauges(db)];
   const cipher = new CipherRing(config.payloadKeys);

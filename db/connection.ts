@@ -3,6 +3,7 @@ import { types } from 'pg';
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { BUDGET_SPENT, nextWait } from './request-budget';
+import type { Logger } from './logger';
 
 // numeric columns hold money: keep them as strings so they reach decimal.js without a float.
 types.setTypeParser(types.builtins.NUMERIC, (value: string) => value);
@@ -27,7 +28,18 @@ const lockTimeoutMs = (failFastMs: number) => Math.max(1, failFastMs - 300);
  * of one request share that time. Without it (migrations, scripts, the worker) a slow query is left
  * to finish.
  */
-export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number | null = null): Db {
+/**
+ * knex's own warnings (a connection that could not be acquired or ended unexpectedly, with its stack)
+ * go to `logger` as structured lines: printed by knex to the console they were bare text in the
+ * services' JSON log, over a hundred lines of it in a run whose tests stop Postgres on purpose. The
+ * failures themselves reach the code that asked (503 `database_unavailable` on the api).
+ */
+function knexLog(logger: Logger): Knex.Config['log'] {
+  const at = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger.log(level, 'database client', { detail: String(message) });
+  return { warn: at('warn'), error: at('error'), debug: at('debug'), deprecate: (method: string, alternative: string) => logger.warn('database client', { detail: `${method} is deprecated; use ${alternative}` }) };
+}
+
+export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number | null = null, logger: Logger | null = null): Db {
   const db = knex({
     client: 'pg',
     connection: failFastMs === null
@@ -35,6 +47,7 @@ export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number |
       : { connectionString: databaseUrl, connectionTimeoutMillis: failFastMs, query_timeout: failFastMs, options: `-c lock_timeout=${lockTimeoutMs(failFastMs)}` },
     pool: { min: 0, max: poolMax, ...(failFastMs === null ? {} : { afterCreate: boundQueries(failFastMs) }) },
     acquireConnectionTimeout: failFastMs ?? 15_000,
+    ...(logger ? { log: knexLog(logger) } : {}),
   });
   if (failFastMs !== null) boundAcquire(db.client as PoolClient, failFastMs);
   return db;

@@ -36,7 +36,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   const logger = createLogger(config.logLevel, 'worker');
   const traced = tracingOptions(tracing);
   const temporalMetrics = await installRuntime(logger, config.logLevel);
-  const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20));
+  const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20), null, logger);
   const unwatchPool = watchPool(db, 'worker');
   const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.worker, [temporalMetrics]);
   const connection = await NativeConnection.connect({ address: config.temporal.address });

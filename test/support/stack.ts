@@ -1,3 +1,4 @@
+import { createLogger } from '../../db/logger';
 import { loadConfig, Config } from '../../db/config';
 import { startApi, RunningApi } from '../../api/server';
 import { createDb, Db, migrate } from '../../db/connection';
@@ -43,7 +44,7 @@ const extraApis: RunningApi[] = [];
 
 export async function prepareDatabase(): Promise<Db> {
   if (!db) {
-    db = createDb(testConfig().databaseUrl, 10);
+    db = createDb(testConfig().databaseUrl, 10, null, createLogger(testConfig().logLevel, 'test'));
     if (!clonesPerFile()) {
       await migrate(db);
       await seedDev(db, new CipherRing(testConfig().payloadKeys));
