@@ -1,23 +1,20 @@
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
 import winston from 'winston';
 import { createDb } from '../../db/connection';
 
-/** Keeps every entry the logger writes. */
-class Kept extends winston.Transport {
-  readonly entries: Record<string, unknown>[] = [];
-
-  override log(info: Record<string, unknown>, next: () => void): void {
-    this.entries.push(info);
-    next();
-  }
+/** A logger that keeps every entry it writes. */
+function keepingLogger() {
+  const entries: Record<string, unknown>[] = [];
+  const stream = new Writable({ objectMode: true, write(info: Record<string, unknown>, _encoding, done) { entries.push(info); done(); } });
+  return { entries, logger: winston.createLogger({ level: 'warn', transports: [new winston.transports.Stream({ stream })] }) };
 }
 
 describe('the database client\'s own warnings', () => {
   it('reach the process\'s logger as structured entries, not the console', async () => {
-    const kept = new Kept();
-    const logger = winston.createLogger({ level: 'warn', transports: [kept] });
+    const kept = keepingLogger();
     // Nothing listens on port 1: every acquisition is refused at once.
-    const db = createDb('postgres://nobody@127.0.0.1:1/none', 1, 500, logger);
+    const db = createDb('postgres://nobody@127.0.0.1:1/none', 1, 500, kept.logger);
     const printed: unknown[] = [];
     // knex prints its warnings with console.log when it has no logger of ours.
     const consoleLog = console.log;
