@@ -50,6 +50,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
 
     /** Applies once per external_id; a retry after the commit finds the payment and answers with it. */
     async applyPayerPayment({ titleId, payment, appliedAt, at }: { titleId: string; payment: PayerPaymentInput; appliedAt: string; at?: string }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
+      const now = stampOf({ at });
       return db.transaction(async (trx) => {
         const titles = new TrackedTitlesRepository(trx);
         const title = await lockTitle(titles, titleId);
@@ -61,16 +62,16 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
         const row = await payments.apply(title, {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
           channel: payment.channel, recordedBy: payment.recordedBy, collected: payment.collected,
-        }, stampOf({ at }));
+        }, now);
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
-          await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() }, 0, stampOf({ at }));
+          await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() }, 0, now);
         } else {
           // Each partial payment is its own occurrence, named by the payment.
           await recordTitleEvent(trx, title, 'title.partially_paid', {
             payment_id: row.id, payment_amount_brl: row.amount, paid_amount_brl: after.paidAmount, outstanding_balance: after.outstandingBalance,
             paid_at: row.paidAt.toISOString(),
-          }, row.id, stampOf({ at }));
+          }, row.id, now);
         }
         return { result: appliedOf(row), title: balanceOf(after) };
       });

@@ -1,7 +1,6 @@
-import { inspect } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
-import { createLogger } from '../db/logger';
+import { createLogger, failureText } from '../db/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
 import { ensureActiveKey } from './auth/signing-key-store';
@@ -104,8 +103,7 @@ if (require.main === module) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }).catch((err) => {
-    // Not every failure is an Error with a stack: the SDK's native layer once gave one that printed as "undefined".
-    process.stderr.write(`api failed to start: ${err instanceof Error && err.stack ? err.stack : inspect(err)}\n`);
+    process.stderr.write(`api failed to start: ${failureText(err)}\n`);
     process.exit(1);
   });
 }

@@ -22,13 +22,6 @@ export type Db = Knex;
 const lockTimeoutMs = (failFastMs: number) => Math.max(1, failFastMs - 300);
 
 /**
- * `failFastMs` bounds connecting, acquiring from the pool and each query on the client side, so a
- * Postgres that is down or frozen (no answer at all, as a hung host or a partition looks) turns into
- * an error within that time instead of a request that hangs; inside `withDatabaseBudget` the waits
- * of one request share that time. Without it (migrations, scripts, the worker) a slow query is left
- * to finish.
- */
-/**
  * knex's own warnings (a connection that could not be acquired or ended unexpectedly, with its stack)
  * go to `logger` as structured lines: printed by knex to the console they were bare text in the
  * services' JSON log, over a hundred lines of it in a run whose tests stop Postgres on purpose. The
@@ -39,6 +32,13 @@ function knexLog(logger: Logger): Knex.Config['log'] {
   return { warn: at('warn'), error: at('error'), debug: at('debug'), deprecate: (method: string, alternative: string) => logger.warn('database client', { detail: `${method} is deprecated; use ${alternative}` }) };
 }
 
+/**
+ * `failFastMs` bounds connecting, acquiring from the pool and each query on the client side, so a
+ * Postgres that is down or frozen (no answer at all, as a hung host or a partition looks) turns into
+ * an error within that time instead of a request that hangs; inside `withDatabaseBudget` the waits
+ * of one request share that time. Without it (migrations, scripts, the worker) a slow query is left
+ * to finish. `logger`, the process's, takes knex's own warnings (`knexLog`).
+ */
 export function createDb(databaseUrl: string, poolMax = 40, failFastMs: number | null = null, logger: Logger | null = null): Db {
   const db = knex({
     client: 'pg',

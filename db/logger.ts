@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import winston from 'winston';
 import { activeSpanIds } from './telemetry/span-ids';
 
@@ -45,3 +46,11 @@ export function createLogger(level: string, service: string): winston.Logger {
 }
 
 export type Logger = winston.Logger;
+
+/**
+ * A failure as text for a process's last words: its stack, or, for what is not an Error with one
+ * (the Temporal SDK's native layer gave such a failure, which printed as "undefined"), its inspection.
+ */
+export function failureText(err: unknown): string {
+  return err instanceof Error && err.stack ? err.stack : inspect(err);
+}

@@ -1,9 +1,8 @@
-import { inspect } from 'node:util';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { ensureCollectionSchedule } from './collection-schedule';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
-import { createLogger } from '../db/logger';
+import { createLogger, failureText } from '../db/logger';
 import { createDb } from '../db/connection';
 import { createActivities } from './activities';
 import type { HostResolver } from '../domain/url-guard';
@@ -89,8 +88,7 @@ if (require.main === module) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }).catch((err) => {
-    // Not every failure is an Error with a stack: the SDK's native layer once gave one that printed as "undefined".
-    process.stderr.write(`worker failed to start: ${err instanceof Error && err.stack ? err.stack : inspect(err)}\n`);
+    process.stderr.write(`worker failed to start: ${failureText(err)}\n`);
     process.exit(1);
   });
 }

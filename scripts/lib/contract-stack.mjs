@@ -117,26 +117,25 @@ class StackDidNotStart extends Error {}
 
 /**
  * Starts the stack, prepares its data, runs `body({ apiUrl, env, prepared })` and stops everything;
- * resolves to the exit code `body` returns (1 when anything throws, said in one line). A stack
- * that does not come up (not healthy, its data not prepared) is started once more from fresh Postgres and Temporal, after the evidence
- * (the services' last log lines, whether the Temporal dev server died) is printed: a fresh-clone CI
- * run once saw the worker exit and the api stay unhealthy at start-up, right after the fuzz run's
- * stack had come up and passed on the same code.
+ * resolves to the exit code `body` returns (1 when anything throws, said in one line). A stack that
+ * does not come up (not healthy, its data not prepared) is started once more from fresh Postgres and
+ * Temporal, after its evidence is printed (the services' last log lines, whether the Temporal dev
+ * server died): a fresh-clone CI run once saw the worker exit and the api stay unhealthy at start-up,
+ * right after the fuzz run's stack had come up and passed on the same code.
  */
 export async function withContractStack(name, body) {
-  try {
-    return await runOnStack(name, body);
-  } catch (err) {
-    if (!(err instanceof StackDidNotStart)) throw err;
-    say(`${name}: starting the whole stack once more from fresh Postgres and Temporal`);
-    return runOnStack(name, body).catch((again) => {
-      if (!(again instanceof StackDidNotStart)) throw again;
-      return 1;
-    });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runOnStack(name, body, attempt);
+    } catch (err) {
+      if (!(err instanceof StackDidNotStart)) throw err;
+      if (attempt === 2) return 1;
+      say(`${name}: starting the whole stack once more from fresh Postgres and Temporal`);
+    }
   }
 }
 
-async function runOnStack(name, body) {
+async function runOnStack(name, body, attempt) {
   const infra = await startInfra({ purpose: 'test' });
   const database = `ra_${name}_${process.pid}`;
   const databaseUrl = await createDatabase(infra.serverUrl, database, { recreate: true });
@@ -148,7 +147,8 @@ async function runOnStack(name, body) {
   });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   mkdirSync(path.join(ROOT, '.data'), { recursive: true });
-  const logFile = path.join(ROOT, '.data', `${name}-services-${process.pid}.log`);
+  // The second attempt's log beside the first's, which the first's failure message names.
+  const logFile = path.join(ROOT, '.data', `${name}-services-${process.pid}${attempt > 1 ? `-${attempt}` : ''}.log`);
   const logFd = openSync(logFile, 'w');
   let services = null;
   let firstExit = null;
