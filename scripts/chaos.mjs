@@ -326,13 +326,14 @@ try {
   const crashedWorkerAnswers = [];
   const unexpected5xx = [];
   for (const r of outside) {
-    r.workflowAround = await workflowEventsAround(r);
-    const killedInFlight = workerKills.some((at) => at >= r.started - 15_000 && at <= r.started + r.ms);
-    const taskTimedOut = (r.workflowAround ?? []).some((event) => / workflowTaskTimedOut /.test(event));
-    (r.status === 503 && r.code === 'workflow_unavailable' && killedInFlight && taskTimedOut ? crashedWorkerAnswers : unexpected5xx).push(r);
+    const candidate = r.status === 503 && r.code === 'workflow_unavailable' && workerKills.some((at) => at >= r.started - 15_000 && at <= r.started + r.ms);
+    if (candidate) r.workflowAround = await workflowEventsAround(r);
+    const taskTimedOut = candidate && (r.workflowAround ?? []).some((event) => / workflowTaskTimedOut /.test(event));
+    (taskTimedOut ? crashedWorkerAnswers : unexpected5xx).push(r);
   }
   for (const r of unexpected5xx.slice(0, 10)) {
     say(`unexpected ${r.status} ${r.code} ${r.method} ${r.url} after ${r.ms} ms, ${Math.round((r.started - t0) / 1000)} s into the load`);
+    if (r.workflowAround === undefined) r.workflowAround = await workflowEventsAround(r);
     for (const event of r.workflowAround ?? []) say(`  ${event}`);
   }
   check('5xx besides 503s while Postgres was out, and 502s naming a provider while the sandbox was (each and 10 s after)', 0, unexpected5xx.length);
