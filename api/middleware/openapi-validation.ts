@@ -53,8 +53,31 @@ const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
   next();
 };
 
+type Lookup = 'direct' | 'validator';
+
+/**
+ * The validator's middlewares per document and options, for the life of the process. Building them
+ * is cheap, but they compile the document's schemas at their first requests, seconds of CPU (each
+ * response schema is added to ajv with the whole document beside it). An api process builds one
+ * app; a test process builds dozens from the same document, and each paid that again. What they
+ * compile depends only on the document and the options, so apps with equal ones share it.
+ */
+const built = new Map<string, RequestHandler[]>();
+const MAX_BUILT = 8;
+
 /** `lookup: 'validator'` keeps the validator's own route lookup on every request (the tests compare the two). */
-export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: 'direct' | 'validator' = 'direct'): RequestHandler[] {
+export function openapiValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: Lookup = 'direct'): RequestHandler[] {
+  const key = `${validateResponses} ${lookup} ${JSON.stringify(apiSpec)}`;
+  let handlers = built.get(key);
+  if (!handlers) {
+    if (built.size >= MAX_BUILT) built.clear();
+    handlers = buildValidation(apiSpec, validateResponses, lookup);
+    built.set(key, handlers);
+  }
+  return handlers;
+}
+
+function buildValidation(apiSpec: Record<string, unknown>, validateResponses: boolean, lookup: Lookup): RequestHandler[] {
   const compile = memoisePathCompilation();
   deepObjectsWithoutThrow();
   parametersDecidedOnce();
