@@ -15,6 +15,7 @@ import { startMetricsServer } from '../db/telemetry/metrics-server';
 import { watchPool } from '../db/telemetry/metrics';
 import { startTracing } from '../db/telemetry/tracing';
 import { tracingOptions } from './tracing';
+import { workflowBundle } from './workflow-bundle';
 
 const SHUTDOWN_FORCE_TIME = '10s';
 
@@ -41,12 +42,13 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   // One converter for the worker and the relay's and dispatcher's client: payloads sealed both ways.
   const dataConverter = encryptingDataConverter(config.payloadKeys);
+  const { workflowModules = [], ...interceptors } = traced.worker.interceptors ?? {};
   const worker = await Worker.create({
     connection,
     dataConverter,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    workflowsPath: require.resolve('../workflows'),
+    workflowBundle: await workflowBundle(workflowModules, dataConverter.failureConverterPath),
     activities: createActivities({ db, config, logger, resolveHost: options.resolveHost ?? systemResolver }),
     // A task for a workflow cached on a worker that died waits this long before any worker may take
     // it (10 s by default): an approval or payer payment arriving then must still fit the api's
@@ -57,6 +59,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
     // activities are retried elsewhere, so giving up on one here loses nothing.
     shutdownForceTime: SHUTDOWN_FORCE_TIME,
     ...traced.worker,
+    interceptors,
   });
   const run = worker.run();
   // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
