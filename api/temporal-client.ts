@@ -1,6 +1,7 @@
 import {
   Client, Connection, defaultGrpcRetryOptions, GrpcRetryOptions, makeGrpcRetryInterceptor, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
+import { InterceptingCall, Interceptor, Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../db/config';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
@@ -35,6 +36,36 @@ export function temporalRetryOptions(): GrpcRetryOptions {
   });
 }
 
+const CLOSED_CHANNEL = /channel has been shut down/i;
+
+/**
+ * The last interceptor of the api's connection: an attempt started once the connection is closed
+ * ends CANCELLED instead of throwing. The SDK's retry interceptor starts each next attempt from a
+ * timer it never clears, so an attempt falling due after `close()` (a request's call still backing
+ * off when the api stops) threw "Channel has been shut down" from that timer: an uncaught exception
+ * in whatever the process ran next (a test file in the same process, seen with TEST_JOBS=2).
+ * CANCELLED is not retried, so the call that was waiting ends with it.
+ */
+const endOnClosedConnection: Interceptor = (options, nextCall) => {
+  try {
+    return new InterceptingCall(nextCall(options));
+  } catch (err) {
+    if (!CLOSED_CHANNEL.test((err as Error).message)) throw err;
+    return new InterceptingCall({
+      start: (_metadata, listener) => {
+        setImmediate(() => listener?.onReceiveStatus?.({ code: GrpcStatus.CANCELLED, details: 'the Temporal connection was closed', metadata: new Metadata() }));
+      },
+      cancelWithStatus: () => undefined,
+      getPeer: () => '',
+      sendMessageWithContext: () => undefined,
+      sendMessage: () => undefined,
+      startRead: () => undefined,
+      halfClose: () => undefined,
+      getAuthContext: () => null,
+    });
+  }
+};
+
 /**
  * A lazy connection: the api starts (and reports `degraded`) even while Temporal is down. Every
  * attempt of every call is counted in the `temporal_request` metrics (inside the retry
@@ -45,7 +76,7 @@ export function connectTemporal(config: Config['temporal'], payloadKeys: Config[
   const connection = Connection.lazy({
     address: config.address,
     connectTimeout: 2_000,
-    interceptors: [makeGrpcRetryInterceptor(temporalRetryOptions()), temporalRequestMetrics(config.namespace)],
+    interceptors: [makeGrpcRetryInterceptor(temporalRetryOptions()), temporalRequestMetrics(config.namespace), endOnClosedConnection],
   });
   const client = new Client({
     connection, namespace: config.namespace, dataConverter: encryptingDataConverter(payloadKeys),

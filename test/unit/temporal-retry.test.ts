@@ -1,6 +1,7 @@
 import { Metadata, status as grpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { temporalRetryOptions } from '../../api/temporal-client';
+import { connectTemporal, temporalRetryOptions } from '../../api/temporal-client';
+import { testConfig } from '../support/stack';
 
 const answer = (code: grpcStatus, details: string) => ({ code, details, metadata: new Metadata() });
 /** The server's refusal of an update that reached a run as it continued as new (Temporal 1.29, `consts.ErrWorkflowClosing`). */
@@ -29,5 +30,18 @@ describe('Temporal client retry schedule (issue #23)', () => {
     expect(shortestDelay(1, unavailable)).to.be.above(130);
     expect(longestDelay(1, unavailable)).to.be.below(210);
     expect(temporalRetryOptions().retryableDecider(1, answer(grpcStatus.FAILED_PRECONDITION, 'workflow not ready'))).to.equal(false);
+  });
+
+  it('ends a call still backing off when the connection closes with CANCELLED, instead of throwing from the retry timer', async function () {
+    this.timeout(10_000);
+    // Nothing listens on port 1: every attempt is UNAVAILABLE, retried on the SDK schedule (about 170 ms, then 290 ms).
+    const config = testConfig({ TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    const temporal = connectTemporal(config.temporal, config.payloadKeys);
+    const call = temporal.connection.workflowService.getSystemInfo({}).then(() => null, (err: { code?: number }) => err);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await temporal.connection.close();
+    // Before, the next attempt threw "Channel has been shut down" from its timer and the call never settled.
+    const ended = await Promise.race([call, new Promise((resolve) => setTimeout(() => resolve('still pending'), 5_000))]);
+    expect(ended).to.have.property('code', grpcStatus.CANCELLED);
   });
 });
