@@ -7,6 +7,7 @@ import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring
 import { PASSWORD_LOG2N } from './crypto/passwords';
 import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
+import { DEFAULT_TASK_QUEUE } from '../domain/workflow-ids';
 import type { SamplingSettings, TracingSettings } from './telemetry/tracing';
 import { ClientTls, clientTls, TlsSettingError } from './config-tls';
 
@@ -222,7 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
-      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'operations'),
+      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', DEFAULT_TASK_QUEUE),
       webUrl: optional(env, 'TEMPORAL_WEB_URL'),
       updateDeadlineMs: int(env, 'TEMPORAL_UPDATE_DEADLINE_MS', 20_000, 1_000),
     },

@@ -1,9 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
 
-/** The `pix-collection-sweep` schedule's id; the worker creates it when collection is on. */
-export const COLLECTION_SWEEP_SCHEDULE_ID = 'pix-collection-sweep';
-
 const { triggerCollectionSweep } = proxyActivities<ReturnType<typeof createCollectionSweepActivities>>({
   startToCloseTimeout: '2m',
   // The next hour's run sweeps the same window again: a few tries are enough.

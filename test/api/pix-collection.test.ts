@@ -13,7 +13,7 @@ import { providerSignatureHeaders } from '../../domain/provider-signature';
 import { closeTemporal, temporal } from '../support/temporal';
 import { recordHistory } from '../support/histories';
 import { untilPaid, untilStatus } from '../support/lifecycle';
-import { COLLECTION_SWEEP_SCHEDULE_ID } from '../../workflows/collection-sweep';
+import { collectionSweepScheduleId } from '../../domain/workflow-ids';
 import { addDays, businessDate } from '../../domain/pricing';
 import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
 
@@ -157,7 +157,7 @@ describe('titles collected by PIX', function () {
   it('sweeps every hour by a Temporal Schedule, whose run applies a payment whose webhook was lost', async () => {
     await chargedTitle(titles.scheduled);
     const pix = await payByPix(titles.scheduled, { webhook: 'lost' });
-    const schedule = (await temporal()).schedule.getHandle(COLLECTION_SWEEP_SCHEDULE_ID);
+    const schedule = (await temporal()).schedule.getHandle(collectionSweepScheduleId(testConfig().temporal.taskQueue));
     const described = await schedule.describe();
     expect(described.spec.intervals?.[0]?.every).to.equal(3_600_000);
     await schedule.trigger();
