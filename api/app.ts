@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps): Express {
     titleRoutes({ temporal: deps.temporal, config, audit }),
     eventRoutes(now, deps.cache),
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
-    collectionRoutes({ db, temporal: deps.temporal, config, audit, now }),
+    collectionRoutes({ db, temporal: deps.temporal, config, audit, now, logger }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

@@ -7,7 +7,8 @@ import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
 import { pixCharges, pixCollectionPayments } from '../../db/telemetry/metrics';
 import { splitReceivedPix } from '../../domain/collection/pix-split';
 import { refundIdOf } from '../../domain/collection/txid';
-import { AppError } from '../../domain/errors';
+import { AppError, Unavailable } from '../../domain/errors';
+import type { Logger } from '../../db/logger';
 import { Money } from '../../domain/money';
 import type { TitleStatus } from '../../domain/title-rules';
 import type { TemporalHandle } from '../temporal-client';
@@ -19,6 +20,7 @@ export interface CollectionContext {
   db: Knex;
   temporal: TemporalHandle;
   psp: ApiPixClient;
+  logger: Logger;
 }
 
 /** One PIX as it stands on its title after reconciliation. */
@@ -83,7 +85,7 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     } catch (err) {
       const code = codeOf(err);
       const retryable = code === BALANCE_MOVED || (code !== null && TITLE_CLOSED.has(code));
-      if (!retryable || attempt >= ATTEMPTS) throw err;
+      if (!retryable || attempt >= ATTEMPTS) throw leftForRetry(ctx.logger, err, charge.titleId, pix.endToEndId);
     }
   }
   await settleWithPsp(ctx, charge.txid, pix, outcome);
@@ -92,6 +94,18 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     if (outcome.titleStatus === 'PAID') pixCharges.inc({ outcome: 'paid' });
   }
   return { endToEndId: pix.endToEndId, txid: pix.txid, titleId: charge.titleId, receivedBrl: pix.amount, ...outcome };
+}
+
+/**
+ * A refusal of the title's payment that reconciliation has no rule for, or one that kept coming
+ * back, leaves the PIX unapplied for the PSP's retry or the next sweep: a 503, as the webhook and
+ * the sweeps document, never the payment routes' own 409s, which they do not (a PSP retries any
+ * failure alike). The refusal is logged: a permanent one would otherwise only show as 503s.
+ */
+function leftForRetry(logger: Logger, err: unknown, titleId: string, endToEndId: string): unknown {
+  if (!(err instanceof AppError) || err.status !== 409) return err;
+  logger.warn('PIX left for a retry: its title refused the payment', { title_id: titleId, end_to_end_id: endToEndId, code: codeOf(err) });
+  return new Unavailable('title_payment_unavailable');
 }
 
 /**

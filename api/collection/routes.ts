@@ -8,6 +8,7 @@ import { OperationsRepository } from '../../db/repositories/operations';
 import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
+import type { Logger } from '../../db/logger';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
@@ -30,11 +31,11 @@ async function withPsp<T>(work: () => Promise<T>): Promise<T> {
  * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
  * and staff's), and the sandbox's payer paying a title's charge.
  */
-export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; audit: AuditTrail; now: () => Date }): Router {
+export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; audit: AuditTrail; now: () => Date; logger: Logger }): Router {
   const router = Router();
   const { collection, providers } = deps.config;
   const psp = new ApiPixClient({ ...collection, timeoutMs: providers.timeoutMs });
-  const ctx = { db: deps.db, temporal: deps.temporal, psp };
+  const ctx = { db: deps.db, temporal: deps.temporal, psp, logger: deps.logger };
 
   const window = { hours: collection.sweepWindowHours, budgetMs: deps.config.db.failFastMs };
 

@@ -17,7 +17,7 @@ import { collectionSweepScheduleId } from '../../domain/workflow-ids';
 import { addDays, businessDate } from '../../domain/pricing';
 import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
 
-const CASES = ['full', 'twice', 'lost', 'raced', 'scheduled', 'partial', 'over', 'manual'] as const;
+const CASES = ['full', 'twice', 'lost', 'raced', 'refused', 'scheduled', 'partial', 'over', 'manual'] as const;
 type Case = (typeof CASES)[number];
 
 /**
@@ -71,6 +71,13 @@ describe('titles collected by PIX', function () {
     return res.body as { end_to_end_id: string; amount_brl: string };
   };
   const paymentsOf = (titleId: string) => testDb()('title_payments').where({ title_id: titleId });
+  /** The PSP's webhook reporting one PIX as the PSP has it, signed at `signedAt` (epoch seconds). */
+  const reportPix = async (endToEndId: string, signedAt: number) => {
+    const body = JSON.stringify({ pix: [(await rawPsp('GET', `/pix/${endToEndId}`)).body] });
+    return fetch(`${client.baseUrl}/v1/internal/pix-collection/pix`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', ...providerSignatureHeaders(testConfig().collection.callbackSecret!, body, signedAt) }, body,
+    });
+  };
 
   it('issues a cobv per title at PAID, for the balance, the payer and the due date, payable through the grace days', async () => {
     const title = await chargedTitle(titles.full);
@@ -137,14 +144,10 @@ describe('titles collected by PIX', function () {
     // "no payment yet", then the title closed by that very PIX, and sent it all back as too late.
     await chargedTitle(titles.raced);
     const pix = await payByPix(titles.raced, { webhook: 'lost' });
-    const received = (await rawPsp('GET', `/pix/${pix.end_to_end_id}`)).body;
-    const body = JSON.stringify({ pix: [received] });
     const now = Math.floor(Date.now() / 1000);
     // Each repeat is signed at another second, as a PSP's retries are, so none is refused as a replayed signature.
     const repeat = (i: number) => new Promise<number>((resolve, reject) => setTimeout(() => {
-      fetch(`${client.baseUrl}/v1/internal/pix-collection/pix`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', ...providerSignatureHeaders(testConfig().collection.callbackSecret!, body, now - i) }, body,
-      }).then((res) => resolve(res.status), reject);
+      reportPix(pix.end_to_end_id, now - i).then((res) => resolve(res.status), reject);
     }, i * 10));
     const sweep = () => client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice }).then((res) => res.status);
     const answers = await Promise.all([...Array.from({ length: 12 }, (_, i) => repeat(i)), sweep(), sweep()]);
@@ -152,6 +155,24 @@ describe('titles collected by PIX', function () {
     expect((await paymentsOf(titles.raced)).map((p) => [p.external_id, p.amount, p.refunded_brl])).to.deep.equal([[pix.end_to_end_id, '5000.00', '0.00']]);
     expect((await readTitle(client, token, titles.raced))).to.include({ status: 'PAID', paid_amount: '5000.00' });
     expect((await rawPsp('GET', `/pix/${pix.end_to_end_id}`)).body).to.have.property('devolucoes').that.deep.equals([]);
+  });
+
+  it('leaves a PIX whose payment its title refuses for a reason it has no rule for unapplied, answers the PSP 503 (not the payment route\'s 409), and applies it on the retry', async () => {
+    await chargedTitle(titles.refused);
+    const pix = await payByPix(titles.refused, { webhook: 'lost' });
+    // A claim of this endToEndId with another body: the payment is refused 409 external_id_reused_with_different_body.
+    const claim = { grain: 'title_payer_payment', scope: titles.refused, external_id: pix.end_to_end_id };
+    await testDb()('external_id_records').insert({ ...claim, request: JSON.stringify({ paid_amount_brl: '1.00', external_id: pix.end_to_end_id }) });
+    const now = Math.floor(Date.now() / 1000);
+    const refused = await reportPix(pix.end_to_end_id, now);
+    expect(refused.status).to.equal(503);
+    expect(await refused.json()).to.deep.equal({ detail: 'title_payment_unavailable' });
+    expect(await paymentsOf(titles.refused)).to.have.length(0);
+    await testDb()('external_id_records').where(claim).delete();
+    const retried = await reportPix(pix.end_to_end_id, now - 1);
+    expect(retried.status).to.equal(200);
+    await titleIn(titles.refused, 'PAID');
+    expect((await paymentsOf(titles.refused)).map((p) => p.external_id)).to.deep.equal([pix.end_to_end_id]);
   });
 
   it('sweeps every hour by a Temporal Schedule, whose run applies a payment whose webhook was lost', async () => {
