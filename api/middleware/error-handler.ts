@@ -59,7 +59,11 @@ export function errorHandler(logger: Logger, beforeAnswer?: (req: Request, error
     const { status, text } = serialise(appError, logger);
     res.set(appError.headers).status(status);
     // With response validation on (every test run), error bodies are checked against the document like every reply.
-    if (res.locals.replyThroughValidator) res.json(JSON.parse(text));
+    if (res.locals.replyThroughValidator) {
+      // Named in the log if the validator refuses this body (lastResortJson).
+      res.locals.errorCode = typeof appError.detail === 'string' ? appError.detail : appError.detail.code;
+      res.json(JSON.parse(text));
+    }
     else res.type('application/json').send(text);
   };
 }
@@ -71,7 +75,9 @@ export function errorHandler(logger: Logger, beforeAnswer?: (req: Request, error
  */
 export function lastResortJson(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    logger.error('answer that breaks the document', { request_id: req.ctx?.requestId, err: (err as Error).message });
+    logger.error('answer that breaks the document', {
+      request_id: req.ctx?.requestId, route: req.ctx?.route?.pathTemplate, status: res.statusCode, code: res.locals.errorCode, err: (err as Error).message,
+    });
     if (res.headersSent) return res.end();
     const text = JSON.stringify({ detail: 'internal_error' });
     res.status(500).setHeader('Content-Type', 'application/json; charset=utf-8');
