@@ -151,7 +151,10 @@ describe('titles collected by PIX', function () {
     }, i * 10));
     const sweep = () => client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice }).then((res) => res.status);
     const answers = await Promise.all([...Array.from({ length: 12 }, (_, i) => repeat(i)), sweep(), sweep()]);
-    expect(answers.every((status) => status === 200), String(answers)).to.equal(true);
+    // 503 is the contract's "not now, send it again" (SDK core 1.24 sometimes gives an update of such
+    // a burst back unprocessed): the PSP's retry, signed later, must then be applied as the others.
+    expect(answers.every((status) => status === 200 || status === 503), String(answers)).to.equal(true);
+    for (const [i, status] of answers.entries()) if (status === 503) expect((await reportPix(pix.end_to_end_id, now + 1 + i)).status).to.equal(200);
     expect((await paymentsOf(titles.raced)).map((p) => [p.external_id, p.amount, p.refunded_brl])).to.deep.equal([[pix.end_to_end_id, '5000.00', '0.00']]);
     expect((await readTitle(client, token, titles.raced))).to.include({ status: 'PAID', paid_amount: '5000.00' });
     expect((await rawPsp('GET', `/pix/${pix.end_to_end_id}`)).body).to.have.property('devolucoes').that.deep.equals([]);
