@@ -1,10 +1,12 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DefaultLogger, LogLevel, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
+import { DefaultLogger, LogLevel, makeTelemetryFilterString, NativeConnection, NativeConnectionOptions, Runtime } from '@temporalio/worker';
 import type { Logger } from '../db/logger';
 import type { ExtraMetrics } from '../db/telemetry/metrics-server';
 
 const TEMPORAL_LEVELS: Record<string, LogLevel> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
+const PORT_TAKEN = /address already in use/i;
+const ATTEMPTS = 3;
 
 /** A loopback port free now, for the runtime's exporter, which takes an address and reports none back. */
 function freeLoopbackPort(): Promise<number> {
@@ -18,7 +20,41 @@ function freeLoopbackPort(): Promise<number> {
   });
 }
 
-let installed: Promise<ExtraMetrics> | undefined;
+let settings: { logger: Logger; level: string } | undefined;
+/** Where the runtime installed last exports its metrics. */
+let metricsUrl: string | undefined;
+
+/** Installs the runtime with its exporter on a port free now; another is tried if that one is taken before the exporter binds it. */
+async function installOnFreePort(): Promise<void> {
+  const { logger, level } = settings!;
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freeLoopbackPort();
+    try {
+      Runtime.install({
+        logger: new DefaultLogger(TEMPORAL_LEVELS[level] ?? 'INFO', (entry) => logger.log(entry.level.toLowerCase() === 'trace' ? 'debug' : entry.level.toLowerCase(), entry.message, entry.meta)),
+        telemetryOptions: {
+          logging: { forward: {}, filter: makeTelemetryFilterString({ core: TEMPORAL_LEVELS[level] ?? 'INFO' }) },
+          // Prometheus's own conventions: `_total` counters, units in names, durations in seconds.
+          metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } },
+        },
+      });
+      metricsUrl = `http://127.0.0.1:${port}/metrics`;
+      return;
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
+    }
+  }
+}
+
+/** Where the runtime exports its metrics now (the process's own scrape appends them). */
+export const runtimeMetricsUrl = (): string | undefined => metricsUrl;
+
+/** The runtime's metrics text, read at each scrape from wherever it exports now. */
+const scrapeRuntime: ExtraMetrics = async () => {
+  if (!metricsUrl) return '';
+  const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2_000) });
+  return res.ok ? res.text() : '';
+};
 
 /**
  * The Temporal runtime is global to the process, so it is installed once: the SDK logs through our
@@ -27,21 +63,29 @@ let installed: Promise<ExtraMetrics> | undefined;
  * private loopback port. The process's metrics listener appends that text to its own scrape, so an
  * operator scrapes one address per process.
  */
-export function installRuntime(logger: Logger, level: string): Promise<ExtraMetrics> {
-  installed ??= freeLoopbackPort().then((port) => {
-    Runtime.install({
-      logger: new DefaultLogger(TEMPORAL_LEVELS[level] ?? 'INFO', (entry) => logger.log(entry.level.toLowerCase() === 'trace' ? 'debug' : entry.level.toLowerCase(), entry.message, entry.meta)),
-      telemetryOptions: {
-        logging: { forward: {}, filter: makeTelemetryFilterString({ core: TEMPORAL_LEVELS[level] ?? 'INFO' }) },
-        // Prometheus's own conventions: `_total` counters, units in names, durations in seconds.
-        metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } },
-      },
-    });
-    const url = `http://127.0.0.1:${port}/metrics`;
-    return async () => {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      return res.ok ? res.text() : '';
-    };
-  });
-  return installed;
+export async function installRuntime(logger: Logger, level: string): Promise<ExtraMetrics> {
+  if (!settings) {
+    settings = { logger, level };
+    await installOnFreePort();
+  }
+  return scrapeRuntime;
+}
+
+/**
+ * `NativeConnection.connect`, through a runtime that can bind its exporter. The SDK shuts the
+ * runtime down when its last worker and connection close and creates it again at the next connection
+ * with the options it was installed with, so on the same port, which any process may have taken in
+ * between (a freed port is what the next probe for a free one finds): a worker process runs one
+ * worker for its life, but a test process starts and stops one per file. Then the runtime is
+ * installed again on a port free now, and the connection tried again.
+ */
+export async function connectNative(options: NativeConnectionOptions): Promise<NativeConnection> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await NativeConnection.connect(options);
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
+      await installOnFreePort();
+    }
+  }
 }
