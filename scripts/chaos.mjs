@@ -16,7 +16,7 @@ import { ROOT, say } from './lib/infra.mjs';
 import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
-// workflows/collection-sweep.ts's COLLECTION_SWEEP_SCHEDULE_ID (this script runs without tsx).
+// domain/workflow-ids.ts's collectionSweepScheduleId on the cluster's default task queue (this script runs without tsx).
 const COLLECTION_SWEEP_SCHEDULE_ID = 'pix-collection-sweep';
 // After the load, the journeys still under way have this long to finish (the run waits only for
 // those). 120 s was short for one fault-delayed journey in a quiet fresh-clone run: it reached PAID

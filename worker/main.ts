@@ -1,4 +1,4 @@
-import { Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { ensureCollectionSchedule } from './collection-schedule';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
@@ -10,7 +10,7 @@ import { systemResolver } from '../activities/webhooks-http';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { startOutboxRelay } from './outbox-relay';
 import { encryptingDataConverter } from '../db/crypto/payload-codec';
-import { connectNative, installRuntime } from './runtime';
+import { installRuntime } from './runtime';
 import { startMetricsServer } from '../db/telemetry/metrics-server';
 import { watchPool } from '../db/telemetry/metrics';
 import { startTracing } from '../db/telemetry/tracing';
@@ -39,7 +39,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   const db = createDb(config.databaseUrl, Math.min(config.db.poolMax, 20), null, logger);
   const unwatchPool = watchPool(db, 'worker');
   const metrics = await startMetricsServer(config.metrics.host, config.metrics.port ?? DEFAULT_METRICS_PORTS.worker, [temporalMetrics]);
-  const connection = await connectNative({ address: config.temporal.address });
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
   // One converter for the worker and the relay's and dispatcher's client: payloads sealed both ways.
   const dataConverter = encryptingDataConverter(config.payloadKeys);
   const { workflowModules = [], ...interceptors } = traced.worker.interceptors ?? {};

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DefaultLogger, LogLevel, makeTelemetryFilterString, NativeConnection, NativeConnectionOptions, Runtime } from '@temporalio/worker';
+import { DefaultLogger, LogLevel, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 import type { Logger } from '../db/logger';
 import type { ExtraMetrics } from '../db/telemetry/metrics-server';
 
@@ -20,13 +20,11 @@ function freeLoopbackPort(): Promise<number> {
   });
 }
 
-let settings: { logger: Logger; level: string } | undefined;
 /** Where the runtime installed last exports its metrics. */
 let metricsUrl: string | undefined;
 
 /** Installs the runtime with its exporter on a port free now; another is tried if that one is taken before the exporter binds it. */
-async function installOnFreePort(): Promise<void> {
-  const { logger, level } = settings!;
+async function installOnFreePort({ logger, level }: { logger: Logger; level: string }): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freeLoopbackPort();
     try {
@@ -46,6 +44,9 @@ async function installOnFreePort(): Promise<void> {
   }
 }
 
+/** Whether the SDK holds a runtime now (its singleton, which it drops when it shuts one down). */
+const runtimeLive = (): boolean => (Runtime as unknown as { _instance?: Runtime })._instance !== undefined;
+
 /** Where the runtime exports its metrics now (the process's own scrape appends them). */
 export const runtimeMetricsUrl = (): string | undefined => metricsUrl;
 
@@ -57,35 +58,18 @@ const scrapeRuntime: ExtraMetrics = async () => {
 };
 
 /**
- * The Temporal runtime is global to the process, so it is installed once: the SDK logs through our
- * logger at our level, and its metrics (`temporal_` prefix: pollers, slots, schedule-to-start,
- * requests of the worker and of the client on its connection) go to its Prometheus exporter on a
- * private loopback port. The process's metrics listener appends that text to its own scrape, so an
- * operator scrapes one address per process.
+ * The Temporal runtime is global to the process: the SDK logs through our logger at our level, and
+ * its metrics (`temporal_` prefix: pollers, slots, schedule-to-start, requests of the worker and of
+ * the client on its connection) go to its Prometheus exporter on a private loopback port. The
+ * process's metrics listener appends that text to its own scrape, so an operator scrapes one
+ * address per process. It is installed at a worker's start whenever none is live, not once: the SDK
+ * shuts it down when its last worker and connection close and creates it again at the next
+ * connection with the options last installed, so on the same exporter port, which any process may
+ * have taken in between (a freed port is what the next probe for a free one finds), or with another
+ * module's options (the model test installs a quiet runtime of its own). A worker process runs one
+ * worker for its life; a test process starts and stops one per file.
  */
 export async function installRuntime(logger: Logger, level: string): Promise<ExtraMetrics> {
-  if (!settings) {
-    settings = { logger, level };
-    await installOnFreePort();
-  }
+  if (!runtimeLive()) await installOnFreePort({ logger, level });
   return scrapeRuntime;
-}
-
-/**
- * `NativeConnection.connect`, through a runtime that can bind its exporter. The SDK shuts the
- * runtime down when its last worker and connection close and creates it again at the next connection
- * with the options it was installed with, so on the same port, which any process may have taken in
- * between (a freed port is what the next probe for a free one finds): a worker process runs one
- * worker for its life, but a test process starts and stops one per file. Then the runtime is
- * installed again on a port free now, and the connection tried again.
- */
-export async function connectNative(options: NativeConnectionOptions): Promise<NativeConnection> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await NativeConnection.connect(options);
-    } catch (err) {
-      if (attempt >= ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
-      await installOnFreePort();
-    }
-  }
 }

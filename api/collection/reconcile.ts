@@ -85,7 +85,7 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     } catch (err) {
       const code = codeOf(err);
       const retryable = code === BALANCE_MOVED || (code !== null && TITLE_CLOSED.has(code));
-      if (!retryable || attempt >= ATTEMPTS) throw leftForRetry(ctx.logger, err, charge.titleId, pix.endToEndId);
+      if (!retryable || attempt >= ATTEMPTS) throw leftForRetry(ctx.logger, err, code, charge.titleId, pix.endToEndId);
     }
   }
   await settleWithPsp(ctx, charge.txid, pix, outcome);
@@ -102,9 +102,9 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
  * the sweeps document, never the payment routes' own 409s, which they do not (a PSP retries any
  * failure alike). The refusal is logged: a permanent one would otherwise only show as 503s.
  */
-function leftForRetry(logger: Logger, err: unknown, titleId: string, endToEndId: string): unknown {
+function leftForRetry(logger: Logger, err: unknown, code: string | null, titleId: string, endToEndId: string): unknown {
   if (!(err instanceof AppError) || err.status !== 409) return err;
-  logger.warn('PIX left for a retry: its title refused the payment', { title_id: titleId, end_to_end_id: endToEndId, code: codeOf(err) });
+  logger.warn('PIX left for a retry: its title refused the payment', { title_id: titleId, end_to_end_id: endToEndId, code });
   return new Unavailable('title_payment_unavailable');
 }
 
