@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { isCalendarDate } from '../../domain/pricing/business-date';
 import { isTimestamp } from '../../domain/timestamps';
 import { validatorCopy } from '../openapi/handler-checked';
-import { deepObjectsWithoutThrow, memoisePathCompilation, parametersDecidedOnce, takeResolvedRoutes } from './validator-patches';
+import { deepObjectsWithoutThrow, memoisePathCompilation, parametersDecidedOnce, schemasCompiledOnce, takeResolvedRoutes } from './validator-patches';
 
 type Parameter = { in?: string; allowReserved?: boolean };
 /** The validator's type of a document: ours is built as plain objects, and the validator checks it (`validateApiSpec`). */
@@ -55,6 +55,20 @@ const foldBracketQueryKeys: RequestHandler = (req, _res, next) => {
 
 type Lookup = 'direct' | 'validator';
 
+/** What the validator is built with: the document's validator copy, and how strictly it checks. */
+export function validatorOptions(apiSpec: Record<string, unknown>, validateResponses: boolean): Parameters<typeof OpenApiValidator.middleware>[0] {
+  return {
+    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as ValidatorDocument,
+    validateRequests: { allErrors: true },
+    validateResponses: validateResponses ? { allErrors: true } : false,
+    validateSecurity: false,
+    validateApiSpec: true,
+    ignoreUndocumented: true,
+    validateFormats: true,
+    formats: VALIDATOR_FORMATS,
+  };
+}
+
 /**
  * The validator's middlewares per document and options, for the life of the process. Building them
  * is cheap, but they compile the document's schemas at their first requests, seconds of CPU (each
@@ -81,16 +95,8 @@ function buildValidation(apiSpec: Record<string, unknown>, validateResponses: bo
   const compile = memoisePathCompilation();
   deepObjectsWithoutThrow();
   parametersDecidedOnce();
-  const handlers = OpenApiValidator.middleware({
-    apiSpec: tolerateFormEncodedQueries(validatorCopy(apiSpec)) as ValidatorDocument,
-    validateRequests: { allErrors: true },
-    validateResponses: validateResponses ? { allErrors: true } : false,
-    validateSecurity: false,
-    validateApiSpec: true,
-    ignoreUndocumented: true,
-    validateFormats: true,
-    formats: VALIDATOR_FORMATS,
-  }) as RequestHandler[];
+  schemasCompiledOnce();
+  const handlers = OpenApiValidator.middleware(validatorOptions(apiSpec, validateResponses)) as RequestHandler[];
   if (lookup === 'direct') takeResolvedRoutes(compile);
   // After its path parameters and metadata (the first two), before it reads the query.
   return [...handlers.slice(0, 2), foldBracketQueryKeys, ...handlers.slice(2), ...(validateResponses ? [repliesThroughValidator] : [])];

@@ -274,3 +274,53 @@ export function parametersDecidedOnce(): void {
   patched.original = original;
   mutatorPrototype.modifyRequest = patched;
 }
+
+interface SchemaStore { addSchema(schema: object, key: string): unknown; getSchema(key: string): unknown }
+type Schema = Record<string, unknown>;
+type UseAjvCache = ((ajv: SchemaStore, schema: Schema, key: string) => unknown) & { original?: UseAjvCache };
+const validatorUtil = validatorRequire('./middlewares/util') as { useAjvCache: UseAjvCache };
+
+/** A copy of `value` whose local references (`#/components/...`) point into the schema `id` instead. */
+function referringTo(id: string, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => referringTo(id, item));
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Schema = {};
+  for (const [key, inner] of Object.entries(value)) copy[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('#') ? `${id}${inner}` : referringTo(id, inner);
+  return copy;
+}
+
+/**
+ * express-openapi-validator 5.6 compiles each route's request schemas and each response status's
+ * schema (useAjvCache, util.js) as a root of its own with the whole document's `components` and
+ * `paths` beside it, so that `#/components/...` resolves: every compilation walks the whole document
+ * (ajv collects the ids of a new root through all its keys) and compiles every schema it refers to
+ * again, those of the schemas it refers to too. That was a third of a test process's CPU and the
+ * first request of each route in an api. Here the document's schemas are added to each ajv once, as
+ * a schema of their own, and each root refers into it: a component is compiled once per ajv, and a
+ * root's copy is only its own few keys. What is validated, and the errors' instance paths and
+ * messages, are unchanged (only their schema paths name the shared schema).
+ */
+export function schemasCompiledOnce(): void {
+  if (validatorUtil.useAjvCache.original) return;
+  const original = validatorUtil.useAjvCache;
+  const documents = new WeakMap<SchemaStore, Map<unknown, string>>();
+  const patched: UseAjvCache = (ajv, schema, key) => {
+    const compiled = ajv.getSchema(key);
+    if (compiled) return compiled;
+    const { components, paths, ...own } = schema;
+    if (components === null || typeof components !== 'object') return original(ajv, schema, key);
+    let ids = documents.get(ajv);
+    if (!ids) documents.set(ajv, (ids = new Map()));
+    let id = ids.get(components);
+    if (!id) {
+      // An absolute URI: a root's key (`GET-/v1/...`) is its base, against which a relative one would resolve.
+      id = `urn:express-openapi-validator:document:${ids.size}`;
+      ajv.addSchema({ components, paths }, id);
+      ids.set(components, id);
+    }
+    ajv.addSchema(referringTo(id, own) as object, key);
+    return ajv.getSchema(key);
+  };
+  patched.original = original;
+  validatorUtil.useAjvCache = patched;
+}

@@ -65,3 +65,38 @@ export function parameterMutators(document: Record<string, unknown>): MutatedOpe
     return { path, method, operation, mutator: new RequestParameterMutator(ajv, apiDoc, path, schemas.parse(path, operation.parameters)) };
   }));
 }
+
+type Handler = ((req: unknown, res: unknown, next: (err?: unknown) => void) => unknown) & { name: string };
+interface ValidatorInstance {
+  ajvOpts: { request: object; response: object };
+  options: { validateResponses: object };
+  requestValidationMiddleware(apiDoc: object): unknown;
+  responseValidationMiddleware(apiDoc: object, serial: number): unknown;
+}
+export type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>; components: Record<string, unknown> };
+const middlewares = validatorRequire('./middlewares') as { RequestValidator: ValidatorClass; ResponseValidator: ValidatorClass };
+
+/**
+ * The validator's request and response documents as it prepares them from ours (its preprocessor
+ * adds its keywords, the response copy its own), and the constructors its middlewares build from
+ * them with its ajv options: as `OpenApiValidator.middleware` builds them for `options`.
+ */
+export async function validatorsOf(options: object): Promise<{ requestDocument: OpenApiDocument; responseDocument: OpenApiDocument; request(): Record<string, unknown>; response(): Record<string, unknown> }> {
+  const handlers = (validatorRequire('./index') as { middleware: ((options: object) => Handler[]) & { _oav: ValidatorInstance } }).middleware(options);
+  const instance = (validatorRequire('./index') as { middleware: { _oav: ValidatorInstance } }).middleware._oav;
+  const documents: { request?: OpenApiDocument; response?: OpenApiDocument } = {};
+  const [request, response] = [instance.requestValidationMiddleware.bind(instance), instance.responseValidationMiddleware.bind(instance)];
+  instance.requestValidationMiddleware = (apiDoc) => { documents.request = apiDoc as OpenApiDocument; return request(apiDoc); };
+  instance.responseValidationMiddleware = (apiDoc, serial) => { documents.response = apiDoc as OpenApiDocument; return response(apiDoc, serial); };
+  // Each builds its validator at its first request; one with no route metadata goes straight on.
+  for (const name of ['requestMiddleware', 'responseMiddleware']) {
+    const handler = handlers.find((h) => h.name === name)!;
+    await new Promise<void>((resolve, reject) => { handler({ headers: {} }, {}, (err) => (err ? reject(err) : resolve())); });
+  }
+  return {
+    requestDocument: documents.request!,
+    responseDocument: documents.response!,
+    request: () => new middlewares.RequestValidator(documents.request, instance.ajvOpts.request),
+    response: () => new middlewares.ResponseValidator(documents.response, instance.ajvOpts.response, instance.options.validateResponses),
+  };
+}

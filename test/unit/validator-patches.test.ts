@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import * as querystring from 'node:querystring';
 import url from 'node:url';
-import { metadataOf, MutatedOperation, parameterMutators } from '../support/validator-app';
+import { isDeepStrictEqual } from 'node:util';
+import { metadataOf, MutatedOperation, OpenApiDocument, parameterMutators, validatorsOf } from '../support/validator-app';
 import { buildDocument } from '../../api/openapi/document';
-import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator } from '../../api/middleware/validator-patches';
+import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator, schemasCompiledOnce } from '../../api/middleware/validator-patches';
+import { validatorOptions } from '../../api/middleware/openapi-validation';
 
 type Compile = ((path: string, options?: object) => unknown) & { memoised?: true };
 
@@ -180,6 +182,132 @@ describe('the patches of express-openapi-validator internals (api/middleware/val
         util.dereferenceParameter = dereference;
         urlModule.parse = parse;
       }
+    });
+  });
+  describe('schemas compiled once per ajv', () => {
+    type Schema = Record<string, unknown>;
+    type Validate = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: unknown; message?: string }[] | null };
+    type UseAjvCache = ((ajv: object, schema: object, key: string) => Validate) & { original?: UseAjvCache };
+    const util = createRequire(require.resolve('express-openapi-validator'))('./middlewares/util') as { useAjvCache: UseAjvCache; ContentType: { fromString(type: string): unknown } };
+    const JSON_TYPE = 'application/json';
+
+    /** A value of `schema` as far as a short walk gets (the first of each choice, every property): valid for many schemas, near it for the rest. */
+    function sampleOf(schema: unknown, document: OpenApiDocument, depth = 0): unknown {
+      let s = schema as Schema | undefined;
+      while (s && typeof s.$ref === 'string') s = (s.$ref as string).slice(2).split('/').reduce<unknown>((at, key) => (at as Schema)[key], document) as Schema;
+      if (!s || depth > 8) return null;
+      if ('const' in s) return s.const;
+      if (Array.isArray(s.enum)) return s.enum[0];
+      const choice = (s.oneOf ?? s.anyOf) as unknown[] | undefined;
+      if (choice) return sampleOf(choice[0], document, depth + 1);
+      if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((part) => sampleOf(part, document, depth + 1)));
+      const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+      if (type === 'object' || s.properties) return Object.fromEntries(Object.entries((s.properties ?? {}) as Record<string, unknown>).map(([key, inner]) => [key, sampleOf(inner, document, depth + 1)]));
+      if (type === 'array') return [sampleOf(s.items, document, depth + 1)];
+      if (type === 'integer' || type === 'number') return typeof s.minimum === 'number' ? s.minimum : 1;
+      if (type === 'boolean') return true;
+      if (type === 'string') return ({ date: '2026-01-02', 'date-time': '2026-01-02T03:04:05Z', uuid: '0195f1c2-7a3b-7c4d-8e5f-a0b1c2d3e4f5', uri: 'https://example.com/x', email: 'a@example.com' } as Record<string, string>)[String(s.format)] ?? 'x';
+      return null;
+    }
+
+    /** Values around a sample: itself, other types, each of its properties left out, set to null, to an object, and one property too many, one level down too. */
+    function around(sample: unknown): unknown[] {
+      const values: unknown[] = [sample, null, {}, [], 'x', 0, true];
+      const varied = (value: unknown, depth: number): unknown[] => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > 1) return [];
+        const object = value as Schema;
+        return Object.keys(object).flatMap((key) => {
+          const { [key]: inner, ...rest } = object;
+          return [rest, { ...object, [key]: null }, { ...object, [key]: {} }, ...varied(inner, depth + 1).map((v) => ({ ...object, [key]: v }))];
+        }).concat([{ ...object, unexpected_property: 1 }]);
+      };
+      return values.concat(varied(sample, 0));
+    }
+
+    /** What a validator says of a copy of `data` (ajv may add defaults and coerce), and the copy after. */
+    function verdict(validate: Validate, data: unknown): unknown {
+      const copy = structuredClone(data);
+      const valid = validate(copy);
+      return { valid, data: copy, errors: (validate.errors ?? []).map(({ instancePath, keyword, params, message }) => ({ instancePath, keyword, params, message })) };
+    }
+
+    /** The validators each operation's requests and responses get, in the order compiled, with the validator's own useAjvCache or the patch. */
+    function compiled(build: () => void, useAjvCache: UseAjvCache): Validate[] {
+      const validators: Validate[] = [];
+      const current = util.useAjvCache;
+      util.useAjvCache = (ajv, schema, key) => { const validate = useAjvCache(ajv, schema, key); validators.push(validate); return validate; };
+      try {
+        build();
+      } finally {
+        util.useAjvCache = current;
+      }
+      return validators;
+    }
+
+    it('validates every request body, parameter set and response of the document as the validator\'s own compilation does, with the same errors', async () => {
+      schemasCompiledOnce();
+      const patched = util.useAjvCache;
+      expect(patched.original).to.be.a('function');
+      const served = buildDocument('http://localhost:8000', 'dev') as unknown as Record<string, unknown>;
+      const { requestDocument, responseDocument, request, response } = await validatorsOf(validatorOptions(served, true));
+      const operations = Object.entries(responseDocument.paths).flatMap(([path, item]) => Object.keys(item).filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method)).map((method) => ({ path, method })));
+      const seen = { valid: 0, invalid: 0 };
+      const compare = (theirs: Validate[], ours: Validate[], corpus: unknown[], label: string) => {
+        expect(ours.length, label).to.equal(theirs.length);
+        theirs.forEach((validate, at) => {
+          for (const data of corpus) {
+            const expected = verdict(validate, data) as { valid: boolean };
+            const actual = verdict(ours[at], data);
+            // chai only for a difference, to print it: its deep comparison of every verdict took most of the test's time.
+            if (!isDeepStrictEqual(actual, expected)) expect(actual, `${label} ${JSON.stringify(data)}`).to.deep.equal(expected);
+            seen[expected.valid ? 'valid' : 'invalid'] += 1;
+          }
+        });
+      };
+      const [theirRequests, ourRequests] = [request(), request()];
+      for (const { path, method } of operations) {
+        const operation = requestDocument.paths[path][method] as { requestBody?: { content?: Record<string, { schema?: unknown }> }; parameters?: { name: string; in: string; schema?: unknown }[] };
+        const build = (validator: Record<string, unknown>) => () => (validator.buildMiddleware as (...args: unknown[]) => unknown).call(validator, path, operation, util.ContentType.fromString(JSON_TYPE), `${method}-${path}`);
+        const theirs = compiled(build(theirRequests), patched.original!);
+        const ours = compiled(build(ourRequests), patched);
+        const body = sampleOf(operation.requestBody?.content?.[JSON_TYPE]?.schema, requestDocument);
+        const parameters = (value: (schema: unknown) => unknown) => Object.fromEntries(['query', 'headers', 'params', 'cookies'].map((place) => [place, Object.fromEntries((operation.parameters ?? [])
+          .filter((p) => p.in === { query: 'query', headers: 'header', params: 'path', cookies: 'cookie' }[place]).map((p) => [p.name, value(p.schema)]))]));
+        const corpus = [...around(body).map((b) => ({ ...parameters(() => undefined), body: b })), parameters(() => 'x'), parameters((schema) => sampleOf(schema, requestDocument)), parameters((schema) => String(sampleOf(schema, requestDocument)))];
+        compare(theirs, ours, corpus, `request ${method} ${path}`);
+      }
+      const [theirResponses, ourResponses] = [response(), response()];
+      // Each distinct response once: most statuses of most routes share the error envelope, and the
+      // validator's own compilation of each (what the patch saves) would take most of the test's time.
+      const distinct = new Set<string>();
+      for (const { path, method } of operations) {
+        const all = responseDocument.paths[path][method].responses as Record<string, { content?: Record<string, { schema?: unknown }> }>;
+        const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => {
+          const key = JSON.stringify(r.content ?? null);
+          return !distinct.has(key) && distinct.add(key);
+        }));
+        type ByStatus = Record<string, Record<string, Validate>>;
+        const build = (validator: Record<string, unknown>, useAjvCache: UseAjvCache) => {
+          let built: ByStatus = {};
+          compiled(() => { built = (validator.buildValidators as (...args: unknown[]) => ByStatus).call(validator, responses, `${method}-${path}`); }, useAjvCache);
+          return built;
+        };
+        const [theirs, ours] = [build(theirResponses, patched.original!), build(ourResponses, patched)];
+        expect(Object.keys(ours)).to.deep.equal(Object.keys(theirs));
+        for (const [status, byType] of Object.entries(theirs)) {
+          for (const [type, validate] of Object.entries(byType)) {
+            const values = around(sampleOf(responses[status].content![type].schema, responseDocument)).map((value) => ({ response: value }));
+            compare([validate], [ours[status][type]], values, `response ${method} ${path} ${status} ${type}`);
+          }
+        }
+      }
+      // Both verdicts were met often: a corpus of only refusals (or only passes) would compare little.
+      expect(seen.valid).to.be.greaterThan(100);
+      expect(seen.invalid).to.be.greaterThan(1000);
+      // The document is one schema of each ajv, added once however many roots refer into it.
+      const ajv = (ourResponses as { ajvBody: { getSchema(key: string): unknown } }).ajvBody;
+      expect(ajv.getSchema('urn:express-openapi-validator:document:0')).to.be.a('function');
+      expect(ajv.getSchema('urn:express-openapi-validator:document:1')).to.equal(undefined);
     });
   });
 });
