@@ -65,7 +65,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   const operation = await writes.insertOperation(newOperationRow(origin, plan));
   const titles = newTitleRows(origin, plan, input.sources, (document) => input.payers.get(document)!.id);
   await writes.insertStockItems(remainderRows(origin, plan, input.sources, titles));
-  await writes.anticipate(input.sources.map((s) => s.stockItemId).filter((s): s is string => s !== null), id);
+  await writes.anticipate(input.sources.map((s) => s.stockItemId).filter((s): s is string => s !== null), id, clock?.frozenTime ?? new Date());
 
   const outbox = await enqueueWorkflow(trx, {
     originatorId: input.originatorId, workflowType: 'operationWorkflow', workflowId: operationWorkflowId(id),

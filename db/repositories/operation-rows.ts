@@ -35,6 +35,14 @@ export interface OperationOrigin {
   clock: TestClockRow | null;
 }
 
+/**
+ * On a test clock, every row a creation writes (the operation, its titles, a remainder) is created at
+ * the clock's time, not the real moment of the request; otherwise the database's default.
+ */
+function createdAtClock(clock: TestClockRow | null): { createdAt?: Date; updatedAt?: Date } {
+  return clock ? { createdAt: clock.frozenTime, updatedAt: clock.frozenTime } : {};
+}
+
 /** The operation's row, as the plan decided it. */
 export function newOperationRow(origin: OperationOrigin, plan: OperationPlan): NewOperationRow {
   const { priced, policy, status } = plan;
@@ -62,7 +70,7 @@ export function newOperationRow(origin: OperationOrigin, plan: OperationPlan): N
     approvedAt: status === 'APPROVED_DIRECT' ? clock?.frozenTime ?? new Date() : null,
     reviewReason: plan.review,
     approvalsRequired: plan.approvalsRequired,
-    ...(clock ? { testClockId: clock.id, createdAt: clock.frozenTime, updatedAt: clock.frozenTime } : {}),
+    ...(clock ? { testClockId: clock.id, ...createdAtClock(clock) } : {}),
   };
 }
 
@@ -78,8 +86,7 @@ export function newTitleRows(origin: OperationOrigin, plan: OperationPlan, sourc
     fixedDiscountBrl: p.fixedDiscountBrl.toString(), dueDate: p.input.dueDate, qtyDaysAdvanced: p.daysAdvanced,
     feeSource: p.feeSource, monthlyRatePct: p.monthlyRatePct.toString(), discountPct: p.discountPct.toString(),
     isPartial: p.input.netFutureValue.gt(p.input.requestedNetFutureValue), receivableFingerprint: sources[i].fingerprint,
-    // On a test clock a title is created at the clock's time, as its operation is.
-    ...(origin.clock ? { createdAt: origin.clock.frozenTime, updatedAt: origin.clock.frozenTime } : {}),
+    ...createdAtClock(origin.clock),
   }));
 }
 
@@ -97,6 +104,7 @@ export function remainderRows(origin: OperationOrigin, plan: OperationPlan, sour
       netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
       receivableFingerprint: sources[i].fingerprint,
+      ...createdAtClock(origin.clock),
     }];
   });
 }

@@ -16,7 +16,7 @@ export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'create
 
 /** A partial anticipation's remainder: a stock item as the stock repository types it. */
 export type RemainderRow = Omit<StockItemColumns, 'grossFutureValue' | 'grossFutureValueDeductions'>
-  & Pick<StockItemRow, 'originatorId' | 'status' | 'sourceOperationId'>;
+  & Pick<StockItemRow, 'originatorId' | 'status' | 'sourceOperationId'> & Partial<Pick<StockItemRow, 'createdAt' | 'updatedAt'>>;
 
 /** The inserts of an operation's creation, inside the creation's transaction (api/operations/write-operation.ts). */
 export class OperationWritesRepository {
@@ -46,9 +46,9 @@ export class OperationWritesRepository {
     if (rows.length > 0) await this.trx('stock_items').insert(rows.map(toColumns));
   }
 
-  /** The stock items the operation consumes. */
-  async anticipate(stockItemIds: string[], operationId: string): Promise<void> {
+  /** The stock items the operation consumes, changed at `at` (a test clock's time, or now). */
+  async anticipate(stockItemIds: string[], operationId: string, at: Date): Promise<void> {
     if (stockItemIds.length === 0) return;
-    await this.trx('stock_items').whereIn('id', stockItemIds).update({ status: 'ANTICIPATED', operation_id: operationId, updated_at: new Date() });
+    await this.trx('stock_items').whereIn('id', stockItemIds).update({ status: 'ANTICIPATED', operation_id: operationId, updated_at: at });
   }
 }

@@ -11,6 +11,7 @@ import { payerPayment, readTitle, simulatePayerPayment } from '../support/titles
 import { readPayable } from '../support/payables';
 import { recordHistory } from '../support/histories';
 import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
+import { anticipationBody, requestAnticipation } from '../support/stock';
 
 const DAY_MS = 86_400_000;
 const GRACE_DAYS = 2;
@@ -115,5 +116,29 @@ describe('test clocks: the months after disbursement in minutes', function () {
     expect(netted.payments[0]).to.include({ source: 'OPERATION_NETTING', operation_id: res.body.id });
     const second = await untilStatus(client, token, res.body.id, 'CONTRACT_SENT');
     expect(second).to.include({ test_clock_id: clock.id, created_at: target });
+  });
+});
+
+describe('test clocks: the stock rows a creation writes', function () {
+  this.timeout(60_000);
+
+  it('a partial anticipation\'s remainder is created at the clock\'s time, and a stock operation anticipates it at the clock\'s time', async () => {
+    const client = new ApiClient((await sharedApi()).url);
+    const { token } = await buildOperationsIntegrator(client);
+    const start = new Date(Math.ceil((Date.now() + 10 * DAY_MS) / DAY_MS) * DAY_MS + 15 * 3_600_000).toISOString();
+    const clock = await readyClock(client, token, start);
+    const partial = receivable({ external_id: 'PART', due_date: addDays(businessDate(new Date(start)), 30), net_future_value: '10000.00', requested_net_future_value: '6000.00' });
+    const direct = await createDirect(client, token, directBody({ test_clock_id: clock.id, receivables: [partial] }));
+    expect(direct.status, direct.text).to.equal(201);
+    const [{ id }] = await testDb()('stock_items').where({ source_operation_id: direct.body.id }).select('id');
+    const remainder = (await client.get(`/v1/stock/${id}`, { token })).body;
+    expect(remainder).to.include({ status: 'IN_STOCK', net_future_value: '4000.00', created_at: start, updated_at: start });
+
+    // A remainder is never pre-authorized; the assignor's consent is given in real time, off the clock.
+    expect((await client.patch(`/v1/stock/${id}`, { pre_authorized: true }, { token })).status).to.equal(200);
+    const stock = await requestAnticipation(client, token, anticipationBody([id], '4000.00', { test_clock_id: clock.id }));
+    expect(stock.status, stock.text).to.equal(201);
+    expect(stock.body).to.include({ test_clock_id: clock.id, created_at: start });
+    expect((await client.get(`/v1/stock/${id}`, { token })).body).to.include({ status: 'ANTICIPATED', operation_id: stock.body.id, created_at: start, updated_at: start });
   });
 });
