@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { readFileSync, rmSync } from 'node:fs';
+import { globSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, dropDatabase, ROOT, say } from './infra.mjs';
@@ -26,7 +26,6 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   rmSync(tallyFile, { force: true });
   const mochaArgs = [...args];
   const wholeSuite = !mochaArgs.some((arg) => !arg.startsWith('-'));
-  if (wholeSuite) mochaArgs.push('test/**/*.test.ts');
   // Passwords at scrypt N=2^14 instead of 2^17 keep the suite's many logins quick; test/api/passwords.test.ts runs 2^17.
   const testEnv = {
     ...process.env, ...ephemeralSecrets(), ...env, MOCHA_TALLY_FILE: tallyFile, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
@@ -35,11 +34,17 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   };
   // The whole suite runs two files at a time (docs/decisions.md, issue #25); files named run one at a time.
   const jobs = Number(process.env.TEST_JOBS ?? (wholeSuite ? 2 : 1));
-  if (jobs > 1 && freshDatabase) {
+  const parallel = jobs > 1 && freshDatabase;
+  if (parallel) {
     await migrateTemplate(testEnv);
-    Object.assign(testEnv, { TEST_TEMPLATE_DATABASE: database, TEST_SERVER_URL: serverUrl });
+    mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
+    Object.assign(testEnv, { TEST_TEMPLATE_DATABASE: database, TEST_SERVER_URL: serverUrl, TEST_DURATIONS_FILE: DURATIONS_FILE });
     mochaArgs.push('--parallel', '--jobs', String(jobs));
     say(`${jobs} files at a time, each in its own clone of ${database}`);
+  }
+  if (wholeSuite) {
+    const files = globSync('test/**/*.test.ts', { cwd: ROOT }).sort();
+    mochaArgs.push(...(parallel ? longestFirst(files) : files));
   }
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...mochaArgs], { cwd: ROOT, stdio: 'inherit', env: testEnv });
   const stopChild = () => child.kill('SIGINT');
@@ -49,6 +54,31 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   await dropDatabase(serverUrl, database).catch(() => undefined);
   if (jobs > 1) await dropClonesOf(serverUrl, database).catch(() => undefined);
   return { code, tally: readTally(tallyFile) };
+}
+
+/** Where each file of a parallel run leaves its wall time (test/setup.ts), one JSON line a file. */
+const DURATIONS_FILE = path.join(ROOT, '.data', 'test-durations.jsonl');
+
+/**
+ * The files, those the last parallel runs took longest on first (and any they did not run before
+ * them): the pool hands files out in this order, so a long file started last would run alone at the
+ * end while the other job idles. Without a record (a fresh clone), the files' own order. The record
+ * is compacted here to one line a file, the latest.
+ */
+function longestFirst(files) {
+  const took = new Map();
+  try {
+    for (const line of readFileSync(DURATIONS_FILE, 'utf8').split('\n')) {
+      if (!line) continue;
+      const { file, ms } = JSON.parse(line);
+      took.set(file, ms);
+    }
+  } catch {
+    return files;
+  }
+  writeFileSync(DURATIONS_FILE, [...took].filter(([file]) => files.includes(file)).map(([file, ms]) => `${JSON.stringify({ file, ms })}\n`).join(''));
+  const cost = (file) => took.get(file) ?? Infinity;
+  return [...files].sort((a, b) => (cost(b) === cost(a) ? a.localeCompare(b) : cost(b) - cost(a)));
 }
 
 /** Migrates and seeds the run's database once, as the template each file's database is cloned from (test/support/file-database.ts). */
