@@ -66,15 +66,21 @@ const DURATIONS_FILE = path.join(ROOT, '.data', 'test-durations.jsonl');
  * is compacted here to one line a file, the latest.
  */
 function longestFirst(files) {
-  const took = new Map();
+  let lines;
   try {
-    for (const line of readFileSync(DURATIONS_FILE, 'utf8').split('\n')) {
-      if (!line) continue;
-      const { file, ms } = JSON.parse(line);
-      took.set(file, ms);
-    }
+    lines = readFileSync(DURATIONS_FILE, 'utf8').split('\n');
   } catch {
     return files;
+  }
+  const took = new Map();
+  for (const line of lines) {
+    // A line cut short (a run stopped mid-write) is dropped at the compaction below.
+    try {
+      const { file, ms } = JSON.parse(line);
+      if (typeof file === 'string' && Number.isFinite(ms)) took.set(file, ms);
+    } catch {
+      continue;
+    }
   }
   writeFileSync(DURATIONS_FILE, [...took].filter(([file]) => files.includes(file)).map(([file, ms]) => `${JSON.stringify({ file, ms })}\n`).join(''));
   const cost = (file) => took.get(file) ?? Infinity;
