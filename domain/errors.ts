@@ -20,6 +20,11 @@ export class AppError extends Error {
   }
 }
 
+/** An error's code: its detail when a string, else the structured detail's `code`. */
+export function errorCode(error: AppError): string {
+  return typeof error.detail === 'string' ? error.detail : error.detail.code;
+}
+
 export interface FieldError {
   loc: (string | number)[];
   msg: string;

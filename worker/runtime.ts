@@ -22,6 +22,8 @@ function freeLoopbackPort(): Promise<number> {
 
 /** Where the runtime installed last exports its metrics. */
 let metricsUrl: string | undefined;
+/** An install under way. */
+let installing: Promise<void> | undefined;
 
 /** Installs the runtime with its exporter on a port free now; another is tried if that one is taken before the exporter binds it. */
 async function installOnFreePort({ logger, level }: { logger: Logger; level: string }): Promise<void> {
@@ -70,6 +72,8 @@ const scrapeRuntime: ExtraMetrics = async () => {
  * worker for its life; a test process starts and stops one per file.
  */
 export async function installRuntime(logger: Logger, level: string): Promise<ExtraMetrics> {
-  if (!runtimeLive()) await installOnFreePort({ logger, level });
+  // Two workers starting together share one install: the second would otherwise find none live
+  // while the first waits for its port, and install a second one, which the SDK refuses.
+  if (!runtimeLive()) await (installing ??= installOnFreePort({ logger, level }).finally(() => { installing = undefined; }));
   return scrapeRuntime;
 }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AppError } from '../../domain/errors';
+import { AppError, errorCode } from '../../domain/errors';
 import type { Logger } from '../../db/logger';
 import type { AuditTrail } from './audit-trail';
 
@@ -21,8 +21,6 @@ function idIn(template: string, path: string): string | undefined {
   return at < 0 ? undefined : decodeURIComponent(path.split('/')[at] ?? '');
 }
 
-const codeOf = (error: AppError) => (typeof error.detail === 'string' ? error.detail : error.detail.code);
-
 /**
  * A staff action answered with an error still leaves a row (issue #29): `<action>_refused` for a
  * 4xx (not allowed, wrong state, already approved, bad input) and `<action>_failed` for a 5xx,
@@ -35,13 +33,13 @@ export function auditRefusals(audit: AuditTrail, logger: Logger) {
   return async (req: Request, error: AppError): Promise<void> => {
     const route = req.ctx?.route;
     const known = route && STAFF_ACTIONS[`${route.method} ${route.pathTemplate}`];
-    if (!known || req.ctx.principal?.tokenType !== 'user' || codeOf(error) === 'database_unavailable') return;
+    if (!known || req.ctx.principal?.tokenType !== 'user' || errorCode(error) === 'database_unavailable') return;
     const id = idIn(route.pathTemplate, req.path);
     try {
       await audit.record(req, {
         action: `${known.action}_${error.status >= 500 ? 'failed' : 'refused'}`,
         target: known.target && id ? { type: known.target, id } : undefined,
-        after: { status: error.status, code: codeOf(error) },
+        after: { status: error.status, code: errorCode(error) },
       });
     } catch (err) {
       logger.error('audit row of a refused staff action not written', { request_id: req.ctx.requestId, action: known.action, err: (err as Error).message });

@@ -7,7 +7,7 @@ import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
 import { pixCharges, pixCollectionPayments } from '../../db/telemetry/metrics';
 import { splitReceivedPix } from '../../domain/collection/pix-split';
 import { refundIdOf } from '../../domain/collection/txid';
-import { AppError, Unavailable } from '../../domain/errors';
+import { AppError, errorCode, Unavailable } from '../../domain/errors';
 import type { Logger } from '../../db/logger';
 import { Money } from '../../domain/money';
 import type { TitleStatus } from '../../domain/title-rules';
@@ -43,7 +43,7 @@ const TITLE_CLOSED = new Set(['title_already_paid', 'title_balance_locked', 'tit
 const BALANCE_MOVED = 'payment_exceeds_outstanding_balance';
 const ATTEMPTS = 3;
 
-const codeOf = (err: unknown) => (err instanceof AppError ? (typeof err.detail === 'string' ? err.detail : err.detail.code) : null);
+const codeOf = (err: unknown) => (err instanceof AppError ? errorCode(err) : null);
 
 /**
  * Applies one PIX the PSP received against a title's charge, exactly once whoever reports it

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
-import { AppError, Unavailable, ValidationFailed } from '../../domain/errors';
+import { AppError, errorCode, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
 import { isTemporalUnavailable } from '../temporal-client';
 import type { Logger } from '../../db/logger';
@@ -61,7 +61,7 @@ export function errorHandler(logger: Logger, beforeAnswer?: (req: Request, error
     // With response validation on (every test run), error bodies are checked against the document like every reply.
     if (res.locals.replyThroughValidator) {
       // Named in the log if the validator refuses this body (lastResortJson).
-      res.locals.errorCode = typeof appError.detail === 'string' ? appError.detail : appError.detail.code;
+      res.locals.errorCode = errorCode(appError);
       res.json(JSON.parse(text));
     }
     else res.type('application/json').send(text);

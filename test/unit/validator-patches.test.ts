@@ -6,8 +6,8 @@ import url from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { metadataOf, MutatedOperation, OpenApiDocument, parameterMutators, validatorsOf } from '../support/validator-app';
 import { buildDocument } from '../../api/openapi/document';
-import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator, schemasCompiledOnce } from '../../api/middleware/validator-patches';
-import { validatorOptions } from '../../api/middleware/openapi-validation';
+import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator } from '../../api/middleware/validator-patches';
+import { openapiValidation, validatorOptions } from '../../api/middleware/openapi-validation';
 
 type Compile = ((path: string, options?: object) => unknown) & { memoised?: true };
 
@@ -245,10 +245,11 @@ describe('the patches of express-openapi-validator internals (api/middleware/val
     }
 
     it('validates every request body, parameter set and response of the document as the validator\'s own compilation does, with the same errors', async () => {
-      schemasCompiledOnce();
+      const served = buildDocument('http://localhost:8000', 'dev') as unknown as Record<string, unknown>;
+      // The api's own building of its validation installs the patch.
+      openapiValidation(served, true);
       const patched = util.useAjvCache;
       expect(patched.original).to.be.a('function');
-      const served = buildDocument('http://localhost:8000', 'dev') as unknown as Record<string, unknown>;
       const { requestDocument, responseDocument, request, response } = await validatorsOf(validatorOptions(served, true));
       const operations = Object.entries(responseDocument.paths).flatMap(([path, item]) => Object.keys(item).filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method)).map((method) => ({ path, method })));
       const seen = { valid: 0, invalid: 0 };

@@ -43,4 +43,14 @@ describe('the worker process\'s Temporal runtime', function () {
       squatter.close();
     }
   });
+
+  it('starts two workers at once on one runtime, installed once', async () => {
+    await stopSharedWorker();
+    const workers = await Promise.all([1, 2].map(() => startWorker(testConfig({ TEMPORAL_TASK_QUEUE: `runtime-${randomUUID()}` }))));
+    try {
+      for (const worker of workers) expect(await (await fetch(worker.metricsUrl)).text()).to.match(/^temporal_/m);
+    } finally {
+      for (const worker of workers) await worker.stop();
+    }
+  });
 });
