@@ -4,17 +4,8 @@ import { fromColumns, toColumns } from './columns';
 import { newestFirst, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
-export interface AssignorRow {
+export interface AssignorRow extends AssignorInput {
   id: string;
-  type: 'F' | 'J';
-  document: string;
-  cpf: string | null;
-  cnpj: string | null;
-  name: string;
-  tradeName: string | null;
-  email: string;
-  phone: string | null;
-  address: Record<string, unknown> | null;
   disbursementMethod: 'pix_document' | 'bank_account' | null;
   pixKeyDocument: string | null;
   bankCode: string | null;
