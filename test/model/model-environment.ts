@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
+import { msToTs } from '@temporalio/common/lib/time';
 import searchAttributes from '../../scripts/lib/search-attributes.json';
 import { ProviderGate } from './provider-gate';
 import { createStandInActivities } from './stand-in-activities';
@@ -30,11 +31,17 @@ function quietRuntime(): void {
 /** The skip each run ends with, to see that time still skips: longer than any timer a run leaves behind. */
 const TIME_SKIP_PROBE_MS = 3_600_000;
 /**
- * Real time that skip may take on a loaded machine; a stuck server waits the whole hour, so any
- * bound far below it tells the two apart. 15 s failed a lane's first run in a fresh-clone CI (six
- * lanes' JVM test servers on 2 cores; the same seed and path passed alone in 3 s).
+ * How the probe tells a stuck server from a slow one: a server that cannot skip (a time-skipping
+ * lock some workflow still holds) moves its clock at real time's pace, one that skips moves it by
+ * the timers it fires, many times faster however loaded the machine. So the server's clock is read
+ * every `TIME_SKIP_PROGRESS_WINDOW_MS` of real time while the skip runs, and must have moved more
+ * than twice that each time. A fixed bound on the whole skip failed the first runs of a
+ * fresh-clone CI twice (15 s, then 60 s: six lanes' JVM test servers starting cold on 2 cores),
+ * where the same seed and path pass alone in 3 s. The skip may still take `TIME_SKIP_CHECK_MS` at
+ * most, far below the hour a stuck server would wait.
  */
-const TIME_SKIP_CHECK_MS = 60_000;
+const TIME_SKIP_PROGRESS_WINDOW_MS = 20_000;
+const TIME_SKIP_CHECK_MS = 600_000;
 
 /** How many times a test server may fail to start: the SDK gives the JVM 5 s, which a loaded machine can exceed. */
 const SERVER_START_ATTEMPTS = 3;
@@ -117,15 +124,35 @@ export class ModelEnvironment {
    * still holds), rather than the next run of the lane, whose timers would wait in real time
    * until its property timeout.
    */
-  async checkTimeSkips(): Promise<void> {
-    let waited: NodeJS.Timeout | undefined;
-    const stuck = new Promise<true>((resolve) => { waited = setTimeout(() => resolve(true), TIME_SKIP_CHECK_MS); });
+  async checkTimeSkips(windowMs = TIME_SKIP_PROGRESS_WINDOW_MS): Promise<void> {
+    const started = Date.now();
+    let mark = { real: started, server: await this.now() };
+    // The skip is given up when the probe fails: left pending, it would be retried on a closed
+    // connection once the lane tears its environment down, an error thrown from a timer.
+    const giveUp = new AbortController();
+    const { connection } = this.env;
+    const skipped = connection
+      .withAbortSignal(giveUp.signal, () => connection.testService!.unlockTimeSkippingWithSleep({ duration: msToTs(TIME_SKIP_PROBE_MS) }))
+      .then(() => true as const);
     try {
-      if (await Promise.race([this.advance(TIME_SKIP_PROBE_MS).then(() => false), stuck])) {
-        throw new Error(`time skipping is stuck after this run: a skip of ${TIME_SKIP_PROBE_MS} ms of workflow time took more than ${TIME_SKIP_CHECK_MS} ms of real time`);
+      for (;;) {
+        let waited: NodeJS.Timeout | undefined;
+        const window = new Promise<false>((resolve) => { waited = setTimeout(() => resolve(false), windowMs); });
+        if (await Promise.race([skipped, window]).finally(() => clearTimeout(waited))) return;
+        const reading = { real: Date.now(), server: await this.now() };
+        const moved = reading.server - mark.server;
+        if (moved <= 2 * (reading.real - mark.real)) {
+          throw new Error(`time skipping is stuck after this run: asked to skip ${TIME_SKIP_PROBE_MS} ms, the test server's clock moved ${moved} ms in ${reading.real - mark.real} ms of real time`);
+        }
+        if (reading.real - started >= TIME_SKIP_CHECK_MS) {
+          throw new Error(`time skipping is too slow after this run: a skip of ${TIME_SKIP_PROBE_MS} ms of workflow time took more than ${TIME_SKIP_CHECK_MS} ms of real time`);
+        }
+        mark = reading;
       }
-    } finally {
-      clearTimeout(waited);
+    } catch (err) {
+      giveUp.abort();
+      await skipped.catch(() => undefined);
+      throw err;
     }
   }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { checkOperationModel, ModelCheckOptions } from '../model/check-operation-model';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { bundleModelWorkflows } from '../model/model-environment';
+import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environment';
 
 /**
  * Issue #23: the operation workflow, with its real code on the time-skipping test server and
@@ -29,5 +29,18 @@ describe('operation workflow against its model (random interleavings)', function
     const { failures, coverage } = await checkOperationModel(bundle, options);
     process.stdout.write(`      model coverage: ${coverage}\n`);
     expect(failures.map((f) => f.report), failures.map((f) => f.report).join('\n\n')).to.deep.equal([]);
+  });
+
+  it('the probe after each run passes a server that skips time and fails one that cannot (a time-skipping lock left held)', async function () {
+    this.timeout(60_000);
+    const environment = await ModelEnvironment.start(bundle);
+    try {
+      await environment.checkTimeSkips(2_000);
+      await environment.env.connection.testService!.lockTimeSkipping({});
+      const failure = await environment.checkTimeSkips(2_000).then(() => null, (err: Error) => err);
+      expect(failure?.message).to.match(/^time skipping is stuck after this run: asked to skip 3600000 ms, the test server's clock moved \d+ ms in \d+ ms of real time$/);
+    } finally {
+      await environment.stop();
+    }
   });
 });
