@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { msToTs } from '@temporalio/common/lib/time';
 import searchAttributes from '../../scripts/lib/search-attributes.json';
 import { ProviderGate } from './provider-gate';
 import { createStandInActivities } from './stand-in-activities';
@@ -130,10 +129,7 @@ export class ModelEnvironment {
     // The skip is given up when the probe fails: left pending, it would be retried on a closed
     // connection once the lane tears its environment down, an error thrown from a timer.
     const giveUp = new AbortController();
-    const { connection } = this.env;
-    const skipped = connection
-      .withAbortSignal(giveUp.signal, () => connection.testService!.unlockTimeSkippingWithSleep({ duration: msToTs(TIME_SKIP_PROBE_MS) }))
-      .then(() => true as const);
+    const skipped = this.env.connection.withAbortSignal(giveUp.signal, () => this.advance(TIME_SKIP_PROBE_MS)).then(() => true as const);
     try {
       for (;;) {
         let waited: NodeJS.Timeout | undefined;
