@@ -13,6 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
+import { freeLowPort } from './lib/ports.mjs';
 import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
@@ -30,7 +31,9 @@ const ca = await generate([{ name: 'commonName', value: 'Chaos CA' }], { keyType
 const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert }, extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }, { name: 'extKeyUsage', serverAuth: true }] });
 const received = new Map(); // event_id -> times
 let receiver = null;
-let receiverPort = 0;
+// Below the ephemeral range: the receiver is stopped for a minute and listens again on the same
+// port, which an outgoing connection could have taken meanwhile if the port were an ephemeral one.
+const receiverPort = await freeLowPort();
 async function startReceiver() {
   receiver = https.createServer({ cert: leaf.cert, key: leaf.private }, (req, res) => {
     const chunks = [];
@@ -41,8 +44,13 @@ async function startReceiver() {
       res.writeHead(204).end();
     });
   });
-  await new Promise((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
-  receiverPort = receiver.address().port;
+  await new Promise((resolve, reject) => {
+    receiver.once('error', reject);
+    receiver.listen(receiverPort, '127.0.0.1', () => {
+      receiver.off('error', reject);
+      resolve();
+    });
+  });
 }
 async function stopReceiver() {
   receiver.closeAllConnections();

@@ -29,7 +29,10 @@ function bindable(port) {
   });
 }
 
-/** A free port below the ephemeral range: Temporal stores membership ports in a smallint. */
+/**
+ * A free port below the ephemeral range: Temporal stores membership ports in a smallint, and a
+ * listener that stops and listens again on its port cannot find it taken by an outgoing connection.
+ */
 export async function freeLowPort() {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
