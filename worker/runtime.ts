@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, LogLevel, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 import type { Logger } from '../db/logger';
 import type { ExtraMetrics } from '../db/telemetry/metrics-server';
@@ -25,7 +26,11 @@ let metricsUrl: string | undefined;
 /** An install under way. */
 let installing: Promise<void> | undefined;
 
-/** Installs the runtime with its exporter on a port free now; another is tried if that one is taken before the exporter binds it. */
+/**
+ * Installs the runtime with its exporter on a port free now; another is tried if that one is taken
+ * before the exporter binds it. A runtime already live stays: the SDK refuses a second install (the
+ * SDK has no other public way to ask whether one is live).
+ */
 async function installOnFreePort({ logger, level }: { logger: Logger; level: string }): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freeLoopbackPort();
@@ -41,13 +46,11 @@ async function installOnFreePort({ logger, level }: { logger: Logger; level: str
       metricsUrl = `http://127.0.0.1:${port}/metrics`;
       return;
     } catch (err) {
+      if (err instanceof IllegalStateError) return;
       if (attempt >= ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
     }
   }
 }
-
-/** Whether the SDK holds a runtime now (its singleton, which it drops when it shuts one down). */
-const runtimeLive = (): boolean => (Runtime as unknown as { _instance?: Runtime })._instance !== undefined;
 
 /** Where the runtime exports its metrics now (the process's own scrape appends them). */
 export const runtimeMetricsUrl = (): string | undefined => metricsUrl;
@@ -72,8 +75,7 @@ const scrapeRuntime: ExtraMetrics = async () => {
  * worker for its life; a test process starts and stops one per file.
  */
 export async function installRuntime(logger: Logger, level: string): Promise<ExtraMetrics> {
-  // Two workers starting together share one install: the second would otherwise find none live
-  // while the first waits for its port, and install a second one, which the SDK refuses.
-  if (!runtimeLive()) await (installing ??= installOnFreePort({ logger, level }).finally(() => { installing = undefined; }));
+  // Two workers starting together share one install (and one port probe).
+  await (installing ??= installOnFreePort({ logger, level }).finally(() => { installing = undefined; }));
   return scrapeRuntime;
 }
