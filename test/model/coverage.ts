@@ -9,6 +9,8 @@ export class ModelCoverage {
   /** Test clock advances that came back ready, and titles a clock advance turned OVERDUE. */
   clockAdvances = 0;
   overdueByClock = 0;
+  /** Runs that closed with an activity in flight, after which their lane got a fresh test server (OperationUnderTest.closedWithActivityInFlight). */
+  serversRenewed = 0;
   private readonly moves = new Map<string, number>();
 
   record(under: OperationUnderTest): void {
@@ -23,6 +25,6 @@ export class ModelCoverage {
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; ${this.serversRenewed} closed with an activity in flight (test server renewed); moves: ${moves}`;
   }
 }

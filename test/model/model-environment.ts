@@ -76,12 +76,23 @@ export class ModelEnvironment {
   readonly gate = new ProviderGate();
   /** Why the worker stopped on its own: every step then fails at once instead of waiting for it. */
   workerFailure: unknown = null;
+  private server!: TestWorkflowEnvironment;
   private worker!: Worker;
   private running!: Promise<void>;
 
-  private constructor(readonly env: TestWorkflowEnvironment) {}
+  private constructor(private readonly bundle: WorkflowBundleWithSourceMap) {}
 
   static async start(bundle: WorkflowBundleWithSourceMap): Promise<ModelEnvironment> {
+    const model = new ModelEnvironment(bundle);
+    await model.open();
+    return model;
+  }
+
+  get env(): TestWorkflowEnvironment {
+    return this.server;
+  }
+
+  private async open(): Promise<void> {
     const env = await startTestServer();
     const { IndexedValueType } = temporal.api.enums.v1;
     const types: Record<string, temporal.api.enums.v1.IndexedValueType> = {
@@ -92,17 +103,26 @@ export class ModelEnvironment {
     });
     // The server skips time whenever every workflow waits; a model run moves it itself (`advance`).
     await env.connection.testService!.lockTimeSkipping({});
-    const model = new ModelEnvironment(env);
-    model.worker = await Worker.create({
+    this.server = env;
+    this.workerFailure = null;
+    this.worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: MODEL_TASK_QUEUE,
-      workflowBundle: bundle,
-      activities: createStandInActivities({ worlds: model.worlds, gate: model.gate, now: () => env.currentTimeMs() }),
+      workflowBundle: this.bundle,
+      activities: createStandInActivities({ worlds: this.worlds, gate: this.gate, now: () => env.currentTimeMs() }),
     });
-    model.running = model.worker.run().catch((err: unknown) => {
-      model.workerFailure = err;
+    this.running = this.worker.run().catch((err: unknown) => {
+      this.workerFailure = err;
     });
-    return model;
+  }
+
+  /**
+   * A fresh test server and worker for the lane's next runs, after a run left this server unable to
+   * skip time through no fault of the workflow's (OperationUnderTest.closedWithActivityInFlight).
+   */
+  async renew(): Promise<void> {
+    await this.stop();
+    await this.open();
   }
 
   /** The test server's clock, which the workflow's own `Date.now()` follows. */

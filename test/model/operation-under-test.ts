@@ -17,7 +17,7 @@ const ACTIVITY_CLOSED = [
 const SIGNAL_CLOSED = [EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED];
 const RUN_CLOSED = [
   EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
-  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
 ];
 /** Longer than any stand-in activity takes: a workflow not at rest by then is stuck in a task, which is a failure of its own. */
 const REST_TIMEOUT_MS = 30_000;
@@ -169,8 +169,7 @@ export class OperationUnderTest {
     while (!(await this.restingNow())) {
       if (this.model.workerFailure) throw new Error(`the worker stopped: ${String(this.model.workerFailure)}`);
       if (Date.now() > deadline) {
-        const last = (await this.latestHistory()).slice(-8).map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(', ');
-        throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms; provider calls running ${this.model.gate.running(this.operationId)}; history ends ${last}`);
+        throw new Error(`${this.handle.workflowId} not at rest after ${REST_TIMEOUT_MS} ms; provider calls running ${this.model.gate.running(this.operationId)}; history ends ${await this.historyTail()}`);
       }
       await sleep(10);
     }
@@ -179,20 +178,47 @@ export class OperationUnderTest {
   private async restingNow(): Promise<boolean> {
     const { gate } = this.model;
     if (gate.running(this.operationId) > 0) return false;
-    const events = await this.latestHistory(this.handle.workflowId);
+    const events = await this.runHistory(this.handle.workflowId);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
     if (!quiet(events, gate.isStalled(this.operationId))) return false;
     // On a test clock the operation and its clock signal each other: both must be quiet, or a command
     // would race their exchange (an update sent meanwhile was seen never accepted on the test server).
-    return !this.onClock || quiet(await this.latestHistory(this.clock.workflowId), false);
+    return !this.onClock || quiet(await this.runHistory(this.clock.workflowId), false);
   }
 
-  private async latestHistory(workflowId = this.handle.workflowId): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  /**
+   * Whether a run of this operation's workflow (or of its test clock's) closed with an activity
+   * still in flight, as a cancel may leave a dispatch it stopped waiting for. The real server drops
+   * such an activity. The Java test server keeps the time-skipping lock it took when the activity
+   * was scheduled: every later report of that activity (completion, failure, timeout) meets a
+   * closed workflow and is refused before the lock is released, so the server's clock moves at
+   * real time's pace from then on.
+   */
+  async closedWithActivityInFlight(): Promise<boolean> {
+    for (const workflowId of this.onClock ? [this.handle.workflowId, this.clock.workflowId] : [this.handle.workflowId]) {
+      let runId: string | undefined;
+      do {
+        const events = await this.runHistory(workflowId, runId);
+        const closed = RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED);
+        if (closed && activitiesInFlight(events) > 0) return true;
+        runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+      } while (runId);
+    }
+    return false;
+  }
+
+  /** The last events of the latest run, by type: what a failure report shows of where the workflow was. */
+  async historyTail(count = 8): Promise<string> {
+    return (await this.runHistory()).slice(-count).map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(', ');
+  }
+
+  /** The history of run `runId` of `workflowId`, or of its latest run. */
+  private async runHistory(workflowId = this.handle.workflowId, runId?: string): Promise<temporal.api.history.v1.IHistoryEvent[]> {
     const events: temporal.api.history.v1.IHistoryEvent[] = [];
     let nextPageToken: Uint8Array | undefined;
     do {
       const page = await this.model.env.client.workflowService.getWorkflowExecutionHistory({
-        namespace: 'default', execution: { workflowId }, nextPageToken, maximumPageSize: 1000,
+        namespace: 'default', execution: { workflowId, runId }, nextPageToken, maximumPageSize: 1000,
       });
       events.push(...(page.history?.events ?? []));
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -208,19 +234,26 @@ export class OperationUnderTest {
 function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean): boolean {
   let taskPending = false;
   let signalling = 0;
-  const activities = new Set<string>();
   for (const event of events) {
     const type = event.eventType!;
     if (type === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) taskPending = true;
     else if (TASK_CLOSED.includes(type)) taskPending = false;
     else if (type === EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) signalling += 1;
     else if (SIGNAL_CLOSED.includes(type)) signalling -= 1;
-    else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
-    else if (ACTIVITY_CLOSED.includes(type)) activities.delete(String(scheduledEventIdOf(event)));
   }
   // The latest run: a continue-as-new is never its last event, the new run's start is.
   if (RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)) return true;
-  return !taskPending && signalling === 0 && (activities.size === 0 || stalled);
+  return !taskPending && signalling === 0 && (activitiesInFlight(events) === 0 || stalled);
+}
+
+/** Activities a run's history scheduled and has not closed. */
+function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[]): number {
+  const activities = new Set<string>();
+  for (const event of events) {
+    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
+    else if (ACTIVITY_CLOSED.includes(event.eventType!)) activities.delete(String(scheduledEventIdOf(event)));
+  }
+  return activities.size;
 }
 
 /** The model run's test clock, standing at the test server's time; the operation's starting knowledge of it. */

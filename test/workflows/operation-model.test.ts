@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { checkOperationModel, ModelCheckOptions } from '../model/check-operation-model';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environment';
+import { OperationUnderTest } from '../model/operation-under-test';
+import { OperationWorld } from '../model/world';
 
 /**
  * Issue #23: the operation workflow, with its real code on the time-skipping test server and
@@ -39,6 +41,27 @@ describe('operation workflow against its model (random interleavings)', function
       await environment.env.connection.testService!.lockTimeSkipping({});
       const failure = await environment.checkTimeSkips(2_000).then(() => null, (err: Error) => err);
       expect(failure?.message).to.match(/^time skipping is stuck after this run: asked to skip 3600000 ms, the test server's clock moved \d+ ms in \d+ ms of real time$/);
+    } finally {
+      await environment.stop();
+    }
+  });
+
+  it('a run closed with an activity in flight leaves the test server unable to skip time; the harness sees it in the history and renews the server', async function () {
+    this.timeout(60_000);
+    const environment = await ModelEnvironment.start(bundle);
+    try {
+      const world = new OperationWorld(`model-leak-${process.pid}-${Date.now()}`, 'APPROVED_DIRECT', 1, [{ face: '100.00', overdueAfterMs: 60_000 }]);
+      // The provider holds the contract dispatch the approved operation starts with.
+      environment.gate.stall(world.operationId);
+      const under = await OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: false, approvalsRequired: 1 }, false);
+      expect(await under.closedWithActivityInFlight()).to.equal(false);
+      await under.handle.terminate('closed with its dispatch in flight');
+      environment.gate.resume(world.operationId);
+      expect(await under.closedWithActivityInFlight()).to.equal(true);
+      const stuck = await environment.checkTimeSkips(2_000).then(() => null, (err: Error) => err);
+      expect(stuck?.message).to.match(/^time skipping is stuck after this run/);
+      await environment.renew();
+      await environment.checkTimeSkips(2_000);
     } finally {
       await environment.stop();
     }
