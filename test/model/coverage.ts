@@ -10,7 +10,9 @@ export class ModelCoverage {
   clockAdvances = 0;
   overdueByClock = 0;
   /** Runs that closed with an activity in flight, after which their lane got a fresh test server (OperationUnderTest.closedWithActivityInFlight). */
-  serversRenewed = 0;
+  renewedAfterActivityInFlight = 0;
+  /** Runs after which the test server could not skip time for another reason, each with the probe's report; their lane got a fresh server too. */
+  readonly stuckAfterClose: string[] = [];
   private readonly moves = new Map<string, number>();
 
   record(under: OperationUnderTest): void {
@@ -25,6 +27,6 @@ export class ModelCoverage {
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; ${this.serversRenewed} closed with an activity in flight (test server renewed); moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; moves: ${moves}`;
   }
 }

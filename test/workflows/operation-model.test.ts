@@ -31,6 +31,9 @@ describe('operation workflow against its model (random interleavings)', function
     const { failures, coverage } = await checkOperationModel(bundle, options);
     process.stdout.write(`      model coverage: ${coverage}\n`);
     expect(failures.map((f) => f.report), failures.map((f) => f.report).join('\n\n')).to.deep.equal([]);
+    // A server stuck now and then after a closed run is the test server's defect; after more than
+    // one run in a hundred, something of ours leaves locks behind.
+    expect(coverage.stuckAfterClose.length, coverage.stuckAfterClose.join('\n')).to.be.at.most(Math.floor((options.path === undefined ? options.runs : 1) / 100));
   });
 
   it('the probe after each run passes a server that skips time and fails one that cannot (a time-skipping lock left held)', async function () {
