@@ -117,8 +117,8 @@ export class ModelEnvironment {
   }
 
   /**
-   * A fresh test server and worker for the lane's next runs, after a run left this server unable to
-   * skip time through no fault of the workflow's (OperationUnderTest.closedWithActivityInFlight).
+   * A fresh test server and worker for the lane's next runs, after a closed run left this server
+   * unable to skip time: a lock of the server's own bookkeeping (runInterleaving).
    */
   async renew(): Promise<void> {
     await this.stop();
