@@ -58,8 +58,9 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
     } else {
       const stuck = await environment.checkTimeSkips().then(() => null, (err: Error) => err.message);
       if (stuck) {
-        coverage.stuckAfterClose.push(`${world.operationId}: ${stuck}; the run's history ends ${await under.historyTail(12)}`);
-        process.stderr.write(`model: test server renewed after ${coverage.stuckAfterClose[coverage.stuckAfterClose.length - 1]}\n`);
+        const report = `${world.operationId}: ${stuck}; the run's history ends ${await under.historyTail(12)}`;
+        coverage.stuckAfterClose.push(report);
+        process.stderr.write(`model: test server renewed after ${report}\n`);
         await environment.renew();
       }
     }
