@@ -4,7 +4,7 @@
  * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
-import { PASSWORD_LOG2N } from './crypto/passwords';
+import { LEAST_LOG2N, PASSWORD_LOG2N } from './crypto/passwords';
 import { checkDeployment, UnsafeSetting } from './config-checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
 import { DEFAULT_TASK_QUEUE } from '../domain/workflow-ids';
@@ -246,7 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       hashConcurrency: int(env, 'LOGIN_HASH_CONCURRENCY', 2, 1),
       hashQueue: int(env, 'LOGIN_HASH_QUEUE', 32, 0),
     },
-    passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, 14)) },
+    passwords: { scryptLog2N: Math.min(20, int(env, 'PASSWORD_SCRYPT_LOG2N', PASSWORD_LOG2N, LEAST_LOG2N)) },
     rateLimit: {
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
       perTokenRpm: int(env, 'RATE_LIMIT_TOKEN_RPM', 120, 1),

@@ -20,7 +20,7 @@ const dataDir = path.join(ROOT, '.data', `cluster-test-${process.pid}`);
 // What the suite's own api would get from test/support/stack.ts: budgets the suite cannot exhaust,
 // quick password hashing, the dev environment, and secrets the tests share with the processes.
 const testEnv = {
-  ...ephemeralSecrets(), ...UNEXHAUSTED_RATE_LIMITS, SERVICE_ENV: 'dev', PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '14',
+  ...ephemeralSecrets(), ...UNEXHAUSTED_RATE_LIMITS, SERVICE_ENV: 'dev', PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '10',
   OPENAPI_VALIDATE_RESPONSES: 'true',
 };
 const cluster = await startCluster({

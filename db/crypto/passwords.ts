@@ -10,10 +10,12 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, ScryptOptions } from 
  * verified on every token exchange, so they keep N=2^14.
  */
 export const PASSWORD_LOG2N = 17;
-const SECRET_PARAMS = { N: 2 ** 14, r: 8, p: 1 };
+const SECRET_LOG2N = 14;
+/** The least `PASSWORD_SCRYPT_LOG2N` a dev or test process takes (db/config.ts); prod refuses below PASSWORD_LOG2N. */
+export const LEAST_LOG2N = 10;
 const KEY_LENGTH = 32;
 
-const passwordParams = (log2n: number) => ({ N: 2 ** log2n, r: 8, p: 1 });
+const paramsOf = (log2n: number) => ({ N: 2 ** log2n, r: 8, p: 1 });
 
 function scrypt(secret: string, salt: Buffer, params: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
   // scrypt needs 128·N·r·p bytes; Node's default ceiling (32 MiB) is below N=2^17, so allow twice the need.
@@ -29,14 +31,14 @@ async function hashWith(secret: string, params: { N: number; r: number; p: numbe
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-/** Client secrets (random, high entropy). */
-export function hashSecret(secret: string): Promise<string> {
-  return hashWith(secret, SECRET_PARAMS);
+/** Client secrets (random, high entropy); `log2n` below 14 exists only for the test suite's factories. */
+export function hashSecret(secret: string, log2n = SECRET_LOG2N): Promise<string> {
+  return hashWith(secret, paramsOf(log2n));
 }
 
 /** User passwords; `log2n` below 17 exists only for the test suite's speed (refused in prod). */
 export function hashPassword(password: string, log2n = PASSWORD_LOG2N): Promise<string> {
-  return hashWith(password, passwordParams(log2n));
+  return hashWith(password, paramsOf(log2n));
 }
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
@@ -50,18 +52,22 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 /** Whether a stored password hash is weaker than the parameters in force. */
 export function needsRehash(stored: string, log2n = PASSWORD_LOG2N): boolean {
   const [, n, r, p] = stored.split('$');
-  const wanted = passwordParams(log2n);
+  const wanted = paramsOf(log2n);
   return Number(n) < wanted.N || Number(r) < wanted.r || Number(p) < wanted.p;
 }
 
 const ZERO_SALT = 'AAAAAAAAAAAAAAAAAAAAAA==';
 const ZERO_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
+const decoyAt = (log2n: number): string => {
+  const { N, r, p } = paramsOf(log2n);
+  return ['scrypt', N, r, p, ZERO_SALT, ZERO_KEY].join('$');
+};
+
 /** A hash nobody's secret matches, verified for unknown accounts so they cost the same time. */
-export const DECOY_HASH = ['scrypt', SECRET_PARAMS.N, SECRET_PARAMS.r, SECRET_PARAMS.p, ZERO_SALT, ZERO_KEY].join('$');
+export const DECOY_HASH = decoyAt(SECRET_LOG2N);
 
 /** The decoy for logins, at the password parameters in force. */
 export function decoyPasswordHash(log2n = PASSWORD_LOG2N): string {
-  const params = passwordParams(log2n);
-  return ['scrypt', params.N, params.r, params.p, ZERO_SALT, ZERO_KEY].join('$');
+  return decoyAt(log2n);
 }

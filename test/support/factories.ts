@@ -29,7 +29,7 @@ export async function buildCredential(overrides: Partial<Omit<TestCredential, 'i
   const scopes = overrides.scopes ?? [...CLIENT_SCOPES];
   const id = uuidv7();
   await testDb()('api_credentials').insert({
-    id, originator_id: originatorId, client_id: clientId, secret_hash: await hashSecret(secret), env, scopes, expires_at: overrides.expiresAt ?? null,
+    id, originator_id: originatorId, client_id: clientId, secret_hash: await hashSecret(secret, testConfig().passwords.scryptLog2N), env, scopes, expires_at: overrides.expiresAt ?? null,
   });
   return { id, originatorId, clientId, secret, scopes };
 }
