@@ -50,21 +50,29 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
     environment.gate.resume(world.operationId);
     if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
     if (setup.onClock) await under.deleteClock();
-    // Every run is closed now, so a lock still held is the test server's own bookkeeping: such a
-    // run leaves its lane a fresh server (the check bounds how many may, test/workflows/operation-model.test.ts).
-    if (await under.closedWithActivityInFlight()) {
-      coverage.renewedAfterActivityInFlight += 1;
-      await environment.renew();
-    } else {
-      const stuck = await environment.checkTimeSkips().then(() => null, (err: Error) => err.message);
-      if (stuck) {
-        const report = `${world.operationId}: ${stuck}; the run's history ends ${await under.historyTail(12)}`;
-        coverage.stuckAfterClose.push(report);
-        process.stderr.write(`model: test server renewed after ${report}\n`);
-        await environment.renew();
-      }
-    }
+    await leaveLaneSkipping(environment, under, coverage);
   }
+}
+
+/**
+ * After a run whose every workflow has closed: a time-skipping lock still held then is the test
+ * server's own bookkeeping, so the lane gets a fresh server, counted in `coverage` (the check bounds
+ * how many runs may need one, test/workflows/operation-model.test.ts). A run closed with an activity
+ * in flight needs one for certain, and no probe; any other run is probed (`probeWindowMs`, see
+ * ModelEnvironment.checkTimeSkips), and a stuck probe's report is kept and printed.
+ */
+export async function leaveLaneSkipping(environment: ModelEnvironment, under: OperationUnderTest, coverage: ModelCoverage, probeWindowMs?: number): Promise<void> {
+  if (await under.closedWithActivityInFlight()) {
+    coverage.renewedAfterActivityInFlight += 1;
+    await environment.renew();
+    return;
+  }
+  const stuck = await environment.checkTimeSkips(probeWindowMs).then(() => null, (err: Error) => err.message);
+  if (!stuck) return;
+  const report = `${under.world.operationId}: ${stuck}; the run's history ends ${await under.historyTail(12)}`;
+  coverage.stuckAfterClose.push(report);
+  process.stderr.write(`model: test server renewed after ${report}\n`);
+  await environment.renew();
 }
 
 /** How many steps driving an operation to its end may take: each moves it at least one state forward. */
