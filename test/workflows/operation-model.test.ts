@@ -41,27 +41,38 @@ describe('operation workflow against its model (random interleavings)', function
     expect(stuckProbesAllowed({ runs: 1_000, path: '0:1' })).to.equal(0);
   });
 
-  it('the probe after each run passes a server that skips time and fails one that cannot (a time-skipping lock left held)', async function () {
-    this.timeout(60_000);
+  /** `check` on a fresh lane of its own (test server and worker), stopped after it. */
+  const onFreshLane = async (check: (environment: ModelEnvironment) => Promise<void>) => {
     const environment = await ModelEnvironment.start(bundle);
     try {
+      await check(environment);
+    } finally {
+      await environment.stop();
+    }
+  };
+  /** An operation of one title, one signer and one approval, named for its test. */
+  const worldOf = (name: string, status: 'APPROVED_DIRECT' | 'WAITING_APPROVAL') =>
+    new OperationWorld(`model-${name}-${process.pid}-${Date.now()}`, status, 1, [{ face: '100.00', overdueAfterMs: 60_000 }]);
+  const startOn = (environment: ModelEnvironment, world: OperationWorld) =>
+    OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: false, approvalsRequired: 1 }, false);
+
+  it('the probe after each run passes a server that skips time and fails one that cannot (a time-skipping lock left held)', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
       await environment.checkTimeSkips(2_000);
       await environment.env.connection.testService!.lockTimeSkipping({});
       const failure = await environment.checkTimeSkips(2_000).then(() => null, (err: Error) => err);
       expect(failure?.message).to.match(/^time skipping is stuck after this run: asked to skip 3600000 ms, the test server's clock moved \d+ ms in \d+ ms of real time$/);
-    } finally {
-      await environment.stop();
-    }
+    });
   });
 
   it('a run closed with an activity in flight leaves the test server unable to skip time; the harness sees it in the history and renews the server', async function () {
     this.timeout(60_000);
-    const environment = await ModelEnvironment.start(bundle);
-    try {
-      const world = new OperationWorld(`model-leak-${process.pid}-${Date.now()}`, 'APPROVED_DIRECT', 1, [{ face: '100.00', overdueAfterMs: 60_000 }]);
+    await onFreshLane(async (environment) => {
+      const world = worldOf('leak', 'APPROVED_DIRECT');
       // The provider holds the contract dispatch the approved operation starts with.
       environment.gate.stall(world.operationId);
-      const under = await OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: false, approvalsRequired: 1 }, false);
+      const under = await startOn(environment, world);
       expect(await under.closedWithActivityInFlight()).to.equal(false);
       await under.handle.terminate('closed with its dispatch in flight');
       environment.gate.resume(world.operationId);
@@ -70,28 +81,24 @@ describe('operation workflow against its model (random interleavings)', function
       expect(stuck?.message).to.match(/^time skipping is stuck after this run/);
       await environment.renew();
       await environment.checkTimeSkips(2_000);
-    } finally {
-      await environment.stop();
-    }
+    });
   });
 
   it('after a run closed with nothing in flight, a server stuck all the same is renewed, and the probe\'s report kept with the run\'s last events', async function () {
     this.timeout(60_000);
-    const environment = await ModelEnvironment.start(bundle);
-    try {
+    await onFreshLane(async (environment) => {
       const coverage = new ModelCoverage();
-      const start = async (name: string) => {
+      const closed = async (name: string) => {
         // Waiting for approval, the operation runs no activity.
-        const world = new OperationWorld(`model-${name}-${process.pid}-${Date.now()}`, 'WAITING_APPROVAL', 1, [{ face: '100.00', overdueAfterMs: 60_000 }]);
-        const under = await OperationUnderTest.start(environment, world, { originatorId: 'model', displayNumber: world.operationId, embeddedSignature: false, approvalsRequired: 1 }, false);
+        const under = await startOn(environment, worldOf(name, 'WAITING_APPROVAL'));
         await under.handle.terminate('model run over');
         expect(await under.closedWithActivityInFlight()).to.equal(false);
         return under;
       };
-      await leaveLaneSkipping(environment, await start('clean'), coverage, 2_000);
+      await leaveLaneSkipping(environment, await closed('clean'), coverage, 2_000);
       expect(coverage.stuckAfterClose).to.deep.equal([]);
 
-      const stuck = await start('other-leak');
+      const stuck = await closed('other-leak');
       // A lock of no workflow's: what a leak of the test server's other than an activity in flight leaves.
       await environment.env.connection.testService!.lockTimeSkipping({});
       await leaveLaneSkipping(environment, stuck, coverage, 2_000);
@@ -99,8 +106,6 @@ describe('operation workflow against its model (random interleavings)', function
       expect(coverage.stuckAfterClose[0]).to.match(new RegExp(`^${stuck.world.operationId}: time skipping is stuck after this run: .*; the run's history ends .*WORKFLOW_EXECUTION_TERMINATED$`));
       expect(coverage.renewedAfterActivityInFlight).to.equal(0);
       await environment.checkTimeSkips(2_000);
-    } finally {
-      await environment.stop();
-    }
+    });
   });
 });
