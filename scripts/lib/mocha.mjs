@@ -27,8 +27,8 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
   const mochaArgs = [...args];
   const wholeSuite = !mochaArgs.some((arg) => !arg.startsWith('-'));
   // Passwords at scrypt N=2^10 instead of 2^17, and the factories' client secrets at the same instead of 2^14, keep the
-  // suite's many logins and token exchanges quick (800 hashes at 2^14 cost 30 CPU-seconds a run). The api's own
-  // defaults are checked in test/api/passwords.test.ts.
+  // suite's many logins and token exchanges quick (800 hashes at 2^14 cost 30 CPU-seconds a run). The defaults
+  // (2^17, 2^14) are checked in test/api/passwords.test.ts.
   const testEnv = {
     ...process.env, ...ephemeralSecrets(), ...env, MOCHA_TALLY_FILE: tallyFile, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, SERVICE_ENV: 'dev',
     PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '10',
