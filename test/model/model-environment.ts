@@ -118,7 +118,7 @@ export class ModelEnvironment {
 
   /**
    * A fresh test server and worker for the lane's next runs, after a closed run left this server
-   * unable to skip time: a lock of the server's own bookkeeping (runInterleaving).
+   * unable to skip time: a lock of the server's own bookkeeping (leaveLaneSkipping, test/model/operation-model.ts).
    */
   async renew(): Promise<void> {
     await this.stop();
