@@ -15,7 +15,7 @@ import { OperationWorld } from '../model/world';
  */
 const options: ModelCheckOptions = {
   runs: Number(process.env.MODEL_RUNS ?? 100),
-  concurrency: Number(process.env.MODEL_CONCURRENCY ?? 4),
+  concurrency: Number(process.env.MODEL_CONCURRENCY ?? 2),
   seed: process.env.MODEL_SEED === undefined ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0 : Number(process.env.MODEL_SEED),
   path: process.env.MODEL_PATH,
   maxFailures: Number(process.env.MODEL_MAX_FAILURES ?? 1),
