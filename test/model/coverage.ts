@@ -13,6 +13,8 @@ export class ModelCoverage {
   renewedAfterActivityInFlight = 0;
   /** Runs after which the test server could not skip time for another reason, each with the probe's report; their lane got a fresh server too. */
   readonly stuckAfterClose: string[] = [];
+  /** Interleavings run again, on a fresh test server, after the test server lost one of their workflow tasks (./wedged-task.ts). */
+  readonly rerunAfterWedgedTask: string[] = [];
   private readonly moves = new Map<string, number>();
 
   record(under: OperationUnderTest): void {
@@ -27,6 +29,6 @@ export class ModelCoverage {
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; moves: ${moves}`;
   }
 }

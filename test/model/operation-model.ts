@@ -3,6 +3,7 @@ import { OPERATION_COMMANDS, OperationModel, ProvidersResume, towardsTheEnd } fr
 import type { ModelCoverage } from './coverage';
 import type { ModelEnvironment } from './model-environment';
 import { OperationUnderTest } from './operation-under-test';
+import { WedgedTaskError } from './wedged-task';
 import { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** The operation a model run starts with: born approved or waiting, its signers, its titles and how its providers answer first. */
@@ -42,15 +43,24 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
     originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
   }, setup.onClock);
   const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock };
+  let wedged = false;
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);
     await finish(model, under);
     coverage.record(under);
+  } catch (err) {
+    wedged = err instanceof WedgedTaskError;
+    throw err;
   } finally {
     environment.gate.resume(world.operationId);
-    if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
-    if (setup.onClock) await under.deleteClock();
-    await leaveLaneSkipping(environment, under, coverage);
+    if (wedged) {
+      // The server that lost a task is replaced whole, with the run (and its clock) still open on it.
+      await environment.renew();
+    } else {
+      if (!(await under.closed())) await under.handle.terminate('model run over').catch(() => undefined);
+      if (setup.onClock) await under.deleteClock();
+      await leaveLaneSkipping(environment, under, coverage);
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOfOperation } from './stand-in-activities';
 import { MODEL_TASK_QUEUE, ModelEnvironment } from './model-environment';
 import type { OperationWorld } from './world';
+import { StartedTaskWatch } from './wedged-task';
 
 const { EventType } = temporal.api.enums.v1;
 const TASK_CLOSED = [EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT];
@@ -45,6 +46,7 @@ export class OperationUnderTest {
   /** Advances of its test clock that came back ready (issue #26). */
   clockAdvances = 0;
   private readonly answers = new Map<string, Promise<void>>();
+  private readonly startedTasks = new StartedTaskWatch();
   private count = 0;
 
   private constructor(readonly model: ModelEnvironment, readonly world: OperationWorld, readonly handle: WorkflowHandle, private readonly onClock: boolean) {}
@@ -163,6 +165,7 @@ export class OperationUnderTest {
   /**
    * Waits until the latest run has no workflow task pending and no activity in flight but those
    * its stalled provider holds: what the workflow does next waits on a timer, a message or a stall.
+   * A workflow task the test server lost ends the wait early, as a WedgedTaskError (./wedged-task.ts).
    */
   async atRest(): Promise<void> {
     const deadline = Date.now() + REST_TIMEOUT_MS;
@@ -179,11 +182,15 @@ export class OperationUnderTest {
     const { gate } = this.model;
     if (gate.running(this.operationId) > 0) return false;
     const events = await this.runHistory(this.handle.workflowId);
+    this.startedTasks.observe(this.handle.workflowId, events);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
     if (!quiet(events, gate.isStalled(this.operationId))) return false;
+    if (!this.onClock) return true;
     // On a test clock the operation and its clock signal each other: both must be quiet, or a command
     // would race their exchange (an update sent meanwhile was seen never accepted on the test server).
-    return !this.onClock || quiet(await this.runHistory(this.clock.workflowId), false);
+    const clockEvents = await this.runHistory(this.clock.workflowId);
+    this.startedTasks.observe(this.clock.workflowId, clockEvents);
+    return quiet(clockEvents, false);
   }
 
   /**

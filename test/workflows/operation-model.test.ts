@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { checkOperationModel, ModelCheckOptions, stuckProbesAllowed } from '../model/check-operation-model';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelCoverage } from '../model/coverage';
 import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environment';
 import { leaveLaneSkipping } from '../model/operation-model';
 import { OperationUnderTest } from '../model/operation-under-test';
 import { OperationWorld } from '../model/world';
+import { StartedTaskWatch, WEDGED_TASK_MS, WedgedTaskError } from '../model/wedged-task';
+import { holdTaskSignal, wedgedTaskWorkflow } from '../model/wedged-task-workflow';
+import { temporal } from '@temporalio/proto';
 
 /**
  * Issue #23: the operation workflow, with its real code on the time-skipping test server and
@@ -34,6 +38,77 @@ describe('operation workflow against its model (random interleavings)', function
     process.stdout.write(`      model coverage: ${coverage}\n`);
     expect(failures.map((f) => f.report), failures.map((f) => f.report).join('\n\n')).to.deep.equal([]);
     expect(coverage.stuckAfterClose.length, coverage.stuckAfterClose.join('\n')).to.be.at.most(stuckProbesAllowed(options));
+    // The test server's lost workflow tasks are as rare as its stuck probes, or they are not its own.
+    expect(coverage.rerunAfterWedgedTask.length, coverage.rerunAfterWedgedTask.join('\n')).to.be.at.most(stuckProbesAllowed(options));
+  });
+
+  it('takes a workflow task the history ends on, started for longer than twice the task timeout, for one the test server lost', () => {
+    const { EventType } = temporal.api.enums.v1;
+    const history = (types: temporal.api.enums.v1.EventType[], firstSecond = 100) => types.map((eventType, i) =>
+      temporal.api.history.v1.HistoryEvent.fromObject({ eventId: i + 1, eventType, eventTime: { seconds: firstSecond + i } }));
+    const started = history([EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED]);
+    const watch = new StartedTaskWatch();
+    const lostAt = (events: temporal.api.history.v1.IHistoryEvent[], now: number, workflowId = 'w') => {
+      try {
+        watch.observe(workflowId, events, now);
+        return null;
+      } catch (err) {
+        return err;
+      }
+    };
+    expect(lostAt(started, 0)).to.equal(null);
+    expect(lostAt(started, WEDGED_TASK_MS)).to.equal(null);
+    const lost = lostAt(started, WEDGED_TASK_MS + 1);
+    expect(lost).to.be.instanceOf(WedgedTaskError);
+    expect((lost as Error).message).to.equal(`w: its workflow task (event 3) has been started for ${WEDGED_TASK_MS + 1} ms, neither completed nor timed out: the test server lost it (sdk-java #3088)`);
+    // A task that completed in between, or another task started since, starts the count again.
+    const completed = history([...started.map((e) => e.eventType!), EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED]);
+    expect(lostAt(completed, 30_000)).to.equal(null);
+    expect(lostAt(started, 30_001)).to.equal(null);
+    expect(lostAt(started, 30_001 + WEDGED_TASK_MS)).to.equal(null);
+    // The same event id in a run continued as new is another task.
+    const nextRun = history(started.map((e) => e.eventType!), 200);
+    expect(lostAt(nextRun, 30_002 + WEDGED_TASK_MS)).to.equal(null);
+    expect(lostAt(nextRun, 30_003 + 2 * WEDGED_TASK_MS)).to.be.instanceOf(WedgedTaskError);
+    // Each workflow (an operation and its test clock) is watched on its own.
+    expect(lostAt(nextRun, 30_004 + 2 * WEDGED_TASK_MS, 'clock')).to.equal(null);
+  });
+
+  it('the test server loses a workflow task whose completion cancels a timer that fired during it (sdk-java #3088), and the watch names it', async function () {
+    this.timeout(120_000);
+    await onFreshLane(async (environment) => {
+      const taskQueue = 'wedged-task';
+      const workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../model/wedged-task-workflow'), logger: new DefaultLogger('ERROR') });
+      const worker = await Worker.create({ connection: environment.env.nativeConnection, taskQueue, workflowBundle });
+      await worker.runUntil(async () => {
+        const handle = await environment.env.client.workflow.start(wedgedTaskWorkflow, { taskQueue, workflowId: `wedged-task-${process.pid}-${Date.now()}`, args: [1_000] });
+        const eventsOf = async () => (await handle.fetchHistory()).events ?? [];
+        const typesOf = (events: temporal.api.history.v1.IHistoryEvent[]) => events.map((e) => temporal.api.enums.v1.EventType[e.eventType!].replace('EVENT_TYPE_', ''));
+        // The lane's server skips no time: the one-second timer runs in real time from here.
+        while (!typesOf(await eventsOf()).includes('TIMER_STARTED')) await sleep(10);
+        await handle.signal(holdTaskSignal, 2_500);
+        const watch = new StartedTaskWatch();
+        const started = Date.now();
+        let lost: unknown = null;
+        let events: temporal.api.history.v1.IHistoryEvent[] = [];
+        while (!lost && Date.now() - started < 2 * WEDGED_TASK_MS) {
+          events = await eventsOf();
+          lost = (() => {
+            try {
+              watch.observe(handle.workflowId, events);
+              return null;
+            } catch (err) {
+              return err;
+            }
+          })();
+          await sleep(100);
+        }
+        expect(lost, typesOf(events).join(', ')).to.be.instanceOf(WedgedTaskError);
+        // The shape of the CI run that found it: the timer's fire and the task's end never recorded, and no timeout either.
+        expect(typesOf(events).slice(-4)).to.deep.equal(['TIMER_STARTED', 'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED']);
+        await handle.terminate('lost by the test server');
+      });
+    });
   });
 
   it('allows one stuck probe in a hundred runs, and none for a replay', () => {
