@@ -42,20 +42,23 @@ describe('operation workflow against its model (random interleavings)', function
     expect(coverage.rerunAfterWedgedTask.length, coverage.rerunAfterWedgedTask.join('\n')).to.be.at.most(stuckProbesAllowed(options));
   });
 
+  /** What the watch threw on `events` (null: nothing yet). */
+  const lossSeen = (watch: StartedTaskWatch, workflowId: string, events: temporal.api.history.v1.IHistoryEvent[], now?: number): unknown => {
+    try {
+      watch.observe(workflowId, events, now);
+      return null;
+    } catch (err) {
+      return err;
+    }
+  };
+
   it('takes a workflow task the history ends on, started for longer than twice the task timeout, for one the test server lost', () => {
     const { EventType } = temporal.api.enums.v1;
     const history = (types: temporal.api.enums.v1.EventType[], firstSecond = 100) => types.map((eventType, i) =>
       temporal.api.history.v1.HistoryEvent.fromObject({ eventId: i + 1, eventType, eventTime: { seconds: firstSecond + i } }));
     const started = history([EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED]);
     const watch = new StartedTaskWatch();
-    const lostAt = (events: temporal.api.history.v1.IHistoryEvent[], now: number, workflowId = 'w') => {
-      try {
-        watch.observe(workflowId, events, now);
-        return null;
-      } catch (err) {
-        return err;
-      }
-    };
+    const lostAt = (events: temporal.api.history.v1.IHistoryEvent[], now: number, workflowId = 'w') => lossSeen(watch, workflowId, events, now);
     expect(lostAt(started, 0)).to.equal(null);
     expect(lostAt(started, WEDGED_TASK_MS)).to.equal(null);
     const lost = lostAt(started, WEDGED_TASK_MS + 1);
@@ -93,14 +96,7 @@ describe('operation workflow against its model (random interleavings)', function
         let events: temporal.api.history.v1.IHistoryEvent[] = [];
         while (!lost && Date.now() - started < 2 * WEDGED_TASK_MS) {
           events = await eventsOf();
-          lost = (() => {
-            try {
-              watch.observe(handle.workflowId, events);
-              return null;
-            } catch (err) {
-              return err;
-            }
-          })();
+          lost = lossSeen(watch, handle.workflowId, events);
           await sleep(100);
         }
         expect(lost, typesOf(events).join(', ')).to.be.instanceOf(WedgedTaskError);
