@@ -4,6 +4,7 @@ import { createPublicKey } from 'node:crypto';
 import { anotherApi, sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { eventually } from '../support/webhooks';
+import { within } from '../support/within';
 import { buildCredential, buildIntegrator, buildUser, loginAs, tokenFor } from '../support/factories';
 
 describe('authentication', () => {
@@ -113,12 +114,14 @@ describe('authentication', () => {
       expect((await client.get('/v1/auth/me', { token })).status).to.equal(200);
     });
 
-    it('makes revocation immediate: a still-valid token of a revoked credential is 401 on its next request', async () => {
+    // The api hears of the revocation by NOTIFY, after the commit: a request racing it may pass once
+    // (docs/decisions.md, "Invalidation"), which a loaded machine showed in the suite.
+    it('makes revocation immediate: a still-valid token of a revoked credential is 401 within 100 ms, in the api that had it cached', async () => {
       const { credential, token } = await buildIntegrator(client);
       expect((await client.get('/v1/auth/me', { token })).status).to.equal(200);
       await testDb()('api_credentials').where({ id: credential.id }).update({ revoked_at: new Date() });
+      expect(await within(100, async () => (await client.get('/v1/auth/me', { token })).status === 401)).to.be.below(100);
       const res = await client.get('/v1/auth/me', { token });
-      expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal({ detail: 'invalid_client_credentials' });
       const renewed = await client.post('/v1/auth/token', { client_id: credential.clientId, client_secret: credential.secret });
       expect(renewed.status).to.equal(401);

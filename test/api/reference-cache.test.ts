@@ -8,21 +8,7 @@ import { Dec, Money } from '../../domain/money';
 import { ProductsRepository } from '../../db/repositories/products';
 import { buildPricingIntegrator, receivable } from '../support/simulate';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
-
-/**
- * Polls `probe` until it holds and answers when the first probe that held was sent, in ms from
- * the call: a request sent that long after the change already saw it (its own latency, which a
- * busy machine stretches, is not the cache's). Fails when no probe sent within `budgetMs` holds.
- */
-async function within(budgetMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    const sent = performance.now() - started;
-    if (sent > budgetMs) throw new Error(`not within ${budgetMs} ms`);
-    if (await probe()) return sent;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+import { within } from '../support/within';
 
 const listenerPids = async (): Promise<number[]> =>
   (await testDb().raw("select pid from pg_stat_activity where application_name = 'api-reference-cache' and query like 'LISTEN%'")).rows.map((r: { pid: number }) => r.pid);
