@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTemporal } from '../install-temporal.mjs';
 import { freePort } from './ports.mjs';
 import { startEmbeddedPostgres } from './postgres.mjs';
-import { startTemporalDev, TEST_DYNAMIC_CONFIG } from './temporal.mjs';
+import { ONE_PARTITION, startTemporalDev, TEST_DYNAMIC_CONFIG } from './temporal.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -70,7 +70,7 @@ export async function startInfra({ purpose, env = process.env, codecEndpoint = n
     const temporal = await startTemporalDev({
       binary, port, uiPort, headless: false, codecEndpoint,
       dbFile: test ? null : path.join(ROOT, '.data', 'temporal.db'),
-      dynamicConfig: purpose === 'test' ? TEST_DYNAMIC_CONFIG : {},
+      dynamicConfig: purpose === 'test' ? { ...TEST_DYNAMIC_CONFIG, ...ONE_PARTITION } : {},
     });
     stops.push(() => temporal.stop());
     temporalAddress = temporal.address;
