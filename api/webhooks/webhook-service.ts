@@ -110,9 +110,13 @@ export class WebhookService {
   }
 
   /**
-   * Re-delivers the window's events to the endpoint in the background. The recovery's workflow is
-   * started before the request commits, so a Temporal outage answers 503 with nothing written;
-   * the workflow's first step writes the same row should it run before this commit.
+   * Re-delivers the window's events to the endpoint in the background. The recovery's row is written
+   * in the request's transaction before its workflow starts, and a Temporal outage rolls it back (503,
+   * nothing written); the workflow's first step writes the same row should this request fail after the
+   * start. Written the other way round, the workflow's first insert could beat the request's: its
+   * foreign-key check then waits on the endpoint's row, which `enable` holds FOR UPDATE, while the
+   * request's insert of the same id waits on that first insert, and Postgres broke the cycle with a
+   * deadlock error, a 500 (a CI run, 2026-11-27).
    */
   async recover(id: string, window: { since: Date; until: Date | null }, now: Date): Promise<{ recovery: WebhookRecovery; total: number }> {
     const subscription = await this.live(id);
@@ -127,12 +131,12 @@ export class WebhookService {
       recoveryId, subscriptionId: id, originatorId: this.originatorId, since: window.since.toISOString(), until: until.toISOString(),
       timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: config.webhooks.retryScheduleMs,
     });
+    const recovery = await this.recoveries.ensure({ id: recoveryId, subscriptionId: id, since: window.since, until });
     try {
       await startOnce(temporal.client, 'webhookRecovery', { ...start, taskQueue: temporal.taskQueue });
     } catch {
       throw new Unavailable('webhook_recovery_unavailable');
     }
-    const recovery = await this.recoveries.ensure({ id: recoveryId, subscriptionId: id, since: window.since, until });
     return { recovery, total: await this.recoveries.total(recovery, subscription) };
   }
 

@@ -7,6 +7,8 @@ import { buildIntegrator } from '../support/factories';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_DISABLE_AFTER_MS } from '../support/webhooks';
 import { listEvents, recordOperationEvent } from '../support/events';
+import { anotherApi, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
 
 /**
  * Issue #27 over the real dispatcher, workflows and an HTTPS receiver: a receiver down for a
@@ -119,6 +121,31 @@ describe('webhook recovery, endpoint health and throttle', function () {
     await finishedRecovery(sub.token, sub.webhookId, enabled.body.recovery.id);
     expect(receiver.requests.slice(quiet).map((r) => r.body.event_id)).to.include(whileDisabled);
     expect(await undelivered(sub.token)).not.to.include(whileDisabled);
+  });
+
+  it('enables with recovery when the recovery workflow\'s first step reaches the database before the request\'s insert', async () => {
+    // A trigger holds for 2 s every insert of a recovery made by a transaction that has already
+    // written (enable's has: it locked and updated the endpoint), so a workflow started before that
+    // insert would write the row first and wait on the endpoint's lock while the request waits on
+    // its row: the deadlock a CI run answered with a 500. The api here may wait on Postgres that
+    // long (the default budget is 1.5 s a request).
+    const patient = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', DB_FAIL_FAST_MS: '10000' })).url);
+    const { receiver } = await switchable();
+    const sub = await subscribe(receiver);
+    await testDb()('webhook_subscriptions').where({ id: sub.webhookId })
+      .update({ status: 'disabled', disabled_reason: 'deliveries_failing', disabled_at: new Date(Date.now() - 60_000) });
+    await testDb().raw(`create function hold_written_recovery_insert() returns trigger language plpgsql as $$
+      begin if txid_current_if_assigned() is not null then perform pg_sleep(2); end if; return new; end $$`);
+    await testDb().raw('create trigger hold_written_recovery_insert before insert on webhook_recoveries for each row execute function hold_written_recovery_insert()');
+    try {
+      const enabled = await patient.post(`/v1/webhooks/${sub.webhookId}/enable`, { recover: true }, { token: sub.token });
+      expect(enabled.status, enabled.text).to.equal(200);
+      expect(enabled.body).to.include({ status: 'enabled' });
+      await finishedRecovery(sub.token, sub.webhookId, enabled.body.recovery.id);
+    } finally {
+      await testDb().raw('drop trigger hold_written_recovery_insert on webhook_recoveries');
+      await testDb().raw('drop function hold_written_recovery_insert()');
+    }
   });
 
   it('paces POSTs to max_per_second', async () => {
