@@ -4,17 +4,20 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 /**
- * The floors (docs/architecture.md), from the bottom: domain < db < activities < workflows' types;
- * api and worker on top. Each folder lists the folders it must never import, matched at any
+ * The floors (docs/architecture.md), from the bottom: domain < platform < db < activities and
+ * providers < workflows' types; api and worker on top; sandbox beside them on platform and domain. Each folder lists the folders it must never import, matched at any
  * depth (`../../db/x` as well as `../db/x`). `typesOnly` folders may be imported with `import type`.
  */
 const FLOORS = {
-  domain: { never: ['db', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
-  db: { never: ['activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  domain: { never: ['platform', 'db', 'providers', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  platform: { never: ['db', 'providers', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  db: { never: ['providers', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
+  providers: { never: ['db', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
   activities: { never: ['workflows', 'api', 'worker', 'sandbox'] },
-  workflows: { never: ['db', 'api', 'worker', 'sandbox'], typesOnly: ['activities'] },
+  workflows: { never: ['platform', 'db', 'api', 'worker', 'sandbox'], typesOnly: ['activities', 'providers'] },
   api: { never: ['worker', 'sandbox'] },
   worker: { never: ['api', 'sandbox'] },
+  sandbox: { never: ['db', 'providers', 'activities', 'workflows', 'api', 'worker'] },
 };
 
 /** domain/ does no I/O: besides itself it may import only these pure libraries. */
@@ -54,7 +57,7 @@ export default tseslint.config(
     },
   },
   { files: ['domain/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [...floorPatterns('domain'), domainOnlyPure] }] } },
-  ...['db', 'activities', 'api', 'worker'].map((layer) => ({
+  ...['platform', 'db', 'providers', 'activities', 'api', 'worker', 'sandbox'].map((layer) => ({
     files: [`${layer}/**/*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: floorPatterns(layer) }] },
   })),

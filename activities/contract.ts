@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { Contract, ContractsRepository } from '../db/repositories/contracts';
-import type { EsignProvider } from './esign-client';
-import { EsignError } from './provider-errors';
+import type { EsignProvider } from '../providers/esign-client';
+import { EsignError } from '../providers/provider-errors';
 
 export interface ContractActivityDeps {
   db: Knex;

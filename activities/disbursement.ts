@@ -5,9 +5,9 @@ import type { DisbursementOutcome } from '../domain/lifecycle-messages';
 import { disbursementKey } from '../domain/pix-transfer';
 import { PIX_REJECTED } from '../domain/pix-retry';
 import { DisbursementsRepository } from '../db/repositories/disbursements';
-import type { PixPayment, PixProvider } from './pix-client';
-import { PixError } from './provider-errors';
-import { pixDisbursements } from '../db/telemetry/metrics';
+import type { PixPayment, PixProvider } from '../providers/pix-client';
+import { PixError } from '../providers/provider-errors';
+import { pixDisbursements } from '../platform/telemetry/metrics';
 
 export interface DisbursementActivityDeps {
   db: Knex;

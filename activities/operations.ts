@@ -6,7 +6,7 @@ import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
 import { OperationApprovalsRepository } from '../db/repositories/operation-approvals';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
-import { afterCommit, operationTransitions } from '../db/telemetry/metrics';
+import { afterCommit, operationTransitions } from '../platform/telemetry/metrics';
 
 export interface OperationActivityDeps {
   db: Knex;

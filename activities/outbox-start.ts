@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../domain/search-attributes';
 import { OutboxRow, WorkflowOutboxRepository } from '../db/repositories/workflow-outbox';
-import { continueTrace } from '../db/telemetry/trace-context';
+import { continueTrace } from '../platform/telemetry/trace-context';
 import { startOnce } from './workflow-start';
 
 /**

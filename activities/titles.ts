@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { Config } from '../db/config';
+import type { Config } from '../platform/config/config';
 import { Money } from '../domain/money';
 import { businessDate } from '../domain/pricing';
 import { recordTitleEvent } from '../db/repositories/record-events';
@@ -9,7 +9,7 @@ import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/tit
 import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
 import { overdueAt, payerPaymentRefusal } from '../domain/title-rules';
-import { afterCommit, titlesOverdue } from '../db/telemetry/metrics';
+import { afterCommit, titlesOverdue } from '../platform/telemetry/metrics';
 import { stampOf } from './operations';
 
 export interface TitleActivityDeps {

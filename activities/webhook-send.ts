@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../db/config';
-import type { Logger } from '../db/logger';
+import type { Config } from '../platform/config/config';
+import type { Logger } from '../platform/logger';
 import { eventEnvelope, eventId, StoredEvent } from '../domain/events';
 import type { HostResolver } from '../domain/url-guard';
 import { signatureHeaders } from '../domain/webhook-signature';
@@ -10,9 +10,9 @@ import { recordEvent } from '../db/repositories/events';
 import { takeSendSlot } from '../db/repositories/webhook-throttle';
 import { WebhookSubscription, WebhookSubscriptionRepository } from '../db/repositories/webhooks';
 import { WebhookDeliveryRepository } from '../db/repositories/webhooks-deliveries';
-import { CipherRing } from '../db/crypto/cipher-ring';
-import { createWebhookTransport } from './webhooks-http';
-import { webhookDeliveries, webhookDeliveryLag } from '../db/telemetry/metrics';
+import { CipherRing } from '../platform/crypto/cipher-ring';
+import { createWebhookTransport } from '../providers/webhooks-http';
+import { webhookDeliveries, webhookDeliveryLag } from '../platform/telemetry/metrics';
 
 export interface SendDeps {
   db: Knex;

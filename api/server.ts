@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
-import { createLogger, failureText } from '../db/logger';
+import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
+import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
 import { KeyRing } from './auth/keys';
 import { ensureActiveKey } from './auth/signing-key-store';
-import { CipherRing } from '../db/crypto/cipher-ring';
+import { CipherRing } from '../platform/crypto/cipher-ring';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
 import { connectTemporal } from './temporal-client';
@@ -18,10 +18,10 @@ import { purgeCallbackSignatures } from '../db/repositories/callback-signatures'
 import { purgeExpiredEvents } from '../db/repositories/events';
 import { purgeSendSlots } from '../db/repositories/webhook-throttle';
 import { keptSince } from '../domain/event-retention';
-import { startMetricsServer } from '../db/telemetry/metrics-server';
-import { watchPool } from '../db/telemetry/metrics';
-import { serveBusinessGauges } from '../db/telemetry/business-gauges';
-import { startTracing } from '../db/telemetry/tracing';
+import { startMetricsServer } from '../platform/telemetry/metrics-server';
+import { watchPool } from '../platform/telemetry/metrics';
+import { serveBusinessGauges } from '../db/business-gauges';
+import { startTracing } from '../platform/telemetry/tracing';
 
 /**
  * The longest query the document allows (the events list's 50 `type` values of up to 428

@@ -1,4 +1,4 @@
-import { loadConfig } from './config';
+import { loadConfig } from '../platform/config/config';
 import { createDb } from './connection';
 import { verifyAuditChain } from './audit-verify';
 import { AuditEventsRepository } from './repositories/audit-events';

@@ -1,4 +1,4 @@
-import { auditHash, GENESIS_HASH } from './audit-chain';
+import { auditHash, GENESIS_HASH } from '../domain/audit-chain';
 import { AuditEventsRepository } from './repositories/audit-events';
 
 export type ChainVerdict = { intact: true; rows: number } | { intact: false; rows: number; seq: number; id: string; reason: string };

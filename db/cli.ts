@@ -1,7 +1,7 @@
-import { loadConfig } from './config';
+import { loadConfig } from '../platform/config/config';
 import { createDb, migrate } from './connection';
 import { seedDev } from './seeds/dev-seed';
-import { CipherRing } from './crypto/cipher-ring';
+import { CipherRing } from '../platform/crypto/cipher-ring';
 
 /** `tsx db/cli.ts migrate [seed]`: used by `npm run dev` and the deployment. */
 async function main(commands: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import { types } from 'pg';
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { BUDGET_SPENT, nextWait } from './request-budget';
-import type { Logger } from './logger';
+import type { Logger } from '../platform/logger';
 
 // numeric columns hold money: keep them as strings so they reach decimal.js without a float.
 types.setTypeParser(types.builtins.NUMERIC, (value: string) => value);

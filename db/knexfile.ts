@@ -1,4 +1,4 @@
-import { loadConfig } from './config';
+import { loadConfig } from '../platform/config/config';
 import path from 'node:path';
 import { migrationConfig } from './connection';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { OutboxRow, WorkflowOutboxRepository } from './repositories/workflow-outbox';
-import { activeTraceparent } from './telemetry/trace-context';
+import { activeTraceparent } from '../platform/telemetry/trace-context';
 
 /**
  * DESIGN.md §4: a workflow start is written to the outbox in the transaction that creates its

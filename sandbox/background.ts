@@ -1,4 +1,4 @@
-import type { Logger } from '../db/logger';
+import type { Logger } from '../platform/logger';
 import { providerSignatureHeaders } from '../domain/provider-signature';
 
 export interface CallbackPolicy {

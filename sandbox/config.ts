@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SANDBOX_COLLECTION_CLIENT } from '../db/config';
+import { SANDBOX_COLLECTION_CLIENT } from '../platform/config/config';
 
 /**
  * The sandbox providers' own configuration: a separate process from the api, so it does not share

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import type { Logger } from '../db/logger';
+import type { Logger } from '../platform/logger';
 
 /** A provider-style refusal: `{error: {code, message}}` with its status. */
 export class Refusal extends Error {

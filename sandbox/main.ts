@@ -1,7 +1,7 @@
 import { loadSandboxConfig } from './config';
 import { startSandbox } from './server';
-import { tracingSettings } from '../db/config';
-import { startTracing } from '../db/telemetry/tracing';
+import { tracingSettings } from '../platform/config/config';
+import { startTracing } from '../platform/telemetry/tracing';
 
 /** Entry point of the sandbox providers process (`npm run dev`, docker-compose). */
 if (require.main === module) {

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { Server } from 'node:http';
-import { createLogger } from '../db/logger';
+import { createLogger } from '../platform/logger';
 import { Background } from './background';
 import { SANDBOX_DEFAULTS, SandboxConfig } from './config';
 import { EsignBook, EsignDocument, Signer } from './esign/documents';
@@ -13,7 +13,7 @@ import { pixRoutes } from './pix/routes';
 import { CollectionBook } from './api-pix/charges';
 import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
-import { observeHttpRequest, registry } from '../db/telemetry/registry';
+import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
 const MOUNTS = ['/esign', '/pix', '/api-pix'];
 

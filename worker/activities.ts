@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Config } from '../db/config';
-import type { Logger } from '../db/logger';
+import type { Config } from '../platform/config/config';
+import type { Logger } from '../platform/logger';
 import type { HostResolver } from '../domain/url-guard';
 import { createWebhookActivities } from '../activities/webhooks';
 import { createOperationActivities } from '../activities/operations';
@@ -8,11 +8,11 @@ import { createContractActivities } from '../activities/contract';
 import { createDisbursementActivities } from '../activities/disbursement';
 import { createTitleActivities } from '../activities/titles';
 import { createTestClockActivities } from '../activities/test-clocks';
-import { HttpEsignProvider } from '../activities/esign-client';
-import { HttpPixProvider } from '../activities/pix-client';
+import { HttpEsignProvider } from '../providers/esign-client';
+import { HttpPixProvider } from '../providers/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
 import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
-import { ApiPixClient } from '../activities/collection/api-pix-client';
+import { ApiPixClient } from '../providers/api-pix-client';
 
 export interface ActivityDeps {
   db: Knex;

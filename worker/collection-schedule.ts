@@ -1,6 +1,6 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import type { Config } from '../db/config';
-import type { Logger } from '../db/logger';
+import type { Config } from '../platform/config/config';
+import type { Logger } from '../platform/logger';
 import { collectionSweepScheduleId } from '../domain/workflow-ids';
 
 /**

@@ -1,19 +1,19 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { ensureCollectionSchedule } from './collection-schedule';
-import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../db/config';
-import { createLogger, failureText } from '../db/logger';
+import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
+import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
 import { createActivities } from './activities';
 import type { HostResolver } from '../domain/url-guard';
-import { systemResolver } from '../activities/webhooks-http';
+import { systemResolver } from '../providers/webhooks-http';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { startOutboxRelay } from './outbox-relay';
-import { encryptingDataConverter } from '../db/crypto/payload-codec';
+import { encryptingDataConverter } from '../platform/crypto/payload-codec';
 import { installRuntime } from './runtime';
-import { startMetricsServer } from '../db/telemetry/metrics-server';
-import { watchPool } from '../db/telemetry/metrics';
-import { startTracing } from '../db/telemetry/tracing';
+import { startMetricsServer } from '../platform/telemetry/metrics-server';
+import { watchPool } from '../platform/telemetry/metrics';
+import { startTracing } from '../platform/telemetry/tracing';
 import { tracingOptions } from './tracing';
 import { workflowBundle } from './workflow-bundle';
 

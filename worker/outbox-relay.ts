@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Config } from '../db/config';
-import type { Logger } from '../db/logger';
+import type { Config } from '../platform/config/config';
+import type { Logger } from '../platform/logger';
 import { relayPending } from '../activities/outbox-start';
 
 /** Starts the workflows whose api process died between commit and start (DESIGN.md §4). */

@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, LogLevel, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
-import type { Logger } from '../db/logger';
-import type { ExtraMetrics } from '../db/telemetry/metrics-server';
+import type { Logger } from '../platform/logger';
+import type { ExtraMetrics } from '../platform/telemetry/metrics-server';
 
 const TEMPORAL_LEVELS: Record<string, LogLevel> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
 const PORT_TAKEN = /address already in use/i;

@@ -3,7 +3,7 @@ import type { WorkerOptions } from '@temporalio/worker';
 import {
   makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
-import type { Tracing } from '../db/telemetry/tracing';
+import type { Tracing } from '../platform/telemetry/tracing';
 
 /**
  * Temporal's OpenTelemetry interceptors, when tracing is on: a workflow continues the trace its

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Config } from '../db/config';
-import type { Logger } from '../db/logger';
+import type { Config } from '../platform/config/config';
+import type { Logger } from '../platform/logger';
 import { listen } from '../db/listener';
 import { claimUndispatched, DeliveryPair, markDispatched } from '../db/repositories/webhooks-dispatch';
 import { startOnce } from '../activities/workflow-start';
-import { continueTrace } from '../db/telemetry/trace-context';
+import { continueTrace } from '../platform/telemetry/trace-context';
 import { deliveryStart } from '../workflows/webhook-delivery';
 
 /**

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import { PixChargesRepository, ChargeTarget } from '../../db/repositories/pix-charges';
-import { afterCommit, pixCharges } from '../../db/telemetry/metrics';
+import { afterCommit, pixCharges } from '../../platform/telemetry/metrics';
 import { recordTitleEvent } from '../../db/repositories/record-events';
 import { TrackedTitlesRepository } from '../../db/repositories/tracked-titles';
 import { txidOfTitle } from '../../domain/collection/txid';
 import { Dec } from '../../domain/money';
 import { overdueAt } from '../../domain/title-rules';
-import type { ApiPixClient, Charge } from './api-pix-client';
+import type { ApiPixClient, Charge } from '../../providers/api-pix-client';
 
 export interface CollectionDeps {
   db: Knex;

@@ -1,4 +1,4 @@
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import { providerSignatureHeaders } from '../../domain/provider-signature';
 
 /**

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
-import type { AuditFields } from '../../db/audit-chain';
+import type { AuditFields } from '../../domain/audit-chain';
 import { AuditEventsRepository } from '../../db/repositories/audit-events';
 import type { Principal } from '../../domain/principal';
 

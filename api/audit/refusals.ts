@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { AppError, errorCode } from '../../domain/errors';
-import type { Logger } from '../../db/logger';
+import type { Logger } from '../../platform/logger';
 import type { AuditTrail } from './audit-trail';
 
 /** The staff actions whose refusals and failures are audited as well as their successes, by documented route. */

@@ -1,4 +1,4 @@
-import type { ServiceEnv } from '../../db/config';
+import type { ServiceEnv } from '../../platform/config/config';
 
 /** DESIGN.md §8: the prefix of `client_id` says which environment a credential belongs to. */
 export function credentialEnvironment(clientId: string): 'prod' | 'sandbox' | null {

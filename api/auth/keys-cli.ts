@@ -1,6 +1,6 @@
-import { loadConfig } from '../../db/config';
+import { loadConfig } from '../../platform/config/config';
 import { createDb } from '../../db/connection';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { rotateSigningKey } from './signing-key-store';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { SigningKeyRow, SigningKeysRepository, SigningKeyState } from '../../db/repositories/signing-keys';
-import type { CipherRing } from '../../db/crypto/cipher-ring';
+import type { CipherRing } from '../../platform/crypto/cipher-ring';
 
 export interface SigningKey {
   kid: string;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { SigningKeysRepository } from '../../db/repositories/signing-keys';
-import type { CipherRing } from '../../db/crypto/cipher-ring';
+import type { CipherRing } from '../../platform/crypto/cipher-ring';
 import { fromPrivatePem, newSigningKeyPem } from './keys';
 
 /**

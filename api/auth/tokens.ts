@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { NotAuthenticated } from '../../domain/errors';
 import type { KeyRing } from './keys';
-import type { ServiceEnv } from '../../db/config';
+import type { ServiceEnv } from '../../platform/config/config';
 import { acceptsCredential } from './credential-environment';
 
 export type TokenType = 'client' | 'user';

@@ -2,7 +2,7 @@ import { Request, Router, RequestHandler } from 'express';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Forbidden, RuleViolation } from '../../domain/errors';
-import { CipherKeyError } from '../../db/crypto/cipher-ring';
+import { CipherKeyError } from '../../platform/crypto/cipher-ring';
 import { handle, ok } from '../http/handle';
 import { body } from '../http/request-helpers';
 

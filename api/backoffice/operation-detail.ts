@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { EsignProvider } from '../../activities/esign-client';
+import type { EsignProvider } from '../../providers/esign-client';
 import { NotFound } from '../../domain/errors';
 import { BackofficeRepository, type TimelineEvent } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import { renderOperation } from '../operations/routes';
 import { TestClocksRepository } from '../../db/repositories/test-clocks';
 import { workflowLink } from './temporal-web';

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import type { EsignProvider } from '../../activities/esign-client';
+import type { EsignProvider } from '../../providers/esign-client';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { body, page } from '../http/request-helpers';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { STUCK_RULES, stuckSince } from '../../domain/stuck-operations';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import { workflowLink } from './temporal-web';
 import type { ResponseBody } from '../openapi/contract-types';
 

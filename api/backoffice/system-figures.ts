@@ -1,4 +1,4 @@
-import { registry } from '../../db/telemetry/registry';
+import { registry } from '../../platform/telemetry/registry';
 
 interface Sample { labels: Record<string, string | number>; value: number; metricName?: string }
 

@@ -1,5 +1,5 @@
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 
 /** Where an operator opens an operation's workflow, or null when Temporal Web's address is not configured. */
 export function workflowLink(config: Config, operationId: string): string | null {

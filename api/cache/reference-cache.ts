@@ -4,7 +4,7 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import { Product, ProductsRepository } from '../../db/repositories/products';
 import { listen, Listener } from '../../db/listener';
 import type { FeeDefaults, Policy } from '../../domain/pricing';
-import type { Logger } from '../../db/logger';
+import type { Logger } from '../../platform/logger';
 import { CacheState, ScopedCache } from './scoped-cache';
 
 export const REFERENCE_CHANNEL = 'reference_changed';

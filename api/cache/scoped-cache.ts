@@ -1,4 +1,4 @@
-import { cacheRequests } from '../../db/telemetry/metrics';
+import { cacheRequests } from '../../platform/telemetry/metrics';
 
 interface Entry<V> {
   value: V;

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import type { ApiPixClient, ReceivedPix } from '../../activities/collection/api-pix-client';
+import type { ApiPixClient, ReceivedPix } from '../../providers/api-pix-client';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { withDatabaseBudget } from '../../db/request-budget';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
-import { pixCharges, pixCollectionPayments } from '../../db/telemetry/metrics';
+import { pixCharges, pixCollectionPayments } from '../../platform/telemetry/metrics';
 import { splitReceivedPix } from '../../domain/collection/pix-split';
 import { refundIdOf } from '../../domain/collection/txid';
 import { AppError, errorCode, Unavailable } from '../../domain/errors';
-import type { Logger } from '../../db/logger';
+import type { Logger } from '../../platform/logger';
 import { Money } from '../../domain/money';
 import type { TitleStatus } from '../../domain/title-rules';
 import type { TemporalHandle } from '../temporal-client';

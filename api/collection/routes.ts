@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import { ApiPixClient, readPixNotification } from '../../activities/collection/api-pix-client';
-import { PixCollectionError } from '../../activities/provider-errors';
-import type { Config } from '../../db/config';
+import { ApiPixClient, readPixNotification } from '../../providers/api-pix-client';
+import { PixCollectionError } from '../../providers/provider-errors';
+import type { Config } from '../../platform/config/config';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
-import type { Logger } from '../../db/logger';
+import type { Logger } from '../../platform/logger';
 import type { TemporalHandle } from '../temporal-client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';

@@ -3,7 +3,7 @@ import { SamplingDecision, SpanKind, SpanStatusCode, trace, TraceFlags } from '@
 import { addHrTimes, hrTime, hrTimeDuration, millisToHrTime, timeInputToHrTime } from '@opentelemetry/core';
 import type { IResource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { TracingSdk } from '../../db/telemetry/tracing';
+import type { TracingSdk } from '../../platform/telemetry/tracing';
 import { randomIds } from './traceparent';
 
 const SCOPE = { name: 'receivables-api' };

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { observeHttpRequest } from '../../db/telemetry/registry';
+import { observeHttpRequest } from '../../platform/telemetry/registry';
 
 const PAGES = /^\/(backoffice|docs)(?:\/|$)/i;
 

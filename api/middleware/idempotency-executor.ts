@@ -3,8 +3,8 @@ import { AppError, Conflict } from '../../domain/errors';
 import {
   findRecord, IdempotencyKeyRef, IdempotencyRecord, releaseReservation, reserve, storeResponse,
 } from '../../db/repositories/idempotency';
-import type { Config } from '../../db/config';
-import type { Logger } from '../../db/logger';
+import type { Config } from '../../platform/config/config';
+import type { Logger } from '../../platform/logger';
 import type { Executor, Reply } from '../http/context';
 import { runAfterCommit } from '../http/unit-of-work';
 import { begin, commit } from '../../db/transactions';

@@ -2,7 +2,7 @@ import express, { Request, RequestHandler } from 'express';
 import { randomBytes } from 'node:crypto';
 import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 
 /** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler (issue #31). */
 export type CallbackProvider = 'esign' | 'pix' | 'pixCollection';

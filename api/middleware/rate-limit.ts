@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { RateLimited } from '../../domain/errors';
 import { rateLimitAddress } from '../../domain/client-address';
 import { admit, MINUTE } from '../../db/repositories/rate-limit';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { RouteSpec } from '../openapi/route-table';
 import type { AuthService } from '../auth/auth-service';
 import { requestedClientId } from '../auth/token-request';

@@ -2,8 +2,8 @@ import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../db/config';
-import type { Logger } from '../../db/logger';
+import type { Config } from '../../platform/config/config';
+import type { Logger } from '../../platform/logger';
 import { defaultExecutor } from '../http/unit-of-work';
 import { traceIdsOf } from '../http/traceparent';
 

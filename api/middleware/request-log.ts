@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '../../db/logger';
+import type { Logger } from '../../platform/logger';
 
 /** One JSON line per request, written when the response has been sent. */
 export function requestLog(logger: Logger): RequestHandler {

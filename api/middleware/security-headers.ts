@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 
 /**
  * The HTTP posture of every response, by helmet (issue #13): `nosniff`; a CSP that allows

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Attributes, context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { TracingSdk } from '../../db/telemetry/tracing';
+import type { TracingSdk } from '../../platform/telemetry/tracing';
 import { RequestSpan, startRequestSpan } from '../http/request-span';
 
 /**

@@ -1,5 +1,5 @@
 import { components } from './components';
-import type { ServiceEnv } from '../../db/config';
+import type { ServiceEnv } from '../../platform/config/config';
 import { platformPaths } from '../platform/openapi';
 import { authPaths } from '../auth/openapi';
 import { assignorPaths, assignorSchemas } from '../assignors/openapi';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import type { EsignProvider } from '../../activities/esign-client';
+import type { EsignProvider } from '../../providers/esign-client';
 import { sendForSignatureUpdate } from '../../workflows/operation-messages';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound, ProviderFailed } from '../../domain/errors';
-import type { EsignDocument, EsignProvider } from '../../activities/esign-client';
+import type { EsignDocument, EsignProvider } from '../../providers/esign-client';
 import { ContractsRepository } from '../../db/repositories/contracts';
 import { OperationsRepository } from '../../db/repositories/operations';
 

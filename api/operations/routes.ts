@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { startEntry } from '../../activities/outbox-start';

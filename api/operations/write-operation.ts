@@ -14,7 +14,7 @@ import { enqueueWorkflow, OutboxRow } from '../../db/workflow-outbox';
 import { settleNettedDebt } from './debt-netting';
 import type { TestClockRow } from '../../db/repositories/test-clocks';
 import { operationClockAt } from '../test-clocks/request-time';
-import { afterCommit, operationTransitions } from '../../db/telemetry/metrics';
+import { afterCommit, operationTransitions } from '../../platform/telemetry/metrics';
 
 export interface NewOperation {
   originatorId: string;

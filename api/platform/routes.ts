@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { DependencyProbe } from './dependency-probe';
 import type { HealthMonitor } from './health-monitor';
 import type { KeyRing } from '../auth/keys';

@@ -1,8 +1,8 @@
 import { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { NotAuthenticated } from '../../domain/errors';
-import { readSignatureCallback } from '../../activities/esign-client';
-import { readSettlementCallback } from '../../activities/pix-client';
+import { readSignatureCallback } from '../../providers/esign-client';
+import { readSettlementCallback } from '../../providers/pix-client';
 import { operationOfDocument, operationOfPayment } from '../../db/repositories/provider-references';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation-messages';

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { CipherRing } from '../../db/crypto/cipher-ring';
-import { hashPassword } from '../../db/crypto/passwords';
-import { base32Encode } from '../../db/crypto/totp';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { hashPassword } from '../../platform/crypto/passwords';
+import { base32Encode } from '../../platform/crypto/totp';
 import { StaffUserRow, StaffUsersRepository } from '../../db/repositories/staff-users';
 import { Conflict, NotFound, RuleViolation } from '../../domain/errors';
 import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';

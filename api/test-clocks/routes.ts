@@ -7,7 +7,7 @@ import type { AuditTrail } from '../audit/audit-trail';
 import { enqueueWorkflow } from '../../db/workflow-outbox';
 import { startEntry } from '../../activities/outbox-start';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '../../workflows/test-clock-messages';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, noContent, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';

@@ -5,7 +5,7 @@ import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { titleOwner } from '../../db/repositories/title-payments';
 import type { Principal } from '../../domain/principal';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
 import { created, handle, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';

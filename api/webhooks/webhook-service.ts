@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../db/config';
+import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
 import type { EventType } from '../../domain/events';
 import { NotFound, RuleViolation, Unavailable } from '../../domain/errors';
@@ -13,7 +13,7 @@ import { newWebhookSecret } from '../../domain/webhook-signature';
 import { Page, WebhookSubscription, WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { WebhookDelivery, WebhookDeliveryRepository } from '../../db/repositories/webhooks-deliveries';
 import { deliveryStart, retryNowSignal, type webhookDelivery } from '../../workflows/webhook-delivery';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 
 /** A subscription with its secret in clear: only as the answer to registration or rotation. */
 export interface RevealedSubscription {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { hashSecret } from '../../db/crypto/passwords';
+import { hashSecret } from '../../platform/crypto/passwords';
 import { CLIENT_SCOPES } from '../../domain/principal';
 import { Dec, Money } from '../../domain/money';
 import { composeNfeKey } from '../../domain/nfe-key';

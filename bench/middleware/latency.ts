@@ -14,7 +14,7 @@ import path from 'node:path';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../db/config';
+import { loadConfig } from '../../platform/config/config';
 import { startApi, RunningApi } from '../../api/server';
 import { createDb, migrate } from '../../db/connection';
 import { DEV_SEED, seedDev } from '../../db/seeds/dev-seed';

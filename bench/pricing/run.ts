@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { cpus, loadavg } from 'node:os';
-import { loadConfig } from '../../db/config';
+import { loadConfig } from '../../platform/config/config';
 import { startApi } from '../../api/server';
 import { createDb, migrate } from '../../db/connection';
 import { DEV_SEED, seedDev } from '../../db/seeds/dev-seed';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newCipherKeyEntry } from '../../db/crypto/cipher-ring';
+import { newCipherKeyEntry } from '../../platform/crypto/cipher-ring';
 
 /** The secrets the services refuse to start without, fresh for one bench process (the environment's win). */
 const fresh = {

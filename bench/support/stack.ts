@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, Config } from '../../db/config';
+import { loadConfig, Config } from '../../platform/config/config';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
 import { benchSecrets } from './secrets';

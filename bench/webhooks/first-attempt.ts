@@ -19,7 +19,7 @@ import { RECEIVER_HOST, startReceiver, testCa } from '../../test/support/https-r
 import { fixedResolver } from '../../test/support/webhooks';
 import { startBenchInfra } from '../support/stack';
 import { summary } from '../support/summary';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);

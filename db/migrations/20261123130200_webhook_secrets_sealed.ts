@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { loadConfig } from '../config';
-import { CipherRing, isSealedText } from '../crypto/cipher-ring';
+import { loadConfig } from '../../platform/config/config';
+import { CipherRing, isSealedText } from '../../platform/crypto/cipher-ring';
 
 /**
  * Webhook secrets at rest are sealed with the payload key ring (issue #13): the rows written

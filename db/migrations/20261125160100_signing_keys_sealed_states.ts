@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { loadConfig } from '../config';
-import { CipherRing } from '../crypto/cipher-ring';
+import { loadConfig } from '../../platform/config/config';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 
 /**
  * Issue #30: the RS256 private keys are sealed with the payload key ring in every environment

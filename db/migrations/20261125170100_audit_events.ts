@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * Issue #29: the audit trail, append-only and tamper-evident. Each row's hash is the SHA-256 over
- * the row and the previous row's hash (db/audit-chain.ts); `seq` is the chain's order. A trigger
+ * the row and the previous row's hash (domain/audit-chain.ts); `seq` is the chain's order. A trigger
  * refuses UPDATE, DELETE and TRUNCATE whoever asks (an owner's grants cannot be taken away from
  * it), and the grants take them from every other role.
  */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { AuditFields, auditHash, GENESIS_HASH } from '../audit-chain';
+import { AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
 
 export interface AuditEventRow extends AuditFields {
   seq: number;

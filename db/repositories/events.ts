@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { EventRecord, objectIdOf } from '../../domain/events';
-import { activeTraceparent } from '../telemetry/trace-context';
+import { activeTraceparent } from '../../platform/telemetry/trace-context';
 
 /**
  * Records an event once: a retry with the same deterministic id changes nothing. Its `sequence`

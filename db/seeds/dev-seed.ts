@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { hashPassword, hashSecret } from '../crypto/passwords';
+import { hashPassword, hashSecret } from '../../platform/crypto/passwords';
 import { CLIENT_SCOPES } from '../../domain/principal';
 import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
-import type { CipherRing } from '../crypto/cipher-ring';
+import type { CipherRing } from '../../platform/crypto/cipher-ring';
 import { Dec, Money } from '../../domain/money';
 import { PoliciesRepository } from '../repositories/policies';
 import { ProductsRepository } from '../repositories/products';

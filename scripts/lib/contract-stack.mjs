@@ -19,10 +19,10 @@ export const DEMO = {
   admin: { email: 'admin@example.com', password: 'admin-dev-password', totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU' },
 };
 
-/** The RFC 6238 code of a base32 secret now, from the service's own implementation (db/crypto/totp.ts). */
+/** The RFC 6238 code of a base32 secret now, from the service's own implementation (platform/crypto/totp.ts). */
 export async function totpNow(secret) {
   const { tsImport } = await import('tsx/esm/api');
-  const { totpCode, totpStep } = await tsImport('../../db/crypto/totp.ts', import.meta.url);
+  const { totpCode, totpStep } = await tsImport('../../platform/crypto/totp.ts', import.meta.url);
   return totpCode(secret, totpStep(new Date()));
 }
 

@@ -3,8 +3,8 @@ import { anotherApi, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator, buildUser, loginAs } from '../support/factories';
 import { BACKOFFICE_SCOPES } from '../../domain/principal';
-import { EncryptionCodec } from '../../db/crypto/payload-codec';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { EncryptionCodec } from '../../platform/crypto/payload-codec';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 
 const WEB = 'http://temporal-web.test:8233';
 const b64 = (text: string) => Buffer.from(text).toString('base64');

@@ -3,7 +3,7 @@ import { startApi, RunningApi } from '../../api/server';
 import { prepareDatabase, sharedApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator, buildUser } from '../support/factories';
-import { hashPassword } from '../../db/crypto/passwords';
+import { hashPassword } from '../../platform/crypto/passwords';
 
 const MINUTE = 60_000;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { CipherRing } from '../../db/crypto/cipher-ring';
-import { totpCode, totpStep } from '../../db/crypto/totp';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { totpCode, totpStep } from '../../platform/crypto/totp';
 import { buildUser } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { anotherApi, sharedApi, testConfig, testDb } from '../support/stack';

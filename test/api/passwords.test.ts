@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { anotherApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser } from '../support/factories';
-import { hashPassword, hashSecret, verifySecret } from '../../db/crypto/passwords';
+import { hashPassword, hashSecret, verifySecret } from '../../platform/crypto/passwords';
 
 /** Issue #13: user passwords under OWASP's scrypt parameters, older hashes upgraded on login; client secrets at N=2^14. */
 describe('password hashing', function () {

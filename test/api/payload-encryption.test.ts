@@ -7,8 +7,8 @@ import { signersOf, signAll, untilStatus } from '../support/lifecycle';
 import { closeTemporal, connectTestClient, temporal } from '../support/temporal';
 import { cnpj } from '../support/documents';
 import { testConfig } from '../support/stack';
-import { EncryptionCodec } from '../../db/crypto/payload-codec';
-import { CipherRing, newCipherKeyEntry, parseCipherKeys } from '../../db/crypto/cipher-ring';
+import { EncryptionCodec } from '../../platform/crypto/payload-codec';
+import { CipherRing, newCipherKeyEntry, parseCipherKeys } from '../../platform/crypto/cipher-ring';
 
 /**
  * Every payload of ours in a history (anything with `metadata` and `data`), wherever it sits.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Money } from '../../domain/money';
-import { totpCode, totpStep } from '../../db/crypto/totp';
+import { totpCode, totpStep } from '../../platform/crypto/totp';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { untilStatus } from '../support/lifecycle';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DEV_SEED } from '../../db/seeds/dev-seed';
 import { scopesOfRoles } from '../../domain/staff-roles';
-import { totpCode, totpStep } from '../../db/crypto/totp';
+import { totpCode, totpStep } from '../../platform/crypto/totp';
 import { buildUser, loginAs } from '../support/factories';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';

@@ -5,7 +5,7 @@ import { anotherApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, tokenFor } from '../support/factories';
 import { fromPrivatePem, KeyRing, newSigningKeyPem } from '../../api/auth/keys';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { SigningKeysRepository } from '../../db/repositories/signing-keys';
 
 /** Issue #13: tokens name their audience and environment, and unknown kids cannot force key reloads. */

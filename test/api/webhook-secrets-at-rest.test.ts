@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { sharedApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { newWebhookSecret } from '../../domain/webhook-signature';
 import { up as sealExistingSecrets } from '../../db/migrations/20261123130200_webhook_secrets_sealed';
 

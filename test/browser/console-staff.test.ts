@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { totpCode, totpStep } from '../../db/crypto/totp';
+import { totpCode, totpStep } from '../../platform/crypto/totp';
 import { Money } from '../../domain/money';
 import { receivable } from '../support/simulate';
 import { buildUser, loginAs } from '../support/factories';

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
 import schema from '../../sandbox/api-pix/api-pix-2.9.0-subset.schema.json';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
-import { SANDBOX_COLLECTION_CLIENT } from '../../db/config';
+import { SANDBOX_COLLECTION_CLIENT } from '../../platform/config/config';
 import { CallbackReceiver } from './support';
 
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));

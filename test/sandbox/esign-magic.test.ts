@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { HttpEsignProvider, NewDocument } from '../../activities/esign-client';
-import { EsignError, EsignErrorCode } from '../../activities/provider-errors';
+import { HttpEsignProvider, NewDocument } from '../../providers/esign-client';
+import { EsignError, EsignErrorCode } from '../../providers/provider-errors';
 import { sharedSandbox } from '../support/stack';
 import { rejectionOf, startSilentServer, unique } from './support';
 

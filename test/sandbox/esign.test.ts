@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HttpEsignProvider, NewDocument, readSignatureCallback } from '../../activities/esign-client';
+import { HttpEsignProvider, NewDocument, readSignatureCallback } from '../../providers/esign-client';
 import { ApiClient } from '../support/http';
 import { sharedSandbox } from '../support/stack';
 import { CallbackReceiver, signThroughPage, unique } from './support';

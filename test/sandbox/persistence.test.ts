@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HttpEsignProvider } from '../../activities/esign-client';
-import { HttpPixProvider, PixRecipient } from '../../activities/pix-client';
+import { HttpEsignProvider } from '../../providers/esign-client';
+import { HttpPixProvider, PixRecipient } from '../../providers/pix-client';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { ApiClient } from '../support/http';
 import { rejectionOf, signThroughPage, unique } from './support';
 import { randomUUID } from 'node:crypto';
 import { sandboxCallbackSecrets } from '../support/stack';
-import { ApiPixClient } from '../../activities/collection/api-pix-client';
-import { SANDBOX_COLLECTION_CLIENT } from '../../db/config';
+import { ApiPixClient } from '../../providers/api-pix-client';
+import { SANDBOX_COLLECTION_CLIENT } from '../../platform/config/config';
 
 const recipient = (email: string): PixRecipient => ({
   name: 'Assignor Ltda', document: '11222333000181', email, destination: { kind: 'pix_key', key: '11222333000181' },

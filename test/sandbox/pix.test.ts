@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { HttpPixProvider, PixPayment, PixRecipient, readSettlementCallback } from '../../activities/pix-client';
-import { PixError } from '../../activities/provider-errors';
+import { HttpPixProvider, PixPayment, PixRecipient, readSettlementCallback } from '../../providers/pix-client';
+import { PixError } from '../../providers/provider-errors';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { ApiClient } from '../support/http';
 import { sharedSandbox, sandboxCallbackSecrets } from '../support/stack';

@@ -1,4 +1,4 @@
-import { newCipherKeyEntry } from '../../db/crypto/cipher-ring';
+import { newCipherKeyEntry } from '../../platform/crypto/cipher-ring';
 
 /** The least environment `loadConfig` accepts: what every deployment must set (issue #13: no defaults for these). */
 export function minimalEnv(overrides: Record<string, string> = {}): Record<string, string> {

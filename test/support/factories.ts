@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { hashPassword, hashSecret } from '../../db/crypto/passwords';
+import { hashPassword, hashSecret } from '../../platform/crypto/passwords';
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
 import { scopesOfRoles, StaffRole } from '../../domain/staff-roles';
 import { testConfig, testDb } from './stack';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { Payload } from '@temporalio/common';
-import { CipherRing } from '../../db/crypto/cipher-ring';
-import { EncryptionCodec } from '../../db/crypto/payload-codec';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { EncryptionCodec } from '../../platform/crypto/payload-codec';
 import { temporal } from './temporal';
 import { testConfig } from './stack';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiPixClient } from '../../activities/collection/api-pix-client';
-import { SANDBOX_COLLECTION_CLIENT } from '../../db/config';
+import { ApiPixClient } from '../../providers/api-pix-client';
+import { SANDBOX_COLLECTION_CLIENT } from '../../platform/config/config';
 import { sharedSandbox, testDb } from './stack';
 
 /** The sandbox PSP through our own API Pix adapter, as the worker reaches it. */

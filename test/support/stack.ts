@@ -1,9 +1,9 @@
-import { createLogger } from '../../db/logger';
-import { loadConfig, Config } from '../../db/config';
+import { createLogger } from '../../platform/logger';
+import { loadConfig, Config } from '../../platform/config/config';
 import { startApi, RunningApi } from '../../api/server';
 import { createDb, Db, migrate } from '../../db/connection';
 import { seedDev } from '../../db/seeds/dev-seed';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { startWorker, RunningWorker } from '../../worker/main';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { SANDBOX_DEFAULTS, SandboxConfig } from '../../sandbox/config';

@@ -4,7 +4,7 @@ import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '..
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { OperationState } from '../../workflows/operation';
 import { eventually } from './webhooks';
-import { encryptingDataConverter } from '../../db/crypto/payload-codec';
+import { encryptingDataConverter } from '../../platform/crypto/payload-codec';
 import { testConfig } from './stack';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../db/config';
+import { loadConfig } from '../../platform/config/config';
 import { minimalEnv, productionEnv } from '../support/config';
 
 /** Issue #13: production fails closed; what protects data has no default. */

@@ -6,7 +6,7 @@ import { statementRows } from '../../db/statement';
 import { testConfig } from '../support/stack';
 import { TcpProxy } from '../support/tcp-proxy';
 import { idempotentExecutor } from '../../api/middleware/idempotency-executor';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 
 const failureOf = (work: () => Promise<unknown>) => work().then(() => { throw new Error('expected a failure'); }, (err: unknown) => err);
 

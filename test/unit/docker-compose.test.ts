@@ -17,7 +17,7 @@ interface Service {
 
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
-/** Ours: the processes that read db/config.ts or sandbox/config.ts. */
+/** Ours: the processes that read platform/config/config.ts or sandbox/config.ts. */
 const appServices = Object.entries(services).filter(([, s]) => s.image?.startsWith('node:'));
 const versionIn = (file: string, constant: string) => new RegExp(`${constant} = '([^']+)'`).exec(read(file))![1];
 
@@ -40,8 +40,8 @@ describe('docker-compose.yml', () => {
     expect(validate({ services: { api: { image: 'x', enviroment: {} } } })).to.equal(false);
   });
 
-  it('sets no variable on our processes that db/config.ts or sandbox/config.ts does not read', () => {
-    const configs = read('db/config.ts') + read('sandbox/config.ts');
+  it('sets no variable on our processes that platform/config/config.ts or sandbox/config.ts does not read', () => {
+    const configs = read('platform/config/config.ts') + read('sandbox/config.ts');
     const read_ = (name: string) => configs.includes(`'${name}'`);
     // Read by Node libraries (Express's production mode), not by our config.
     const platform = new Set(['NODE_ENV']);

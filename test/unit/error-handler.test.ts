@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { Client, Connection, ServiceError } from '@temporalio/client';
 import { expect } from 'chai';
 import express from 'express';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 import { errorHandler } from '../../api/middleware/error-handler';
 import { jsonBody } from '../../api/middleware/json-body';
 import { AppError, ValidationFailed } from '../../domain/errors';

@@ -13,7 +13,16 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 }
 
 const UPWARD: Array<[file: string, code: string, folder: string]> = [
-  ['db/repositories/contracts.ts', "import type { ContractType } from '../../activities/esign-client';\nexport type X = ContractType;\n", 'activities/'],
+  ['db/repositories/contracts.ts', "import type { ContractType } from '../../providers/esign-client';\nexport type X = ContractType;\n", 'providers/'],
+  ['db/repositories/titles.ts', "import { createTitleActivities } from '../../activities/titles';\nexport const x = createTitleActivities;\n", 'activities/'],
+  ['platform/config/config.ts', "import { createDb } from '../../db/connection';\nexport const x = createDb;\n", 'db/'],
+  ['platform/logger.ts', "import { PixClient } from '../providers/pix-client';\nexport const x = PixClient;\n", 'providers/'],
+  ['domain/money.ts', "import { loadConfig } from '../platform/config/config';\nexport const x = loadConfig;\n", 'platform/'],
+  ['providers/pix-client.ts', "import { createDb } from '../db/connection';\nexport const x = createDb;\n", 'db/'],
+  ['providers/esign-client.ts', "import { createContractActivities } from '../activities/contract';\nexport const x = createContractActivities;\n", 'activities/'],
+  ['sandbox/server.ts', "import { createDb } from '../db/connection';\nexport const x = createDb;\n", 'db/'],
+  ['sandbox/pix/routes.ts', "import { PixClient } from '../../providers/pix-client';\nexport const x = PixClient;\n", 'providers/'],
+  ['sandbox/main.ts', "import { buildApp } from '../api/app';\nexport const x = buildApp;\n", 'api/'],
   ['db/workflow-outbox.ts', "import { ORIGINATOR_ID } from '../workflows/operation-run';\nexport const x = ORIGINATOR_ID;\n", 'workflows/'],
   ['db/repositories/operations.ts', "import { buildApp } from '../../api/app';\nexport const x = buildApp;\n", 'api/'],
   ['domain/limits/check.ts', "import { OperationsRepository } from '../../db/repositories/operations';\nexport const x = OperationsRepository;\n", 'db/'],
@@ -42,6 +51,12 @@ describe('The layer floors (eslint.config.mjs)', function () {
     expect(value[0]).to.contain('may import only types from activities/');
     const typeOnly = await restrictedImports('workflows/phases/titles.ts', "import type { createTitleActivities } from '../../activities/titles';\nexport type X = typeof createTitleActivities;\n");
     expect(typeOnly).to.deep.equal([]);
+  });
+
+  it('lets sandbox/, a service of its own, import platform/ and domain/', async () => {
+    const allowed = await restrictedImports('sandbox/server.ts',
+      "import { createLogger } from '../platform/logger';\nimport { Money } from '../domain/money';\nexport const x = [createLogger, Money];\n");
+    expect(allowed).to.deep.equal([]);
   });
 
   it('refuses I/O libraries and Node built-ins other than node:crypto in domain/, and allows the pure ones', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 
 /** Collects the JSON lines the logger writes, exactly as they would reach stdout. */
 function capture(logger: winston.Logger): Record<string, unknown>[] {

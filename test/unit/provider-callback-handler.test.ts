@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 import { errorHandler } from '../../api/middleware/error-handler';
 import { providerCallbackRoutes } from '../../api/provider-callbacks/routes';
 

@@ -8,7 +8,7 @@ import { openapiValidation } from '../../api/middleware/openapi-validation';
 import { ok, sendReply } from '../../api/http/handle';
 import { errorHandler, lastResortJson } from '../../api/middleware/error-handler';
 import { AppError, ValidationFailed } from '../../domain/errors';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 
 /**
  * Replies go out through `sendReply`, which skips `res.json` for speed; the validator checks a

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DEFAULT_WEBHOOK_SCHEDULE_MS, loadConfig } from '../../db/config';
+import { DEFAULT_WEBHOOK_SCHEDULE_MS, loadConfig } from '../../platform/config/config';
 import { minimalEnv } from '../support/config';
 import { classifyAddress } from '../../domain/url-guard-ranges';
 import { assertWebhookUrl, UrlRejectionCode } from '../../domain/url-guard';

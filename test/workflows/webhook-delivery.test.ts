@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
-import { createLogger } from '../../db/logger';
+import { createLogger } from '../../platform/logger';
 import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { recordEvent } from '../../db/repositories/events';
@@ -13,7 +13,7 @@ import { ApiClient } from '../support/http';
 import { buildIntegrator, buildOriginator } from '../support/factories';
 import { Answer, RECEIVER_HOST, startReceiver, testCa, TestReceiver } from '../support/https-receiver';
 import { eventually, fixedResolver } from '../support/webhooks';
-import { CipherRing } from '../../db/crypto/cipher-ring';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 
 /**
  * One attempt, straight through the activity with the guard configured as in production: the

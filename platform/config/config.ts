@@ -3,13 +3,13 @@
  * process entry points (api server, worker, dev and test orchestration); nothing else reads
  * `process.env`. Shared by the api and the worker, so it lives in `db/`, the folder both processes own.
  */
-import { CipherKey, CipherKeyError, parseCipherKeys } from './crypto/cipher-ring';
-import { LEAST_LOG2N, PASSWORD_LOG2N } from './crypto/passwords';
-import { checkDeployment, UnsafeSetting } from './config-checks';
-import { parseTrustProxy, TrustProxy, TrustProxyError } from '../domain/client-address';
-import { DEFAULT_TASK_QUEUE } from '../domain/workflow-ids';
-import type { SamplingSettings, TracingSettings } from './telemetry/tracing';
-import { ClientTls, clientTls, TlsSettingError } from './config-tls';
+import { CipherKey, CipherKeyError, parseCipherKeys } from '../crypto/cipher-ring';
+import { LEAST_LOG2N, PASSWORD_LOG2N } from '../crypto/passwords';
+import { checkDeployment, UnsafeSetting } from './checks';
+import { parseTrustProxy, TrustProxy, TrustProxyError } from '../../domain/client-address';
+import { DEFAULT_TASK_QUEUE } from '../../domain/workflow-ids';
+import type { SamplingSettings, TracingSettings } from '../telemetry/tracing';
+import { ClientTls, clientTls, TlsSettingError } from './tls';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 

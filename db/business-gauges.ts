@@ -1,8 +1,8 @@
 import { Gauge } from 'prom-client';
 import type { Knex } from 'knex';
-import { LIFECYCLE_STATUSES } from '../../domain/operation-lifecycle';
-import { StateFigure, SystemFiguresRepository } from '../repositories/system-figures';
-import { registry } from './registry';
+import { LIFECYCLE_STATUSES } from '../domain/operation-lifecycle';
+import { StateFigure, SystemFiguresRepository } from './repositories/system-figures';
+import { registry } from '../platform/telemetry/registry';
 
 /** Prometheus scrapes every 15 s or so; several scrapers (or the console) within this share one read. */
 const FRESH_MS = 5_000;

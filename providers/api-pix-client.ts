@@ -1,7 +1,7 @@
-import { PixCollectionError, isTransient } from '../provider-errors';
+import { PixCollectionError, isTransient } from './provider-errors';
 import { Agent } from 'undici';
-import type { ClientTls } from '../../db/config-tls';
-import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from '../provider-http';
+import type { ClientTls } from '../platform/config/tls';
+import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from './provider-http';
 
 export interface ApiPixSettings {
   /** The API's base (`https://psp.example/api/v2`). */

@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { PASSWORD_LOG2N } from './crypto/passwords';
+import { PASSWORD_LOG2N } from '../crypto/passwords';
 
 /** What a deployment's settings must not be: checked once by `loadConfig`, which refuses to start otherwise. */
 export class UnsafeSetting extends Error {}

@@ -10,7 +10,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
-/** Which traces are recorded: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, read by db/config.ts. */
+/** Which traces are recorded: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, read by platform/config/config.ts. */
 export interface SamplingSettings {
   /** A request that arrives with a `traceparent` follows its caller's decision. */
   parentBased: boolean;

@@ -6,7 +6,7 @@ import { registry } from './registry';
  * The process's metrics, named after OpenTelemetry's semantic conventions where one exists
  * (database client pool) and `receivables_` for the business. One registry per process, as
  * the Temporal runtime is: counters count what this process did, and the scrape of its loopback
- * listener (db/telemetry/metrics-server.ts) reads them. Every label takes its values from a closed
+ * listener (platform/telemetry/metrics-server.ts) reads them. Every label takes its values from a closed
  * set (states, outcomes, cache names): nothing a request carries becomes a label.
  */
 

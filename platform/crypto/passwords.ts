@@ -11,7 +11,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, ScryptOptions } from 
  */
 export const PASSWORD_LOG2N = 17;
 const SECRET_LOG2N = 14;
-/** The least `PASSWORD_SCRYPT_LOG2N` a dev or test process takes (db/config.ts); prod refuses below PASSWORD_LOG2N. */
+/** The least `PASSWORD_SCRYPT_LOG2N` a dev or test process takes (platform/config/config.ts); prod refuses below PASSWORD_LOG2N. */
 export const LEAST_LOG2N = 10;
 const KEY_LENGTH = 32;
 

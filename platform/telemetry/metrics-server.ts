@@ -9,7 +9,7 @@ export interface MetricsServer {
 
 /**
  * Text this process's scrape adds after its own registry: the Temporal runtime's metrics, which
- * its native exporter serves on a port of its own (db/telemetry/temporal-runtime.ts).
+ * its native exporter serves on a port of its own (worker/runtime.ts).
  */
 export type ExtraMetrics = () => Promise<string>;
 
