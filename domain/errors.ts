@@ -58,8 +58,8 @@ export class NotAuthenticated extends AppError {
 }
 
 export class Forbidden extends AppError {
-  constructor(detail: Detail) {
-    super(403, detail);
+  constructor(detail: Detail, headers: Record<string, string> = {}) {
+    super(403, detail, headers);
   }
 }
 

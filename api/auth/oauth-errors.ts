@@ -1,4 +1,4 @@
-import { AppError, NotAuthenticated, ValidationFailed } from '../../domain/errors';
+import { AppError, Forbidden, NotAuthenticated, ValidationFailed } from '../../domain/errors';
 
 /** The protection space named in our challenges (RFC 7235 §2.2). */
 const REALM = 'receivables-anticipation-api';
@@ -56,4 +56,14 @@ export function withBearerChallenge(error: NotAuthenticated): NotAuthenticated {
     ? `Bearer realm="${REALM}"`
     : `Bearer realm="${REALM}", error="invalid_token", error_description="${describable(code)}"`;
   return new NotAuthenticated(code, { ...error.headers, 'WWW-Authenticate': challenge });
+}
+
+/**
+ * RFC 6750 §3.1 on a protected route's scope refusal: the 403's challenge names in `scope` the
+ * scopes the refusal's `required` lists, so a client learns which to ask for.
+ */
+export function scopeRefusal(detail: { code: string; required: string[]; [field: string]: unknown }): Forbidden {
+  return new Forbidden(detail, {
+    'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", error_description="${describable(detail.code)}", scope="${detail.required.join(' ')}"`,
+  });
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Forbidden, NotAuthenticated } from '../../domain/errors';
 import type { AuthService } from '../auth/auth-service';
-import { withBearerChallenge } from '../auth/oauth-errors';
+import { scopeRefusal, withBearerChallenge } from '../auth/oauth-errors';
 import { BACKOFFICE_SCOPES, Principal } from '../../domain/principal';
 import type { SecurityRequirement } from '../openapi/route-table';
 
@@ -90,10 +90,11 @@ export function requireScopes(): RequestHandler {
       .filter((requirement) => Object.keys(requirement).some((scheme) => SCHEME_TOKEN_TYPE[scheme] === principal.tokenType))
       .map((requirement) => Object.values(requirement).flat());
     if (alternatives.length === 0 || alternatives.some((scopes) => scopes.every((s) => principal.scopes.includes(s)))) return next();
-    const required = alternatives.reduce((a, b) => (b.length > a.length ? b : a));
-    next(new Forbidden({
+    // One set of scopes is named as required (and in the challenge): the alternative the document lists first.
+    const required = alternatives[0];
+    next(scopeRefusal({
       code: 'scope_insufficient',
-      required: alternatives.length === 1 ? required : alternatives[0],
+      required,
       granted: principal.scopes,
       message: alternatives.length === 1
         ? `This route requires the scopes: ${required.join(', ')}`

@@ -109,7 +109,9 @@ export const components = (publicUrl: string) => ({
   headers: {
     'WWW-Authenticate': {
       description: 'On a 401: `Bearer realm="receivables-anticipation-api"` when no credential was sent, with `error="invalid_token"` and the code as '
-        + '`error_description` when the token or credential was refused (RFC 6750 §3); on the token endpoint, a `Basic` challenge with '
+        + '`error_description` when the token or credential was refused (RFC 6750 §3); on a 403 `scope_insufficient`, '
+        + '`Bearer realm="receivables-anticipation-api", error="insufficient_scope", error_description="scope_insufficient", scope="<the scopes of `required`, space-separated>"` '
+        + '(RFC 6750 §3.1); on the token endpoint, a `Basic` challenge with '
         + '`error="invalid_client"` when the client authenticated with HTTP Basic (RFC 6749 §5.2).',
       schema: { type: 'string', maxLength: 500 },
     },

@@ -75,7 +75,7 @@ export const json = (description: string, schema: Schema): Schema => ({
 
 const errorDescriptions: Record<number, string> = {
   401: 'Not authenticated',
-  403: 'Scope insufficient or policy limit',
+  403: 'Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit',
   404: 'Not found (also another originator\'s resource)',
   409: 'State or idempotency conflict',
   422: 'Schema failure or business-rule violation',
@@ -90,7 +90,7 @@ const errorDescriptions: Record<number, string> = {
 export function errors(...statuses: number[]): Record<string, Schema> {
   return Object.fromEntries(statuses.map((status) => [String(status), {
     ...json(errorDescriptions[status] ?? 'Error', ref('ErrorEnvelope')),
-    ...(status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
+    ...(status === 401 || status === 403 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
   }]));
 }
 

@@ -3191,7 +3191,7 @@ export interface components {
         "Idempotency-Replayed": "true";
         /** @description Seconds to wait before the bucket admits another request */
         "Retry-After": number;
-        /** @description On a 401: `Bearer realm="receivables-anticipation-api"` when no credential was sent, with `error="invalid_token"` and the code as `error_description` when the token or credential was refused (RFC 6750 §3); on the token endpoint, a `Basic` challenge with `error="invalid_client"` when the client authenticated with HTTP Basic (RFC 6749 §5.2). */
+        /** @description On a 401: `Bearer realm="receivables-anticipation-api"` when no credential was sent, with `error="invalid_token"` and the code as `error_description` when the token or credential was refused (RFC 6750 §3); on a 403 `scope_insufficient`, `Bearer realm="receivables-anticipation-api", error="insufficient_scope", error_description="scope_insufficient", scope="<the scopes of `required`, space-separated>"` (RFC 6750 §3.1); on the token endpoint, a `Basic` challenge with `error="invalid_client"` when the client authenticated with HTTP Basic (RFC 6749 §5.2). */
         "WWW-Authenticate": string;
         /** @description The caller's `X-Correlation-Id`, or the request id: carried into workflows and webhook deliveries */
         "X-Correlation-Id": string;
@@ -3402,9 +3402,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3553,10 +3554,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3700,9 +3702,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3858,10 +3861,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4033,10 +4037,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4207,9 +4212,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4343,10 +4349,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4490,9 +4497,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5221,9 +5229,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5367,9 +5376,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5509,9 +5519,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5643,10 +5654,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5780,10 +5792,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5913,10 +5926,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6041,10 +6055,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6176,10 +6191,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6322,9 +6338,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6476,10 +6493,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6650,10 +6668,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6841,10 +6860,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7015,10 +7035,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7183,9 +7204,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7320,9 +7342,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7445,9 +7468,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7581,10 +7605,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7764,10 +7789,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7928,9 +7954,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8072,10 +8099,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8235,10 +8263,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8410,9 +8439,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8548,9 +8578,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8689,10 +8720,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8854,9 +8886,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8981,9 +9014,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -9368,9 +9402,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10123,9 +10158,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10250,9 +10286,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10404,10 +10441,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10580,10 +10618,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10760,9 +10799,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10960,10 +11000,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -11117,9 +11158,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -11263,10 +11305,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -11447,10 +11490,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -11699,10 +11743,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -11840,9 +11885,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12010,10 +12056,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12157,9 +12204,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12337,10 +12385,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12511,10 +12560,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12690,10 +12740,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12898,10 +12949,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13055,9 +13107,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13189,10 +13242,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13336,9 +13390,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13482,10 +13537,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13655,10 +13711,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13834,9 +13891,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13961,9 +14019,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14114,9 +14173,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14248,10 +14308,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14398,10 +14459,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14574,9 +14636,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14728,10 +14791,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -14904,10 +14968,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -15077,10 +15142,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -15242,9 +15308,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -15401,10 +15468,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Scope insufficient or policy limit */
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
             403: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

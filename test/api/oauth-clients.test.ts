@@ -106,6 +106,36 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
       const err = await rejectionOf(oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response));
       expect(err).to.include({ error: 'invalid_scope', status: 403 });
     });
+
+    const tokenWith = async (scope: string) => {
+      const as = await server();
+      const response = await oauth.clientCredentialsGrantRequest(as, { client_id: credential.clientId }, oauth.ClientSecretBasic(credential.secret), { scope }, insecure);
+      return (await oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response)).access_token;
+    };
+    const challengeOf = async (token: string, path: string) => {
+      const err = await rejectionOf(oauth.protectedResourceRequest(token, 'GET', new URL(path, issuer), undefined, undefined, insecure));
+      expect(err, path).to.be.instanceOf(oauth.WWWAuthenticateChallengeError);
+      expect((err as oauth.WWWAuthenticateChallengeError).status).to.equal(403);
+      const challenges = (err as oauth.WWWAuthenticateChallengeError).cause;
+      expect(challenges).to.have.length(1);
+      return challenges[0];
+    };
+
+    it('reads a scope refusal as the insufficient_scope challenge naming the scope the route needs (RFC 6750 §3.1)', async () => {
+      const challenge = await challengeOf(await tokenWith('stock:read'), '/v1/operations');
+      expect(challenge.scheme).to.equal('bearer');
+      expect(challenge.parameters).to.deep.equal({
+        realm: 'receivables-anticipation-api', error: 'insufficient_scope', error_description: 'scope_insufficient', scope: 'operation:read',
+      });
+    });
+
+    it('names the first of a route\'s alternatives in the challenge, as the body\'s `required` does', async () => {
+      const token = await tokenWith('operation:read');
+      const res = await new ApiClient(issuer.href.replace(/\/$/, '')).get('/v1/stock', { token });
+      expect(res.body.detail).to.include({ code: 'scope_insufficient' });
+      expect(res.body.detail.required).to.deep.equal(['stock:read']);
+      expect((await challengeOf(token, '/v1/stock')).parameters.scope).to.equal('stock:read');
+    });
   });
 
   it('sends the bare Bearer challenge when no credential came, as RFC 6750 §3.1 says', async () => {

@@ -47,6 +47,14 @@ describe('the OpenAPI document states what the pipeline answers', () => {
     for (const name of Object.keys(document.components.headers)) expect(resolve(document.components.headers[name]).schema, name).to.be.an('object');
   });
 
+  it('lists 403 with the WWW-Authenticate header on every operation that asks for scopes: the insufficient_scope challenge (RFC 6750 §3.1)', () => {
+    const scoped = operations.filter(({ op }) => (op.security ?? []).some((requirement: Json) => Object.values(requirement).some((scopes) => (scopes as string[]).length > 0)));
+    const missing = scoped.filter(({ op }) => !op.responses['403']?.headers?.['WWW-Authenticate']).map(({ method, path }) => `${method} ${path}`);
+    expect(missing).to.deep.equal([]);
+    expect(scoped.length).to.be.greaterThan(50);
+    expect(resolve(document.components.headers['WWW-Authenticate']).description).to.include('error="insufficient_scope"');
+  });
+
   it('lists 422 on every operation: the input guard and the body parsers refuse before any route', () => {
     expect(operations.filter(({ op }) => !op.responses['422']).map(({ method, path }) => `${method} ${path}`)).to.deep.equal([]);
   });
