@@ -49,7 +49,9 @@ export async function startApi(config: Config, options: Pick<AppDeps, 'now' | 'r
   const cipher = new CipherRing(config.payloadKeys);
   await ensureActiveKey(db, cipher, config.jwt.privateKeyPem, config.jwt.tokenTtlSeconds);
   const keys = await KeyRing.load(db, cipher, { intervalMs: config.jwt.keyReloadIntervalMs });
-  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, { audience: config.jwt.audience, serviceEnv: config.serviceEnv });
+  const tokens = new TokenService(keys, config.jwt.tokenTtlSeconds, {
+    issuer: config.http.publicUrl, audience: config.jwt.audience, serviceEnv: config.serviceEnv,
+  });
   const cache = new ReferenceCache(db, config.referenceCache.ttlMs);
   const auth = new AuthService(db, tokens, config, cache);
   // A rotated or retired key takes effect in this process as soon as Postgres says so.

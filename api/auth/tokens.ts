@@ -12,12 +12,22 @@ export interface TokenClaims {
   originator_id: string | null;
   env: string;
   scopes: string[];
+  /** RFC 9068 §2.2.3: `scopes` space-separated; absent from tokens issued before it. */
+  scope?: string;
   token_type: TokenType;
   exp: number;
   iat: number;
 }
 
-const ISSUER = 'receivables-anticipation-api';
+/** RFC 9068 §2.1: the header `typ` of a JWT access token. */
+const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+/**
+ * The form tokens had before RFC 9068's: `typ: JWT` and this fixed `iss`. Such a token verifies
+ * until it expires (a token lifetime after the change, none is left); each form must be whole, so
+ * an `at+jwt` token naming the old issuer is refused.
+ */
+const PREVIOUS_FORM = { typ: 'JWT', issuer: 'receivables-anticipation-api' };
 
 /**
  * The environment a token was issued for must be this deployment's (issue #13): a user token
@@ -29,7 +39,9 @@ function envMatches(serviceEnv: ServiceEnv, env: unknown): boolean {
   return (env === 'prod' || env === 'sandbox') && acceptsCredential(serviceEnv, env);
 }
 
-export interface TokenAudience {
+export interface TokenParties {
+  /** `iss` of every token issued: the RFC 8414 metadata's `issuer`, PUBLIC_URL. */
+  issuer: string;
   /** `aud` of every token issued, and the only one accepted. */
   audience: string;
   serviceEnv: ServiceEnv;
@@ -39,7 +51,7 @@ export class TokenService {
   constructor(
     private readonly keys: KeyRing,
     private readonly ttlSeconds: number,
-    private readonly scope: TokenAudience,
+    private readonly parties: TokenParties,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -47,21 +59,28 @@ export class TokenService {
     return this.ttlSeconds;
   }
 
-  issue(claims: Omit<TokenClaims, 'exp' | 'iat'>): string {
+  issue(claims: Omit<TokenClaims, 'exp' | 'iat' | 'scope'>): string {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return jwt.sign({ ...claims, iat, exp: iat + this.ttlSeconds }, this.keys.current.privateKey, {
+    return jwt.sign({ ...claims, scope: claims.scopes.join(' '), iat, exp: iat + this.ttlSeconds }, this.keys.current.privateKey, {
       algorithm: 'RS256',
-      keyid: this.keys.current.kid,
-      issuer: ISSUER,
-      audience: this.scope.audience,
+      header: { alg: 'RS256', typ: ACCESS_TOKEN_TYPE, kid: this.keys.current.kid },
+      issuer: this.parties.issuer,
+      audience: this.parties.audience,
       jwtid: randomUUID(),
     });
+  }
+
+  /** The issuer a token of this header `typ` must name, or null for a `typ` we never issued. */
+  private issuerOf(typ: unknown): string | null {
+    if (typ === ACCESS_TOKEN_TYPE) return this.parties.issuer;
+    return typ === PREVIOUS_FORM.typ ? PREVIOUS_FORM.issuer : null;
   }
 
   /** Only RS256 with a key of ours is accepted: `alg: none` and HS* never verify. */
   async verify(token: string): Promise<TokenClaims> {
     const decoded = jwt.decode(token, { complete: true });
-    if (!decoded || typeof decoded.payload === 'string' || decoded.header.alg !== 'RS256' || !decoded.header.kid) {
+    const issuer = decoded ? this.issuerOf(decoded.header.typ) : null;
+    if (!decoded || typeof decoded.payload === 'string' || decoded.header.alg !== 'RS256' || !decoded.header.kid || issuer === null) {
       throw new NotAuthenticated('invalid_token');
     }
     const key = await this.keys.find(decoded.header.kid);
@@ -70,15 +89,15 @@ export class TokenService {
     try {
       claims = jwt.verify(token, key.publicKey, {
         algorithms: ['RS256'],
-        issuer: ISSUER,
-        audience: this.scope.audience,
+        issuer,
+        audience: this.parties.audience,
         clockTimestamp: Math.floor(this.now().getTime() / 1000),
       }) as TokenClaims;
     } catch (err) {
       if (err instanceof jwt.TokenExpiredError) throw new NotAuthenticated('token_expired');
       throw new NotAuthenticated('invalid_token');
     }
-    if (!envMatches(this.scope.serviceEnv, claims.env)) throw new NotAuthenticated('invalid_token');
+    if (!envMatches(this.parties.serviceEnv, claims.env)) throw new NotAuthenticated('invalid_token');
     return claims;
   }
 }

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import net from 'node:net';
 import * as client from 'openid-client';
 import * as oauth from 'oauth4webapi';
-import { anotherApi } from '../support/stack';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { anotherApi, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildCredential, TestCredential } from '../support/factories';
 import { rejectionOf } from '../support/rejection';
@@ -135,6 +136,21 @@ describe('OAuth2 client libraries against the api (RFC 8414, 6749, 6750)', () =>
       expect(res.body.detail).to.include({ code: 'scope_insufficient' });
       expect(res.body.detail.required).to.deep.equal(['stock:read']);
       expect((await challengeOf(token, '/v1/stock')).parameters.scope).to.equal('stock:read');
+    });
+  });
+
+  describe('jose', () => {
+    it('verifies an access token with the JWKS and the metadata\'s issuer as an RFC 9068 `at+jwt`, its scopes in `scope`', async () => {
+      const insecure = { [oauth.allowInsecureRequests]: true };
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+      const response = await oauth.clientCredentialsGrantRequest(as, { client_id: credential.clientId }, oauth.ClientSecretPost(credential.secret), { scope: 'stock:read operation:read' }, insecure);
+      const tokens = await oauth.processClientCredentialsResponse(as, { client_id: credential.clientId }, response);
+      const { payload, protectedHeader } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(as.jwks_uri!)), {
+        issuer: as.issuer, audience: testConfig().jwt.audience, typ: 'at+jwt', algorithms: ['RS256'], requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      });
+      expect(protectedHeader).to.include({ typ: 'at+jwt', alg: 'RS256' });
+      expect(payload).to.include({ iss: issuer.href.replace(/\/$/, ''), scope: 'stock:read operation:read', token_type: 'client' });
+      expect(payload.scopes).to.deep.equal(['stock:read', 'operation:read']);
     });
   });
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { generateKeyPairSync, KeyObject } from 'node:crypto';
+import { generateKeyPairSync, KeyObject, randomUUID } from 'node:crypto';
 import { anotherApi, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
-import { buildCredential, tokenFor } from '../support/factories';
+import { buildCredential, TestCredential, tokenFor } from '../support/factories';
 import { fromPrivatePem, KeyRing, newSigningKeyPem } from '../../api/auth/keys';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { SigningKeysRepository } from '../../db/repositories/signing-keys';
@@ -19,14 +19,22 @@ describe('token audience, environment and key reloads', () => {
     genuine = await tokenFor(client, await buildCredential());
   });
 
-  /** The genuine token's claims, changed, signed again with the service's own key. */
-  const forged = (change: (claims: Record<string, unknown>) => void) => {
+  /** The genuine token's claims and header, changed, signed again with the service's own key. */
+  const forged = (change: (claims: Record<string, unknown>) => void, header: Partial<jwt.JwtHeader> = {}) => {
     const decoded = jwt.decode(genuine, { complete: true })!;
     const claims = { ...(decoded.payload as Record<string, unknown>) };
     change(claims);
-    return jwt.sign(claims, privateKey, { algorithm: 'RS256', keyid: decoded.header.kid });
+    return jwt.sign(claims, privateKey, { algorithm: 'RS256', header: { ...decoded.header, ...header } });
   };
   const me = (token: string) => client.get('/v1/auth/me', { token });
+
+  /** A token as the service issued them before RFC 9068's form: `typ: JWT`, a fixed issuer name, `scopes` without `scope`. */
+  const issuedTheOldWay = (credential: TestCredential, expiresIn: number) => {
+    const iat = Math.floor(Date.now() / 1000);
+    return jwt.sign({ sub: credential.id, originator_id: credential.originatorId, env: 'sandbox', scopes: credential.scopes, token_type: 'client', iat, exp: iat + expiresIn }, privateKey, {
+      algorithm: 'RS256', keyid: jwt.decode(genuine, { complete: true })!.header.kid, issuer: 'receivables-anticipation-api', audience: testConfig().jwt.audience, jwtid: randomUUID(),
+    });
+  };
 
   it('issues tokens for this service\'s audience and accepts them', async () => {
     expect((jwt.decode(genuine) as Record<string, unknown>).aud).to.equal(testConfig().jwt.audience);
@@ -38,6 +46,38 @@ describe('token audience, environment and key reloads', () => {
       const res = await me(token);
       expect(res.status).to.equal(401);
       expect(res.body.detail).to.equal('invalid_token');
+    }
+  });
+
+  it('issues RFC 9068 access tokens: `typ: at+jwt`, `iss` the PUBLIC_URL the metadata names, the scopes in `scope` beside `scopes`', async () => {
+    const { header, payload } = jwt.decode(genuine, { complete: true }) as { header: jwt.JwtHeader; payload: Record<string, unknown> };
+    expect(header.typ).to.equal('at+jwt');
+    expect(payload.iss).to.equal((await client.get('/.well-known/oauth-authorization-server')).body.issuer);
+    expect(payload.scope).to.equal((payload.scopes as string[]).join(' '));
+  });
+
+  it('keeps accepting a token issued before that form until it expires, and not after', async () => {
+    const credential = await buildCredential({ scopes: ['operation:read', 'stock:read'] });
+    const res = await me(issuedTheOldWay(credential, 900));
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ credential_id: credential.id });
+    expect(res.body.scopes).to.deep.equal(['operation:read', 'stock:read']);
+    expect((await client.get('/v1/operations', { token: issuedTheOldWay(credential, 900) })).status).to.equal(200);
+    expect((await me(issuedTheOldWay(credential, -1))).body).to.deep.equal({ detail: 'token_expired' });
+  });
+
+  it('refuses a token that mixes the two forms or names another issuer, even signed with our key', async () => {
+    const tokens = {
+      'at+jwt with the old issuer': forged((c) => { c.iss = 'receivables-anticipation-api'; }),
+      'JWT with the new issuer': forged(() => undefined, { typ: 'JWT' }),
+      'another issuer': forged((c) => { c.iss = 'https://elsewhere.example'; }),
+      'no typ': forged(() => undefined, { typ: undefined }),
+      'no issuer': forged((c) => { delete c.iss; }),
+    };
+    for (const [what, token] of Object.entries(tokens)) {
+      const res = await me(token);
+      expect(res.status, what).to.equal(401);
+      expect(res.body.detail, what).to.equal('invalid_token');
     }
   });
 
