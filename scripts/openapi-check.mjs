@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Contract checks on the live OpenAPI document:
-//   lint      Redocly CLI, `recommended` ruleset plus redocly.yaml, and Spectral with the OWASP API
-//             Security ruleset (.spectral.yaml), every warning of which must be listed with its reason
-//             in api/openapi/spectral-exceptions.txt (part of `npm run lint`)
+//   lint      Redocly CLI, `recommended` ruleset plus redocly.yaml, and Spectral with its `oas` and the
+//             OWASP API Security rulesets (.spectral.yaml), every warning of which must be listed with
+//             its reason in api/openapi/spectral-exceptions.txt (part of `npm run lint`)
 //   spectral-exceptions  rewrites that list from the live document (review the diff)
 //   breaking  oasdiff against every frozen release in api/openapi/releases/ (fails on ERR level);
 //             `<version>.accepted.txt` beside a release lists the ERR findings accepted, each with
@@ -42,7 +42,7 @@ function lint(file) {
   return errors + warnings === 0 ? 0 : 1;
 }
 
-/** Spectral with the OWASP ruleset: its findings, or null when it did not answer in JSON. */
+/** Spectral with the `oas` and OWASP rulesets: its findings, or null when it did not answer in JSON. */
 function spectralFindings(file) {
   const result = spawnSync(bin('spectral'), ['lint', '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet', file], {
     cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
@@ -67,7 +67,7 @@ function spectral(file) {
   for (const key of unlisted) process.stderr.write(`new warning, not in ${path.relative(ROOT, SPECTRAL_EXCEPTIONS)}: ${key} (${rewrite})\n`);
   for (const key of gone) process.stderr.write(`listed but no longer found: ${key} (rewrite the list)\n`);
   for (const key of unreviewed) process.stderr.write(`listed without a reason: ${key}\n`);
-  process.stderr.write(`[openapi] Spectral OWASP (.spectral.yaml): ${errors.length} errors, ${unlisted.length} new warnings, `
+  process.stderr.write(`[openapi] Spectral oas + OWASP (.spectral.yaml): ${errors.length} errors, ${unlisted.length} new warnings, `
     + `${kept - unlisted.length} kept with their reasons in ${path.relative(ROOT, SPECTRAL_EXCEPTIONS)}\n`);
   return errors.length + unlisted.length + gone.length + unreviewed.length === 0 ? 0 : 1;
 }

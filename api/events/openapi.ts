@@ -11,8 +11,9 @@ export const eventOrderingProperties: Record<string, Schema> = {
     ...uuid,
     description: 'The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.',
   },
+  // Stated here, not left to withFormatBounds: the webhook payloads share this schema and are not bounded by it.
   sequence: {
-    type: 'integer', minimum: 1,
+    type: 'integer', format: 'int64', minimum: 1,
     description: 'Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).',
   },
 };

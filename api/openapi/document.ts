@@ -115,6 +115,8 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Served
       version: '1.6.0',
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      // The contract names no support desk: integrators are pointed at the served reference and its guides.
+      contact: { name: 'API reference and integration guides', url: `${publicUrl}/docs/` },
     },
     // Integrators' api (Spectral OWASP api9: every server states its audience).
     servers: [{ url: '/', 'x-internal': false }],

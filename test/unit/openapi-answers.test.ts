@@ -55,6 +55,13 @@ describe('the OpenAPI document states what the pipeline answers', () => {
     expect(resolve(document.components.headers['WWW-Authenticate']).description).to.include('error="insufficient_scope"');
   });
 
+  it('names a contact in info and a format on every integer of the webhook payloads (Spectral oas info-contact, OWASP integer-format)', () => {
+    expect(document.info.contact).to.have.property('url').that.is.a('string');
+    const integers = schemasUnder(document.webhooks).filter((schema) => schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.includes('integer')));
+    expect(integers.length).to.be.greaterThan(0);
+    expect(integers.filter((schema) => schema.format === undefined)).to.deep.equal([]);
+  });
+
   it('lists 422 on every operation: the input guard and the body parsers refuse before any route', () => {
     expect(operations.filter(({ op }) => !op.responses['422']).map(({ method, path }) => `${method} ${path}`)).to.deep.equal([]);
   });

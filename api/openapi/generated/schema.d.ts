@@ -15633,7 +15633,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15695,7 +15698,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15755,7 +15761,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15815,7 +15824,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15873,7 +15885,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15936,7 +15951,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -15996,7 +16014,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16056,7 +16077,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16120,7 +16144,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16183,7 +16210,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16243,7 +16273,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16312,7 +16345,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16381,7 +16417,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16450,7 +16489,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16515,7 +16557,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16581,7 +16626,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16642,7 +16690,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16704,7 +16755,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16770,7 +16824,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16834,7 +16891,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16902,7 +16962,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
@@ -16964,7 +17027,10 @@ export interface operations {
                     object_id?: string;
                     /** Format: date-time */
                     occurred_at: string;
-                    /** @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state). */
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
                     sequence?: number;
                 };
             };
