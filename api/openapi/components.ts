@@ -69,14 +69,16 @@ export const components = (publicUrl: string) => ({
       type: 'oauth2',
       description: 'RS256 JWT from `POST /v1/auth/token` (the OAuth2 client credentials grant, or the same exchange as JSON), sent as '
         + '`Authorization: Bearer <token>`. Token type `client`. The tokens follow RFC8725 (JSON Web Token Best Current Practices): RS256 only '
-        + '(`none` and HMAC refused), a `kid` resolved against the JWKS, `aud` and `exp` always checked, 15 minutes of life.',
+        + '(`none` and HMAC refused), a `kid` resolved against the JWKS, `aud` and `exp` always checked, 15 minutes of life. '
+        + 'They are RFC 9068 access tokens: header `typ: at+jwt`, `iss` the authorization server metadata\'s `issuer` (PUBLIC_URL), '
+        + '`scope` the granted scopes space-separated (beside the `scopes` array).',
       flows: { clientCredentials: { tokenUrl: `${publicUrl}/v1/auth/token`, scopes: Object.fromEntries(CLIENT_SCOPES.map((s) => [s, scopeDescriptions[s]])) } },
     },
     // Not an OAuth2 password grant: login takes JSON `email` and `password`, so no flow is claimed.
     userSession: {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
       description: `RS256 JWT from \`POST /v1/auth/login\` (JSON email and password), token type \`user\` (backoffice staff and portal users), `
-        + `following RFC8725 as the client tokens do. Roles: ${
+        + `following RFC8725 and RFC 9068 as the client tokens do. Roles: ${
         BACKOFFICE_SCOPES.map((s) => `\`${s}\` (${scopeDescriptions[s]})`).join(', ')}. `
         + 'Routes asking for these roles also want a staff user: a portal user\'s token is 403 `staff_user_required` there, whatever its scopes.',
     },
