@@ -4,6 +4,7 @@ import type { EsignProvider } from '../../providers/esign-client';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
+import { principalLabel } from '../../domain/principal';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
@@ -23,7 +24,7 @@ import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { presentWebhook } from '../webhooks/presenter';
 
 type StaffRequest = { ctx: { principal?: { tokenType: string; userId?: string; email?: string } } };
-const userOf = (req: StaffRequest) => `user:${req.ctx.principal!.userId}`;
+const userOf = (req: Request) => principalLabel(req.ctx.principal!);
 const approverOf = (req: StaffRequest) => ({ userId: req.ctx.principal!.userId!, email: req.ctx.principal!.email! });
 
 export interface BackofficeRouteDeps {

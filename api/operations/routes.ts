@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
+import { principalLabel } from '../../domain/principal';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
 import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal-client';
@@ -86,8 +87,7 @@ export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCac
   router.post('/v1/operations/:id/cancel', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
     const workflowId = await requireOperation(uow.db, originatorId, String(req.params.id), 'operation_not_found');
-    const principal = req.ctx.principal!;
-    const requestedBy = principal.tokenType === 'client' ? `credential:${principal.credentialId}` : `user:${principal.userId}`;
+    const requestedBy = principalLabel(req.ctx.principal!);
     await executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy, reason: body<'cancelOperation'>(req)?.reason ?? null });
     return ok(await renderOperation(deps.db, originatorId, String(req.params.id), 'read'));
   }));

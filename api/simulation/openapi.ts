@@ -2,6 +2,7 @@ import { clientScopes, DOCUMENT_MAX_LENGTH, errors, exclusiveWith, json, jsonBod
 import { DECIMAL_STRING_MAX_LENGTH, NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN, RATE_NUMBER_GRID, RATE_PATTERN } from '../openapi/components';
 import { checkedByHandler } from '../openapi/handler-checked';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
+import { NFE_KEY_CODES } from '../../domain/nfe-key';
 import { testClockIdInput } from '../test-clocks/openapi';
 
 const money = (description: string, deprecated = false) => ({ ...ref('NullableMoneyInput'), description, ...(deprecated ? { deprecated: true } : {}) });
@@ -28,8 +29,7 @@ export const nfeFields = {
 };
 
 /** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
-export const NFE_CODES = '422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, '
-  + 'NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected)';
+export const NFE_CODES = `422 ${NFE_KEY_CODES.join(', ')} (detail: code, message, external_id, field, loc, expected)`;
 /** The double-assignment refusals (docs/decisions.md, "Double assignment"). */
 export const DOUBLE_ASSIGNMENT_CODES = '409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), '
   + '409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder)';
