@@ -7,7 +7,7 @@ import { ensureActiveKey } from './auth/signing-key-store';
 import { CipherRing } from '../platform/crypto/cipher-ring';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
-import { connectTemporal } from './temporal-client';
+import { connectTemporal } from './temporal/client';
 import { DependencyProbe } from './platform/dependency-probe';
 import { HealthMonitor } from './platform/health-monitor';
 import { AppDeps, createApp } from './app';

@@ -9,7 +9,7 @@ import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } fro
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Logger } from '../../platform/logger';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
 import { forgetCallbackSignature, recordCallbackSignature } from '../../db/repositories/callback-signatures';

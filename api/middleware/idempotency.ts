@@ -3,9 +3,7 @@ import { RuleViolation } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { requestHash } from './idempotency-body';
 import { ExecutorDeps, idempotentExecutor } from './idempotency-executor';
-
-/** The contract's key length; the OpenAPI document states the same bounds. */
-export const IDEMPOTENCY_KEY_LENGTH = { min: 16, max: 80 };
+import { IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency-key';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Credential exchanges: a retry simply issues another token. */

@@ -8,11 +8,11 @@ import { enqueueWorkflow } from '../../db/workflow-outbox';
 import { startEntry } from '../../activities/outbox-start';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '../../workflows/test-clock-messages';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { created, handle, noContent, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import type { RequestBody, Schema } from '../openapi/contract-types';
-import { executeWorkflowUpdate, signalWorkflow } from '../operations/workflow-calls';
+import { executeWorkflowUpdate, signalWorkflow } from '../temporal/workflow-calls';
 
 export interface TestClockRouteDeps {
   db: Knex;

@@ -6,12 +6,12 @@ import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecyc
 import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { payerPaymentUpdate } from '../../workflows/operation-messages';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { claimExternalId, settleExternalId } from '../../db/repositories/external-id';
 import { positiveAmount } from '../payables/inputs';
 import { presentPayerPayment } from './presenter';
-import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
-import { withinUpdateDeadline } from '../operations/workflow-calls';
+import { refusalError, workflowRefusal } from '../temporal/workflow-refusals';
+import { withinUpdateDeadline } from '../temporal/workflow-calls';
 import type { Schema } from '../openapi/contract-types';
 
 export interface PayerPaymentBody {

@@ -6,7 +6,7 @@ import { OperationsRepository } from '../../db/repositories/operations';
 import { titleOwner } from '../../db/repositories/title-payments';
 import { principalLabel } from '../../domain/principal';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { created, handle, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import { presentTitle } from '../operations/presenter';

@@ -3,9 +3,9 @@ import {
 } from '@temporalio/client';
 import { InterceptingCall, Interceptor, Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { Config } from '../platform/config/config';
-import { encryptingDataConverter } from '../platform/crypto/payload-codec';
-import { temporalRequestMetrics } from '../platform/telemetry/temporal-client-metrics';
+import type { Config } from '../../platform/config/config';
+import { encryptingDataConverter } from '../../platform/crypto/payload-codec';
+import { temporalRequestMetrics } from '../../platform/telemetry/temporal-client-metrics';
 
 export interface TemporalHandle {
   client: Client;

@@ -6,7 +6,7 @@ import { Conflict, NotFound } from '../../domain/errors';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { workflowRefusal } from './workflow-refusals';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from './client';
 import { startEnqueued } from '../../activities/outbox-start';
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */

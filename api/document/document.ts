@@ -1,4 +1,4 @@
-import { components } from './components';
+import { components } from '../openapi/components';
 import type { ServiceEnv } from '../../platform/config/config';
 import { platformPaths } from '../platform/openapi';
 import { authPaths } from '../auth/openapi';
@@ -25,7 +25,7 @@ import { collectionPaths, collectionSchemas } from '../collection/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
-import type { Operation } from './helpers';
+import type { Operation } from '../openapi/helpers';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`
