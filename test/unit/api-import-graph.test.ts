@@ -93,12 +93,8 @@ describe('the import graph of api/', () => {
     expect(circles(graph).map(relative)).to.deep.equal([]);
   });
 
-  it('has no folder loop between sections but the one creation still makes: a section is imported by those above it, never by one it imports', () => {
-    // Simulation reuses direct creation's code and operations reuses the simulation's receivable
-    // schema: the loop ends when creation becomes one script with shared fragments in api/openapi/.
-    // Empty this list then; any other loop fails here.
-    const remaining = [['operations', 'simulation']];
-    expect(circles(sectionGraph(graph))).to.deep.equal(remaining);
+  it('has no folder loop between sections: a section is imported by those above it, never by one it imports', () => {
+    expect(circles(sectionGraph(graph))).to.deep.equal([]);
   });
 
   it('finds a loop and a circle where there is one (the check is not blind)', () => {
