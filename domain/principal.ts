@@ -33,7 +33,7 @@ export const CLIENT_SCOPES = [
 /**
  * `backoffice:operate`: operators who read decoded Temporal payloads through the codec endpoint.
  * `backoffice:act`: payer payments, contract re-dispatch, PIX retry; `backoffice:decide`: approve
- * and deny; `backoffice:admin`: staff accounts and the audit trail (issue #29's roles).
+ * and deny; `backoffice:admin`: staff accounts and the audit trail.
  */
 export const BACKOFFICE_SCOPES = [
   'backoffice:read', 'backoffice:decide', 'backoffice:configure', 'backoffice:operate', 'backoffice:act', 'backoffice:admin',

@@ -13,7 +13,7 @@ export interface AuditEntry {
 }
 
 /**
- * Records staff actions in the audit trail (issue #29) with the request's who, from where and
+ * Records staff actions in the audit trail with the request's who, from where and
  * request id. Written in its own transaction once the action took effect, so an action refused
  * or rolled back leaves no row claiming it happened.
  */

@@ -36,7 +36,7 @@ async function liveClock(db: Knex, originatorId: string, id: string): Promise<Te
 }
 
 /**
- * Sandbox test clocks (issue #26). The clock's workflow (workflows/test-clock.ts) owns its time
+ * Sandbox test clocks. The clock's workflow (workflows/test-clock.ts) owns its time
  * and status: an advance is its update, whose validator refuses what may not happen; the row is
  * what reads show. Production's document lacks these paths, so they are 404 there.
  */
