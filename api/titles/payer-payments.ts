@@ -11,7 +11,7 @@ import { claimExternalId, settleExternalId } from '../../db/repositories/externa
 import { positiveAmount } from '../payables/inputs';
 import { presentPayerPayment } from './presenter';
 import { refusalError, workflowRefusal } from '../temporal/workflow-refusals';
-import { withinUpdateDeadline } from '../temporal/workflow-calls';
+import { updateWorkflow } from '../temporal/workflow-calls';
 import type { Schema } from '../openapi/contract-types';
 
 export interface PayerPaymentBody {
@@ -26,8 +26,7 @@ export interface PayerPaymentBody {
  */
 async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
   try {
-    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operationId));
-    return await withinUpdateDeadline(temporal, () => handle.executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] }));
+    return await updateWorkflow(temporal, operationWorkflowId(title.operationId), payerPaymentUpdate, { titleId: title.id, payment: input });
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
