@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { RuleViolation } from '../../domain/errors';
-import type { Principal } from '../../domain/principal';
+import { principalLabel, type Principal } from '../../domain/principal';
 import { requestHash } from './idempotency-body';
 import { ExecutorDeps, idempotentExecutor } from './idempotency-executor';
 import { IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency-key';
@@ -11,8 +11,7 @@ const KEYLESS_ROUTES = new Set(['/v1/auth/login', '/v1/auth/token']);
 
 /** The contract scopes keys per originator; a user without one (backoffice staff) has its own. */
 function scopeOf(principal: Principal): string {
-  if (principal.tokenType === 'client') return principal.originatorId;
-  return principal.originatorId ?? `user:${principal.userId}`;
+  return principal.originatorId ?? principalLabel(principal);
 }
 
 /**
