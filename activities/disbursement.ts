@@ -3,7 +3,7 @@ import { Money } from '../domain/money';
 import { moveOperation } from './operations';
 import type { DisbursementOutcome } from '../domain/lifecycle-messages';
 import { disbursementKey } from '../domain/pix-transfer';
-import { PIX_REJECTED } from '../domain/pix-retry';
+import { PIX_PAYMENT_NOT_FOUND, PIX_REJECTED, SETTLEMENT_AMOUNT_MISMATCH } from '../domain/pix-retry';
 import { DisbursementsRepository } from '../db/repositories/disbursements';
 import type { PixPayment, PixProvider } from '../providers/pix-client';
 import { PixError } from '../providers/provider-errors';
@@ -68,8 +68,8 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       if (row.status !== 'PENDING' || !row.providerPaymentId) return { status: row.status, reason: row.rejectionReason };
       const payment = await paymentOrReconciled(row.providerPaymentId, row.idempotencyKey);
       if (!payment) {
-        await settle(row.id, 'REJECTED', '0.00', 'pix_payment_not_found');
-        return { status: 'REJECTED', reason: 'pix_payment_not_found' };
+        await settle(row.id, 'REJECTED', '0.00', PIX_PAYMENT_NOT_FOUND);
+        return { status: 'REJECTED', reason: PIX_PAYMENT_NOT_FOUND };
       }
       await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
       return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? PIX_REJECTED : null) };
@@ -83,7 +83,7 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       const row = (await disbursements.byAttempt(operationId, attempt))!;
       const order = await disbursements.amountOf(operationId);
       if (!Money.of(row.settledAmount ?? '0').equals(Money.of(order.liquidValue))) {
-        return { status: 'REJECTED', reason: 'settlement_amount_mismatch' };
+        return { status: 'REJECTED', reason: SETTLEMENT_AMOUNT_MISMATCH };
       }
       // On a test clock the money arrives at the clock's time, like every other move of the operation.
       const paidAt = at ?? (row.settledAt ?? new Date()).toISOString();

@@ -70,7 +70,7 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
   return moved;
 }
 
-/** The moment a write stamps: a test clock's time when the workflow gives one (issue #26), else now. */
+/** The moment a write stamps: a test clock's time when the workflow gives one, else now. */
 export const stampOf = ({ at }: { at?: string }): Date => (at ? new Date(at) : new Date());
 
 function moveData(args: { to: LifecycleStatus; decidedBy?: string; errorCode?: string }, at: Date): Record<string, unknown> {
@@ -115,7 +115,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       });
     },
 
-    /** One approval of a four-eyes pair, as the workflow took it (issue #29). */
+    /** One approval of a four-eyes pair, as the workflow took it. */
     async recordApproval(args: { operationId: string; userId: string; email: string; approvedAt: string }): Promise<void> {
       await new OperationApprovalsRepository(db).record(args);
     },

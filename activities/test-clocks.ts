@@ -4,7 +4,7 @@ import { testClockWorkflowId } from '../domain/workflow-ids';
 import { recordEvent } from '../db/repositories/events';
 import { TestClockMovesRepository } from '../db/repositories/test-clocks';
 
-/** The test clock workflow's writes (issue #26), each idempotent: a retry finds the row already moved. */
+/** The test clock workflow's writes, each idempotent: a retry finds the row already moved. */
 export function createTestClockActivities({ db }: { db: Knex }) {
   return {
     async recordClockAdvancing({ clockId, frozenTime }: { clockId: string; frozenTime: string }): Promise<void> {

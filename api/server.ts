@@ -7,7 +7,7 @@ import { ensureActiveKey } from './auth/signing-key-store';
 import { CipherRing } from '../platform/crypto/cipher-ring';
 import { TokenService } from './auth/tokens';
 import { AuthService } from './auth/auth-service';
-import { connectTemporal } from './temporal-client';
+import { connectTemporal } from './temporal/client';
 import { DependencyProbe } from './platform/dependency-probe';
 import { HealthMonitor } from './platform/health-monitor';
 import { AppDeps, createApp } from './app';
@@ -26,7 +26,7 @@ import { startTracing } from '../platform/telemetry/tracing';
 /**
  * The longest query the document allows (the events list's 50 `type` values of up to 428
  * characters, commas percent-encoded) is about 30 KB, past Node's 16 KB default for the request
- * line and headers: such a request got a bare 431 instead of its answer (found by the fuzz run).
+ * line and headers: such a request would get a bare 431 instead of its answer.
  */
 const MAX_HEADER_BYTES = 64 * 1024;
 

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+import type { Principal } from './principal';
 
 /** What an audit row says; the hash covers all of it and the previous row's hash. */
 export interface AuditFields {
@@ -14,18 +16,19 @@ export interface AuditFields {
   after: unknown;
 }
 
+/**
+ * The audit row's actor: structured, not `principalLabel`'s text, because stored rows are hashed in
+ * this shape (a client is `client` with its credential's id) and the trail is filtered by its fields.
+ */
+export function auditActorOf(principal: Principal | undefined): AuditFields['actor'] {
+  if (!principal) return { type: 'system', id: 'anonymous' };
+  return principal.tokenType === 'user'
+    ? { type: 'user', id: principal.userId, email: principal.email }
+    : { type: 'client', id: principal.credentialId, client_id: principal.clientId };
+}
+
 /** The hash before the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
-
-/** JSON with object keys sorted at every level: jsonb gives keys back in its own order, so the hash must not depend on it. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    const entries = Object.entries(value).filter(([, inner]) => inner !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 export function auditHash(fields: AuditFields, prevHash: string): string {
   const row = {

@@ -2,9 +2,9 @@ import { v5 as uuidv5 } from 'uuid';
 
 /**
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
- * `operation.flagged` of the double-assignment signal), then issue #27's title, payable and
- * operation moves, the operational `webhook_endpoint.disabled`, issue #26's sandbox `test_clock.ready`
- * and issue #31's `pix_charge.expired`.
+ * `operation.flagged` of the double-assignment signal), then the title, payable and operation
+ * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready` and
+ * `pix_charge.expired` of collection by PIX.
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -55,7 +55,7 @@ export interface EventRecord {
   occurredAt: Date;
 }
 
-/** A recorded event: where it stands among its object's events (issue #27's ordering). */
+/** A recorded event: where it stands among its object's events. */
 export interface StoredEvent extends EventRecord {
   objectId: string;
   sequence: number;

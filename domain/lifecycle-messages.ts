@@ -27,7 +27,7 @@ export interface PayerPaymentInput {
   paidAt: string | null;
   channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
   recordedBy: string;
-  /** A PIX collected on the title's charge (issue #31): what the payer sent beside what reduces the balance. */
+  /** A PIX collected on the title's charge: what the payer sent beside what reduces the balance. */
   collected?: { receivedBrl: string; lateIncomeBrl: string; refundedBrl: string };
 }
 
@@ -40,7 +40,7 @@ export interface AppliedPayerPayment {
   /** The title right after this payment. */
   titleStatus: TitleStatus;
   remaining: string;
-  /** Fine and interest, and what went back to the payer (issue #31); absent from results recorded before it. */
+  /** Fine and interest, and what went back to the payer; absent from results recorded before it. */
   lateIncomeBrl?: string;
   refundedBrl?: string;
 }

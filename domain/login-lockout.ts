@@ -1,7 +1,7 @@
 /**
  * The contract's lockout (5 consecutive failures lock the account for 30 minutes; a right password
  * on a locked account is 423, a wrong one 401; after the lock runs out the count restarts), and
- * what makes the 423 worth nothing to a guesser (issue #30): every failure during a lock counts
+ * what makes the 423 worth nothing to a guesser: every failure during a lock counts
  * and pushes the lock out, doubling with each, up to a day.
  */
 export interface LockoutPolicy {

@@ -49,7 +49,14 @@ export interface NfeInput {
 
 type Field = 'nfe_key' | 'nfe_number' | 'nfe_serie' | 'nfe_issue_date';
 
-function refusal(input: NfeInput, code: string, field: Field, message: string, expected?: string): RuleViolation {
+/** Every code `checkNfeKey` answers with; the OpenAPI document lists these. */
+export const NFE_KEY_CODES = [
+  'NFE_KEY_MALFORMED', 'NFE_KEY_CHECK_DIGIT_MISMATCH', 'NFE_KEY_MODEL_NOT_ACCEPTED', 'NFE_KEY_ISSUER_MISMATCH',
+  'NFE_NUMBER_MISMATCH', 'NFE_SERIE_MISMATCH', 'NFE_ISSUE_DATE_MISMATCH',
+] as const;
+export type NfeKeyCode = (typeof NFE_KEY_CODES)[number];
+
+function refusal(input: NfeInput, code: NfeKeyCode, field: Field, message: string, expected?: string): RuleViolation {
   return new RuleViolation({
     code, message: `Receivable ${input.externalId}: ${message}`, external_id: input.externalId, field, loc: [...input.loc, field],
     ...(expected === undefined ? {} : { expected }),
@@ -93,12 +100,6 @@ export function checkNfeKey(input: NfeInput, assignor: TaxDocument | null): NfeK
   }
   return parts;
 }
-
-/** Every code `checkNfeKey` answers with, for the OpenAPI document. */
-export const NFE_KEY_CODES = [
-  'NFE_KEY_MALFORMED', 'NFE_KEY_CHECK_DIGIT_MISMATCH', 'NFE_KEY_MODEL_NOT_ACCEPTED', 'NFE_KEY_ISSUER_MISMATCH',
-  'NFE_NUMBER_MISMATCH', 'NFE_SERIE_MISMATCH', 'NFE_ISSUE_DATE_MISMATCH',
-] as const;
 
 /** A key from its parts with the right check digit (test data, benches, fixtures). */
 export function composeNfeKey(parts: { uf?: string; yearMonth: string; issuer: string; model?: string; serie: number; number: number; emission?: string; code: string }): string {

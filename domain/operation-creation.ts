@@ -28,7 +28,7 @@ export interface ReviewReason {
   external_ids: string[];
 }
 
-/** Creation and simulation refuse the same lists with the same code (issue #24). */
+/** Creation and simulation refuse the same lists with the same code. */
 export function refuseTooMany(count: number, policy: Policy): void {
   const max = Math.min(policy.maxReceivablesPerOperation, RECEIVABLES_CEILING);
   if (count > max) throw new RuleViolation(`too_many_receivables_max_${max}`);

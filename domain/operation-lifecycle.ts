@@ -135,7 +135,7 @@ export const DISPATCHED_STATES: readonly LifecycleStatus[] = (() => {
 /** States in which the operation's titles still count towards exposure. */
 export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const;
 
-/** Four-eyes (issue #29): two approvals above the policy's positive threshold, else one. */
+/** Four-eyes: two approvals above the policy's positive threshold, else one. */
 export function approvalsRequired(requestedTotal: Money, dualApprovalAbove: Money | null | undefined): 1 | 2 {
   return dualApprovalAbove != null && requestedTotal.gt(dualApprovalAbove) ? 2 : 1;
 }

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * How a provider proves a callback is its own (issue #13): `X-Provider-Signature: v1=<hex>`, the
+ * How a provider proves a callback is its own: `X-Provider-Signature: v1=<hex>`, the
  * HMAC-SHA256 of `<timestamp>.<raw body>` keyed with that provider's secret, and
  * `X-Provider-Timestamp` in Unix seconds. The timestamp bounds replays to the tolerance window;
  * the api records each signature it accepted, so a replay inside the window does nothing twice.

@@ -1,4 +1,4 @@
-/** Roles that move money or accounts: in production they sign in only with a second factor (issue #29). */
+/** Roles that move money or accounts: in production they sign in only with a second factor. */
 const ROLES_NEEDING_TOTP = new Set(['approver', 'admin']);
 
 /**

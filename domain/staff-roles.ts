@@ -1,5 +1,5 @@
 /**
- * Staff roles (issue #29), each a set of backoffice scopes. A user holds one or more roles and
+ * Staff roles, each a set of backoffice scopes. A user holds one or more roles and
  * its token carries the union: an admin approves only if also given `approver`.
  */
 export const STAFF_ROLE_SCOPES = {

@@ -1,6 +1,6 @@
 import { RuleViolation } from './errors';
 
-/** Issue #26: a test clock deletes itself this long after its creation. */
+/** A test clock deletes itself this long after its creation. */
 export const TEST_CLOCK_LIFETIME_DAYS = 30;
 /** The furthest one advance may move a clock: two years (730 days). */
 export const MAX_ADVANCE_DAYS = 730;

@@ -1,4 +1,4 @@
-/** What the recovery workflow and its activity tell each other (issue #27's recover route). */
+/** What the recovery workflow and its activity tell each other (`POST /v1/webhooks/{id}/recover`). */
 export interface RecoveryInput {
   recoveryId: string;
   subscriptionId: string;

@@ -13,6 +13,7 @@ export const MAGIC = {
   esignUnavailable: 'esign-unavailable',
   pixReject: 'pix-reject',
   pixSlow: 'pix-slow',
+  pixShort: 'pix-short',
 } as const;
 
 export type Magic = (typeof MAGIC)[keyof typeof MAGIC];
@@ -26,6 +27,7 @@ export const MAGIC_EFFECTS: Record<Magic, string> = {
   'esign-unavailable': 'reading the document and its signers answers 503',
   'pix-reject': 'the payment is accepted, then settles REJECTED with settled_amount 0.00',
   'pix-slow': 'the payment settles after the slow settlement delay instead of the normal one',
+  'pix-short': 'the payment settles SETTLED with settled_amount one cent less than the amount ordered',
 };
 
 const KNOWN = new Set<string>(Object.values(MAGIC));

@@ -7,7 +7,7 @@ const { triggerCollectionSweep } = proxyActivities<ReturnType<typeof createColle
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 5 },
 });
 
-/** One run of the hourly collection sweep (issue #31): how many missed payments it applied. */
+/** One run of the hourly collection sweep: how many missed payments it applied. */
 export async function collectionSweep(): Promise<number> {
   return triggerCollectionSweep();
 }

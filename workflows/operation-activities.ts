@@ -48,6 +48,10 @@ export const contractActivities = () => {
 export const disbursementActivities = () =>
   proxyActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '30s', retry: PIX_CALL_RETRY });
 
-/** Reconciliation reads two rows and moves the read model to PAID: Postgres only, so local like the other read-model writes. */
+/**
+ * Reconciliation reads two rows and moves the read model to PAID: Postgres only, so local and
+ * retried like the other read-model writes, not like a provider call. A settlement that does not
+ * match is its answer (`SETTLEMENT_AMOUNT_MISMATCH`), never a failure to retry.
+ */
 export const localReconciliation = () =>
-  proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: PIX_CALL_RETRY }).reconcileAndMarkPaid;
+  proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: READ_MODEL_RETRY }).reconcileAndMarkPaid;

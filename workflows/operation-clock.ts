@@ -17,7 +17,7 @@ export interface OperationClockState {
 }
 
 /**
- * An operation's time when it is on a test clock (issue #26): it stands still between advances
+ * An operation's time when it is on a test clock: it stands still between advances
  * and moves only when the clock says so, deadline by deadline, so every move made while catching
  * up carries the moment real time would have given it. The operation answers each advance once
  * nothing is left due up to the clock's time.

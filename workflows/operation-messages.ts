@@ -16,9 +16,9 @@ export interface OperationWorkflowInput {
   displayNumber: string;
   initialStatus: LifecycleStatus;
   embeddedSignature: boolean;
-  /** Four-eyes (issue #29): 2 when the policy asks for two approvers; absent (histories before it) = 1. */
+  /** Four-eyes: 2 when the policy asks for two approvers; absent (histories before it) = 1. */
   approvalsRequired?: number;
-  /** Issue #26: the sandbox test clock the operation lives on; absent, it lives in real time. */
+  /** The sandbox test clock the operation lives on; absent, it lives in real time. */
   testClock?: OperationClockState;
   /** Set when a long wait continued as a new run: what the run knew carries over. */
   resumed?: {
@@ -26,7 +26,7 @@ export interface OperationWorkflowInput {
     disbursementAttempts?: number;
     titles?: TrackedTitle[];
     payments?: RecordedPayment[];
-    /** Closed titles whose PIX charge was still to be removed (issue #31). */
+    /** Closed titles whose PIX charge was still to be removed. */
     chargesToClose?: string[];
   };
 }

@@ -43,14 +43,14 @@ export class OperationRun {
   /**
    * A first approval of two is being written: a second approver may complete the pair meanwhile,
    * but a deny or cancel is refused, as while any decision is written (a deny accepted during that
-   * write made the run's history replay differently: the model test found it).
+   * write would make the run's history replay differently).
    */
   recordingApproval = false;
   /** The PIX settled and the read model is moving to PAID: the titles are about to be tracked. */
   reconciling = false;
   /** Read-model moves in flight (a test clock's advance is answered only when none is). */
   moving = 0;
-  /** Issue #26: set when the operation lives on a sandbox test clock. */
+  /** Set when the operation lives on a sandbox test clock. */
   readonly clock: OperationClock | null;
   /** The one request the main line is to honour (cancel, retry-disbursement): settled by `setStatus`. */
   private pending: PendingRequest | null = null;

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-/** Where a test clock's time stands, as the clock tells its operations (issue #26). */
+/** Where a test clock's time stands, as the clock tells its operations. */
 export interface ClockTimeInput { frozenTime: string }
 export interface OperationAtClock { workflowId: string; frozenTime: string }
 

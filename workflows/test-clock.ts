@@ -11,7 +11,7 @@ import {
 } from './test-clock-messages';
 
 /**
- * A sandbox test clock (issue #26): it holds the operations created on it, fans each advance out
+ * A sandbox test clock: it holds the operations created on it, fans each advance out
  * to them and is ready again once every one has answered that it caught up (or has ended). It
  * deletes itself 30 days after creation; deleted, it tells its operations, whose tracking ends.
  */

@@ -5,7 +5,7 @@ import { RECOVERY_BATCH, RecoveryInput } from '../domain/webhook-recovery';
 import { ORIGINATOR_ID } from '../domain/search-attributes';
 
 /**
- * `POST /v1/webhooks/{id}/recover` (issue #27): the window's events re-delivered to one endpoint
+ * `POST /v1/webhooks/{id}/recover`: the window's events re-delivered to one endpoint
  * in recording order, step by step. When the endpoint refuses an event the recovery waits and
  * tries that event again on the delivery schedule; once the schedule is spent it ends `failed`.
  */

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
-import type { AuditFields } from '../../domain/audit-chain';
+import { auditActorOf, type AuditFields } from '../../domain/audit-chain';
 import { AuditEventsRepository } from '../../db/repositories/audit-events';
-import type { Principal } from '../../domain/principal';
 
 export interface AuditEntry {
   action: string;
@@ -13,15 +12,8 @@ export interface AuditEntry {
   actor?: AuditFields['actor'];
 }
 
-function actorOf(principal: Principal | undefined): AuditFields['actor'] {
-  if (!principal) return { type: 'system', id: 'anonymous' };
-  return principal.tokenType === 'user'
-    ? { type: 'user', id: principal.userId, email: principal.email }
-    : { type: 'client', id: principal.credentialId, client_id: principal.clientId };
-}
-
 /**
- * Records staff actions in the audit trail (issue #29) with the request's who, from where and
+ * Records staff actions in the audit trail with the request's who, from where and
  * request id. Written in its own transaction once the action took effect, so an action refused
  * or rolled back leaves no row claiming it happened.
  */
@@ -34,7 +26,7 @@ export class AuditTrail {
 
   async record(req: Request, entry: AuditEntry): Promise<void> {
     await this.events.append({
-      actor: entry.actor ?? actorOf(req.ctx.principal), action: entry.action, target: entry.target ?? null,
+      actor: entry.actor ?? auditActorOf(req.ctx.principal), action: entry.action, target: entry.target ?? null,
       ip: req.ctx.clientIp, userAgent: req.get('User-Agent') ?? null, requestId: req.ctx.requestId,
       before: entry.before ?? null, after: entry.after ?? null,
     });

@@ -22,7 +22,7 @@ function idIn(template: string, path: string): string | undefined {
 }
 
 /**
- * A staff action answered with an error still leaves a row (issue #29): `<action>_refused` for a
+ * A staff action answered with an error still leaves a row: `<action>_refused` for a
  * 4xx (not allowed, wrong state, already approved, bad input) and `<action>_failed` for a 5xx,
  * with the status and the error code only, never the request body, which can carry what the
  * refusal was about (an amount, a note) but also what must not be kept. Requests without a staff

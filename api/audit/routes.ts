@@ -26,7 +26,7 @@ function csvRow(row: AuditEventRow): string {
   ].map(csvField).join(',');
 }
 
-/** The audit trail for admins and approvers (issue #29): JSON or CSV, the same filters and cursor. */
+/** The audit trail for admins and approvers: JSON or CSV, the same filters and cursor. */
 export function auditRoutes(db: Knex): Router {
   const router = Router();
   const repository = new AuditEventsRepository(db);

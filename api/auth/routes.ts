@@ -14,7 +14,7 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
     return ok(await auth.exchangeClientCredentials(clientId, clientSecret, scopes));
   }));
 
-  // Every sign-in, refused or not, is in the audit trail under the account tried (issue #29).
+  // Every sign-in, refused or not, is in the audit trail under the account tried.
   router.post('/v1/auth/login', handle(async (req) => {
     const sent = body<'login'>(req);
     const email = String(sent.email);

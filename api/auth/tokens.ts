@@ -30,7 +30,7 @@ const ACCESS_TOKEN_TYPE = 'at+jwt';
 const PREVIOUS_FORM = { typ: 'JWT', issuer: 'receivables-anticipation-api' };
 
 /**
- * The environment a token was issued for must be this deployment's (issue #13): a user token
+ * The environment a token was issued for must be this deployment's: a user token
  * carries the service's own environment, a client token its credential's, which `dev` accepts
  * when sandbox. A token of another deployment that shares the key fails here.
  */

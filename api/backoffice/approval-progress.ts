@@ -6,7 +6,7 @@ export interface ApprovalProgress {
   approvals: { user_id: string; email: string; approved_at: string }[];
 }
 
-/** Four-eyes progress of each operation (issue #29): how many approvals it needs and who gave them. */
+/** Four-eyes progress of each operation: how many approvals it needs and who gave them. */
 export async function approvalProgress(db: Knex, operations: readonly { id: string; approvalsRequired: 1 | 2 }[]): Promise<Map<string, ApprovalProgress>> {
   // Approvals are recorded only for operations needing two: the others need no query.
   const approvals = await new OperationApprovalsRepository(db).of(operations.filter((op) => op.approvalsRequired > 1).map((op) => op.id));

@@ -23,7 +23,7 @@ export const backofficeSchemas = {
     required: ['operation', 'approvals_required', 'approvals', 'originator', 'assignor', 'contracts', 'contract_signers', 'disbursements', 'payer_payments', 'timeline', 'temporal_web_url'],
     properties: {
       operation: ref('Operation'),
-      test_clock: { anyOf: [ref('TestClock'), { type: 'null' }], description: 'Sandbox: the test clock the operation lives on (issue #26); null otherwise or once deleted' },
+      test_clock: { anyOf: [ref('TestClock'), { type: 'null' }], description: 'Sandbox: the test clock the operation lives on; null otherwise or once deleted' },
       ...approvalProgressProperties,
       originator: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } },
       assignor: {

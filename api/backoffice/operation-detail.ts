@@ -4,7 +4,7 @@ import { NotFound } from '../../domain/errors';
 import { BackofficeRepository, type TimelineEvent } from '../../db/repositories/backoffice';
 import { ContractsRepository } from '../../db/repositories/contracts';
 import type { Config } from '../../platform/config/config';
-import { renderOperation } from '../operations/routes';
+import { renderOperation } from '../operations/presenter';
 import { TestClocksRepository } from '../../db/repositories/test-clocks';
 import { workflowLink } from './temporal-web';
 import { approvalProgress } from './approval-progress';

@@ -4,26 +4,27 @@ import type { EsignProvider } from '../../providers/esign-client';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
+import { principalLabel } from '../../domain/principal';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
 import { body, page } from '../http/request-helpers';
 import type { Schema } from '../openapi/contract-types';
-import { executeWorkflowUpdate } from '../operations/workflow-calls';
+import { executeWorkflowUpdate } from '../temporal/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { approvalProgress } from './approval-progress';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Request } from 'express';
-import { renderOperation } from '../operations/routes';
+import { renderOperation } from '../operations/presenter';
 import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
 import { presentWebhook } from '../webhooks/presenter';
 
 type StaffRequest = { ctx: { principal?: { tokenType: string; userId?: string; email?: string } } };
-const userOf = (req: StaffRequest) => `user:${req.ctx.principal!.userId}`;
+const userOf = (req: Request) => principalLabel(req.ctx.principal!);
 const approverOf = (req: StaffRequest) => ({ userId: req.ctx.principal!.userId!, email: req.ctx.principal!.email! });
 
 export interface BackofficeRouteDeps {

@@ -4,7 +4,7 @@ import helmet from 'helmet';
 
 const WEB_ROOT = path.join(__dirname, '..', 'web');
 const SWAGGER_UI_ROOT = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-/** uqr's self-contained ES module: the console draws each PIX charge's QR code with it (issue #31). */
+/** uqr's self-contained ES module: the console draws each PIX charge's QR code with it. */
 const UQR_MODULE = path.join(path.dirname(require.resolve('uqr')), 'index.mjs');
 
 /**

@@ -11,7 +11,7 @@ import { AppError, errorCode, Unavailable } from '../../domain/errors';
 import type { Logger } from '../../platform/logger';
 import { Money } from '../../domain/money';
 import type { TitleStatus } from '../../domain/title-rules';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { recordPayerPayment } from '../titles/payer-payments';
 
 export type FoundBy = 'webhook' | 'sweep';

@@ -9,7 +9,7 @@ import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } fro
 import { positiveAmount } from '../payables/inputs';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Logger } from '../../platform/logger';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
 import { forgetCallbackSignature, recordCallbackSignature } from '../../db/repositories/callback-signatures';
@@ -28,7 +28,7 @@ async function withPsp<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Collecting titles by PIX (issue #31): the PSP's webhook, the sweep (the scheduler's signed call
+ * Collecting titles by PIX: the PSP's webhook, the sweep (the scheduler's signed call
  * and staff's), and the sandbox's payer paying a title's charge.
  */
 export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; audit: AuditTrail; now: () => Date; logger: Logger }): Router {

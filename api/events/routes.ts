@@ -12,7 +12,7 @@ import { eventCursorOf, eventFilterOf, eventLimitOf } from './event-query';
 /** The envelope the webhooks carried, checked against the document's Event: domain/ cannot import its types. */
 const eventEnvelope: (event: StoredEvent) => Schema<'Event'> = domainEnvelope;
 
-/** The originator's events of the last 30 days (issue #27): what its webhooks carried, to pull. */
+/** The originator's events of the last 30 days: what its webhooks carried, to pull. */
 export function eventRoutes(now: () => Date, cache: ReferenceCache): Router {
   const router = Router();
 

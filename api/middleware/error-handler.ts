@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errorCode, Unavailable, ValidationFailed } from '../../domain/errors';
 import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
-import { isTemporalUnavailable } from '../temporal-client';
+import { isTemporalUnavailable } from '../temporal/client';
 import type { Logger } from '../../platform/logger';
 import { tokenEndpointError } from '../auth/oauth-errors';
 

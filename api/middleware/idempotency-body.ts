@@ -1,14 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted at every depth: key order and whitespace no longer matter. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { canonicalJson } from '../../domain/canonical-json';
 
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');

@@ -1,11 +1,9 @@
 import type { RequestHandler } from 'express';
 import { RuleViolation } from '../../domain/errors';
-import type { Principal } from '../../domain/principal';
+import { principalLabel, type Principal } from '../../domain/principal';
 import { requestHash } from './idempotency-body';
 import { ExecutorDeps, idempotentExecutor } from './idempotency-executor';
-
-/** The contract's key length; the OpenAPI document states the same bounds. */
-export const IDEMPOTENCY_KEY_LENGTH = { min: 16, max: 80 };
+import { IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency-key';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Credential exchanges: a retry simply issues another token. */
@@ -13,8 +11,7 @@ const KEYLESS_ROUTES = new Set(['/v1/auth/login', '/v1/auth/token']);
 
 /** The contract scopes keys per originator; a user without one (backoffice staff) has its own. */
 function scopeOf(principal: Principal): string {
-  if (principal.tokenType === 'client') return principal.originatorId;
-  return principal.originatorId ?? `user:${principal.userId}`;
+  return principal.originatorId ?? principalLabel(principal);
 }
 
 /**

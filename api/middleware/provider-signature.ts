@@ -4,7 +4,7 @@ import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
 import type { Config } from '../../platform/config/config';
 
-/** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler (issue #31). */
+/** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler. */
 export type CallbackProvider = 'esign' | 'pix' | 'pixCollection';
 
 /**

@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { RateLimited } from '../../domain/errors';
 import { rateLimitAddress } from '../../domain/client-address';
+import { principalLabel } from '../../domain/principal';
 import { admit, MINUTE } from '../../db/repositories/rate-limit';
 import type { Config } from '../../platform/config/config';
 import type { RouteSpec } from '../openapi/route-table';
@@ -138,7 +139,6 @@ export function perTokenRateLimit(deps: RateLimitDeps): RequestHandler {
   return limiter(deps, (req) => {
     const principal = req.ctx.principal;
     if (!principal) return [];
-    const bucket = principal.tokenType === 'client' ? `token:${principal.credentialId}` : `user:${principal.userId}`;
-    return [{ scope: 'token', bucket, limit: deps.config.perTokenRpm, windowSeconds: MINUTE }];
+    return [{ scope: 'token', bucket: principalLabel(principal), limit: deps.config.perTokenRpm, windowSeconds: MINUTE }];
   });
 }

@@ -15,7 +15,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * short transactions around it, so no connection is held while Temporal is slow; the other routes
  * that wait on a workflow update (cancel, dispatch, approve, deny, retry) only read before and after
  * it, and the workflow's activities write the move, so they hold no transaction across the wait
- * either (issue #23); login and token exchange run a slow hash, which must hold no pool connection,
+ * either; login and token exchange run a slow hash, which must hold no pool connection,
  * and login writes its verdict in a short transaction of its own. The PIX collection's webhook and
  * sweeps apply each PIX through its title's workflow, and the sandbox payer calls the PSP: a burst of
  * webhooks each holding a connection across those waits left none for the work itself (503s).

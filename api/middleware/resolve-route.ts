@@ -6,7 +6,7 @@ import type { RouteTable } from '../openapi/route-table';
 /**
  * Finds the documented operation for the request: an undocumented path is a 404 in the envelope, a
  * documented path with another method a 405 with `Allow`. A POST to another spelling of a provider
- * callback path is a 401, as an unsigned callback is (issue #30: any spelling, never a 404 or 500).
+ * callback path is a 401, as an unsigned callback is (any spelling, never a 404 or 500).
  */
 export function resolveRoute(routes: RouteTable): RequestHandler {
   return (req, _res, next) => {

@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { Config } from '../../platform/config/config';
 
 /**
- * The HTTP posture of every response, by helmet (issue #13): `nosniff`; a CSP that allows
+ * The HTTP posture of every response, by helmet: `nosniff`; a CSP that allows
  * nothing and forbids framing, which is what JSON needs and the floor for any HTML (a page that
  * needs more sets its own policy on its route); `X-Frame-Options: DENY` for older browsers; HSTS
  * only when configured, i.e. when the service is reached over TLS.

@@ -5,12 +5,12 @@ import type { TracingSdk } from '../../platform/telemetry/tracing';
 import { RequestSpan, startRequestSpan } from '../http/request-span';
 
 /**
- * The request's server span, with tracing on. The HTTP instrumentation's own cost the operation
- * read 75 % more api CPU on a quiet machine (issue #28's bar is 10 %): some twenty attributes
- * worked out from the request and the socket, every listener on the request and the response
- * wrapped, and metrics beside ours. This span continues the caller's `traceparent` (its sampling decision too)
- * and carries what OpenTelemetry's stable HTTP conventions require of a server span, set once when
- * the response is done, when the route template the request matched is known: it names the span
+ * The request's server span, with tracing on. The HTTP instrumentation costs many times the tenth
+ * of api CPU tracing may add: some twenty attributes worked out from the request and the socket,
+ * every listener on the request and the response wrapped, and metrics beside ours. This span
+ * continues the caller's `traceparent` (its sampling decision too) and carries what OpenTelemetry's
+ * stable HTTP conventions require of a server span, set once when the response is done, when the
+ * route template the request matched is known: it names the span
  * (`GET /v1/operations/{id}`; the method alone for a path of no route). Everything the request runs
  * (the Temporal client, fetch to the providers, log lines) finds the span in the active context,
  * which Node's AsyncLocalStorage keeps across the body's stream events. The span is a record of

@@ -1,5 +1,5 @@
 import { BACKOFFICE_SCOPES, CLIENT_SCOPES } from '../../domain/principal';
-import { IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency';
+import { IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency-key';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../domain/provider-signature';
 import { ref } from './helpers';
 import { checkedByHandler } from './handler-checked';

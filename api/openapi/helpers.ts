@@ -56,7 +56,7 @@ export const clientScopes = (...scopes: string[]): Schema[] => clientSecurity(sc
 export const userSecurity = (...scopes: string[]): Schema[] => [{ userSession: scopes }];
 
 /**
- * Staff work an analyst may do (issue #29): `backoffice:act`, or `backoffice:decide` as these
+ * Staff work an analyst may do: `backoffice:act`, or `backoffice:decide` as these
  * routes asked before the roles (kept as an alternative so the change is additive).
  */
 export const staffActSecurity = (): Schema[] => [{ userSession: ['backoffice:act'] }, { userSession: ['backoffice:decide'] }];

@@ -2,11 +2,11 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import type { EsignProvider } from '../../providers/esign-client';
 import { sendForSignatureUpdate } from '../../workflows/operation-messages';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { created, handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
 import { contractSigners, dispatchedContract } from './contract-signers';
-import { executeWorkflowUpdate, requireOperation } from './workflow-calls';
+import { executeWorkflowUpdate, requireOperation } from '../temporal/workflow-calls';
 
 export interface ContractRouteDeps {
   db: Knex;

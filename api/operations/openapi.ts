@@ -1,4 +1,4 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../simulation/openapi';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
 import { handlerRule } from '../openapi/handler-checked';
 import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { testClockIdInput } from '../test-clocks/openapi';

@@ -1,5 +1,7 @@
 import { renderMoney } from '../../domain/vocabulary';
-import type { OperationRow, TitleRow } from '../../db/repositories/operations';
+import type { Knex } from 'knex';
+import { NotFound } from '../../domain/errors';
+import { OperationsRepository, type OperationRow, type TitleRow } from '../../db/repositories/operations';
 import type { Schema } from '../openapi/contract-types';
 
 const rate = (value: string | null) => (value === null ? null : Number(value));
@@ -82,4 +84,21 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     disbursement_method: view === 'stock_creation' ? null : op.disbursementMethod,
     ...(op.testClockId ? { test_clock_id: op.testClockId } : {}),
   };
+}
+
+/** Reads the operation back through the tenant's repository and renders it for `view`. */
+export async function renderOperation(db: Knex, originatorId: string, id: string, view: OperationView) {
+  const repository = new OperationsRepository(db, originatorId);
+  const op = await repository.byId(id);
+  if (!op) throw new NotFound('operation_not_found');
+  return presentOperation(op, await repository.titlesOf([id]), view);
+}
+
+/** The reads of the originator's operations among `ids`, as JSON (UTF-8) by id: two queries whatever their number. */
+export async function renderOperationReads(db: Knex, originatorId: string, ids: string[]): Promise<Map<string, Buffer>> {
+  const repository = new OperationsRepository(db, originatorId);
+  const [operations, titles] = await Promise.all([repository.byIds(ids), repository.titlesOf(ids)]);
+  const titlesOf = new Map<string, TitleRow[]>(operations.map((op) => [op.id, []]));
+  for (const title of titles) titlesOf.get(title.operationId)?.push(title);
+  return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
 }

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
-import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
+import { principalLabel } from '../../domain/principal';
+import { OperationsRepository } from '../../db/repositories/operations';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import type { ReferenceCache } from '../cache/reference-cache';
 import { startEntry } from '../../activities/outbox-start';
 import { created, handle, jsonPage, JsonText, ok } from '../http/handle';
@@ -11,33 +12,16 @@ import { body, page, tenantOf } from '../http/request-helpers';
 import type { RequestBody } from '../openapi/contract-types';
 import { createDirectOperation } from './create-direct';
 import type { WrittenOperation } from './write-operation';
-import { presentOperation, OperationView } from './presenter';
+import { OperationView, presentOperation, renderOperation, renderOperationReads } from './presenter';
 import { requestTime, RequestTime } from '../test-clocks/request-time';
 import { cancelUpdate } from '../../workflows/operation-messages';
-import { executeWorkflowUpdate, requireOperation } from './workflow-calls';
+import { executeWorkflowUpdate, requireOperation } from '../temporal/workflow-calls';
 
 export interface OperationRouteDeps {
   db: Knex;
   temporal: TemporalHandle;
   config: Config;
   now: () => Date;
-}
-
-/** Reads the operation back through the tenant's repository and renders it for `view`. */
-export async function renderOperation(db: Knex, originatorId: string, id: string, view: OperationView) {
-  const repository = new OperationsRepository(db, originatorId);
-  const op = await repository.byId(id);
-  if (!op) throw new NotFound('operation_not_found');
-  return presentOperation(op, await repository.titlesOf([id]), view);
-}
-
-/** The reads of the originator's operations among `ids`, as JSON (UTF-8) by id: two queries whatever their number. */
-export async function renderOperationReads(db: Knex, originatorId: string, ids: string[]): Promise<Map<string, Buffer>> {
-  const repository = new OperationsRepository(db, originatorId);
-  const [operations, titles] = await Promise.all([repository.byIds(ids), repository.titlesOf(ids)]);
-  const titlesOf = new Map<string, TitleRow[]>(operations.map((op) => [op.id, []]));
-  for (const title of titles) titlesOf.get(title.operationId)?.push(title);
-  return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
 }
 
 type CreationId = 'createDirectOperation' | 'requestStockAnticipation';
@@ -86,8 +70,7 @@ export function operationRoutes(deps: OperationRouteDeps & { cache: ReferenceCac
   router.post('/v1/operations/:id/cancel', handle(async (req, uow) => {
     const originatorId = tenantOf(req);
     const workflowId = await requireOperation(uow.db, originatorId, String(req.params.id), 'operation_not_found');
-    const principal = req.ctx.principal!;
-    const requestedBy = principal.tokenType === 'client' ? `credential:${principal.credentialId}` : `user:${principal.userId}`;
+    const requestedBy = principalLabel(req.ctx.principal!);
     await executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy, reason: body<'cancelOperation'>(req)?.reason ?? null });
     return ok(await renderOperation(deps.db, originatorId, String(req.params.id), 'read'));
   }));

@@ -29,7 +29,7 @@ export interface NewOperation {
   plan: OperationPlan;
   payers: Map<string, PayerRow>;
   sources: ReceivableSource[];
-  /** Issue #26: the sandbox test clock it lives on; its time is the operation's creation time. */
+  /** The sandbox test clock it lives on; its time is the operation's creation time. */
   clock?: TestClockRow | null;
 }
 

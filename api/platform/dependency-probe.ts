@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 
 export interface ProbeResult {
   status: 'ok' | 'down';

@@ -6,10 +6,10 @@ import { readSettlementCallback } from '../../providers/pix-client';
 import { operationOfDocument, operationOfPayment } from '../../db/repositories/provider-references';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation-messages';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { handle } from '../http/handle';
 import { body } from '../http/request-helpers';
-import { signalWorkflow } from '../operations/workflow-calls';
+import { signalWorkflow } from '../temporal/workflow-calls';
 import type { UnitOfWork } from '../http/context';
 import { recordCallbackSignature } from '../../db/repositories/callback-signatures';
 

@@ -5,7 +5,7 @@ import { body } from '../http/request-helpers';
 import { StaffUsersRepository } from '../../db/repositories/staff-users';
 import { presentStaffUser, StaffService } from './staff-service';
 
-/** Staff accounts for admins, and the enrolment an invited user completes (issue #29); every change is audited. */
+/** Staff accounts for admins, and the enrolment an invited user completes; every change is audited. */
 export function staffRoutes(deps: { service: StaffService; audit: AuditTrail; now: () => Date }): Router {
   const router = Router();
 

@@ -27,7 +27,7 @@ export function presentStaffUser(user: StaffUserRow): Schema<'StaffUser'> {
   };
 }
 
-/** Staff accounts (issue #29): invitation, enrolment with a password and TOTP, role and status changes. */
+/** Staff accounts: invitation, enrolment with a password and TOTP, role and status changes. */
 export class StaffService {
   private readonly ring: CipherRing;
 

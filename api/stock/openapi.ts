@@ -1,7 +1,7 @@
 import { checkedByHandler, handlerRule } from '../openapi/handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { assignorSchemas } from '../assignors/openapi';
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from '../simulation/openapi';
+import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, nfeFields, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from '../openapi/receivable-components';
 import { testClockIdInput } from '../test-clocks/openapi';
 
 const out = (description: string) => ({ ...ref('Money'), description });

@@ -1,6 +1,6 @@
 import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, staffActSecurity, timestampInput } from '../openapi/helpers';
 
-/** Issue #26: sandbox test clocks. Absent from production's document (api/openapi/document.ts), so 404 there. */
+/** Sandbox test clocks. Absent from production's document (api/document/document.ts), so 404 there. */
 const timestamp = { type: 'string', format: 'date-time' };
 const write = clientSecurity(['operation:create']);
 const read = clientSecurity(['operation:read']);

@@ -10,7 +10,7 @@ export interface RequestTime {
 }
 
 /**
- * The time a pricing or creation request runs at (issue #26): a named test clock's, else `now`.
+ * The time a pricing or creation request runs at: a named test clock's, else `now`.
  * An unknown, deleted or another originator's clock is refused before anything is read or
  * written; production has no clocks (its document has no clock routes), so any id is unknown there.
  */

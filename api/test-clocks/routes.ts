@@ -8,11 +8,11 @@ import { enqueueWorkflow } from '../../db/workflow-outbox';
 import { startEntry } from '../../activities/outbox-start';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '../../workflows/test-clock-messages';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { created, handle, noContent, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import type { RequestBody, Schema } from '../openapi/contract-types';
-import { executeWorkflowUpdate, signalWorkflow } from '../operations/workflow-calls';
+import { executeWorkflowUpdate, signalWorkflow } from '../temporal/workflow-calls';
 
 export interface TestClockRouteDeps {
   db: Knex;
@@ -36,7 +36,7 @@ async function liveClock(db: Knex, originatorId: string, id: string): Promise<Te
 }
 
 /**
- * Sandbox test clocks (issue #26). The clock's workflow (workflows/test-clock.ts) owns its time
+ * Sandbox test clocks. The clock's workflow (workflows/test-clock.ts) owns its time
  * and status: an advance is its update, whose validator refuses what may not happen; the row is
  * what reads show. Production's document lacks these paths, so they are 404 there.
  */

@@ -6,12 +6,12 @@ import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecyc
 import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { payerPaymentUpdate } from '../../workflows/operation-messages';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { claimExternalId, settleExternalId } from '../../db/repositories/external-id';
 import { positiveAmount } from '../payables/inputs';
 import { presentPayerPayment } from './presenter';
-import { refusalError, workflowRefusal } from '../operations/workflow-refusals';
-import { withinUpdateDeadline } from '../operations/workflow-calls';
+import { refusalError, workflowRefusal } from '../temporal/workflow-refusals';
+import { updateWorkflow } from '../temporal/workflow-calls';
 import type { Schema } from '../openapi/contract-types';
 
 export interface PayerPaymentBody {
@@ -26,8 +26,7 @@ export interface PayerPaymentBody {
  */
 async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
   try {
-    const handle = temporal.client.workflow.getHandle(operationWorkflowId(title.operationId));
-    return await withinUpdateDeadline(temporal, () => handle.executeUpdate(payerPaymentUpdate, { args: [{ titleId: title.id, payment: input }] }));
+    return await updateWorkflow(temporal, operationWorkflowId(title.operationId), payerPaymentUpdate, { titleId: title.id, payment: input });
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;

@@ -4,15 +4,13 @@ import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { titleOwner } from '../../db/repositories/title-payments';
-import type { Principal } from '../../domain/principal';
+import { principalLabel } from '../../domain/principal';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import { created, handle, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import { presentTitle } from '../operations/presenter';
 import { recordPayerPayment } from './payer-payments';
-
-const actorOf = (p: Principal) => (p.tokenType === 'user' ? `user:${p.userId}` : `client:${p.credentialId}`);
 
 /**
  * The titles of an originator's operations with their balances, and how a payer's payment
@@ -41,7 +39,7 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; au
     const titleId = String(req.params.id);
     const owner = await titleOwner(uow.db, titleId);
     if (!owner) throw new NotFound('title_not_found');
-    const by = { channel: 'BACKOFFICE' as const, recordedBy: actorOf(req.ctx.principal!) };
+    const by = { channel: 'BACKOFFICE' as const, recordedBy: principalLabel(req.ctx.principal!) };
     const sent = body<'recordPayerPayment'>(req);
     const payment = await recordPayerPayment(deps, uow.db, owner, titleId, sent, by);
     await deps.audit.record(req, { action: 'title.payer_payment', target: { type: 'title', id: titleId }, after: sent });
@@ -50,7 +48,7 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; au
 
   router.post('/v1/sandbox/titles/:id/payer-payments', handle(async (req, uow) => {
     // Production has no simulated payers: the route is absent from its OpenAPI document, hence 404 there.
-    const by = { channel: 'SANDBOX' as const, recordedBy: actorOf(req.ctx.principal!) };
+    const by = { channel: 'SANDBOX' as const, recordedBy: principalLabel(req.ctx.principal!) };
     return created(await recordPayerPayment(deps, uow.db, tenantOf(req), String(req.params.id), body<'simulatePayerPayment'>(req), by));
   }));
   return router;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../../platform/config/config';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from '../temporal/client';
 import type { EventType } from '../../domain/events';
 import { NotFound, RuleViolation, Unavailable } from '../../domain/errors';
 import { EVENT_RETENTION_DAYS, keptSince } from '../../domain/event-retention';

@@ -30,7 +30,7 @@ function toRow(row: Record<string, unknown>): AuditEventRow {
   };
 }
 
-/** The audit trail (issue #29): cross-tenant like the staff it records; rows are only ever added. */
+/** The audit trail: cross-tenant like the staff it records; rows are only ever added. */
 export class AuditEventsRepository {
   constructor(private readonly db: Knex) {}
 

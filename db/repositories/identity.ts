@@ -19,7 +19,7 @@ export interface UserRow {
   kind: 'backoffice' | 'originator';
   originatorId: string | null;
   scopes: string[];
-  /** Staff roles (issue #29); empty for portal users and staff created before them. */
+  /** Staff roles; empty for portal users and staff created before them. */
   roles: string[];
   /** TOTP secret sealed with the key ring; null when the user has no second factor. */
   totpSecretSealed: string | null;

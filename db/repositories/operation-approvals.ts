@@ -8,7 +8,7 @@ export interface ApprovalRow {
 }
 
 /**
- * Four-eyes approvals as the operation's workflow records them (issue #29). Staff read them across
+ * Four-eyes approvals as the operation's workflow records them. Staff read them across
  * originators, so this repository is not tenant-scoped; the originator is copied from the operation.
  */
 export class OperationApprovalsRepository {

@@ -31,7 +31,7 @@ export interface OperationOrigin {
   assignor: AssignorRow;
   productId: string | null;
   embeddedSignature: boolean;
-  /** Issue #26: the sandbox test clock it lives on; its time is the operation's creation time. */
+  /** The sandbox test clock it lives on; its time is the operation's creation time. */
   clock: TestClockRow | null;
 }
 

@@ -42,7 +42,7 @@ export interface OperationRow {
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
   /** Four-eyes: 2 when the policy's dual-approval threshold was passed at creation. */
   approvalsRequired: 1 | 2;
-  /** Issue #26: the sandbox test clock it lives on, or null. */
+  /** The sandbox test clock it lives on, or null. */
   testClockId: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -73,7 +73,7 @@ export interface TitleRow {
   isPartial: boolean;
   payerDocument: string;
   payerName: string;
-  /** The title's PIX charge (issue #31), all null when none was issued. */
+  /** The title's PIX charge, all null when none was issued. */
   pixTxid: string | null;
   pixStatus: PixChargeStatus | null;
   pixBrCode: string | null;

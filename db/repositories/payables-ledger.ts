@@ -28,7 +28,7 @@ export interface DebitEntry {
   externalId?: string | null;
   operationId?: string | null;
   discountCreditId?: string | null;
-  /** When the debit happens: a netting operation's test clock time (issue #26); now when absent. */
+  /** When the debit happens: a netting operation's test clock time; now when absent. */
   at?: Date;
 }
 

@@ -36,7 +36,7 @@ export interface NewPayable {
   reason: string | null;
   amount: Money;
   dueDate: string;
-  /** When it opened: a test clock's time (issue #26); now when absent. */
+  /** When it opened: a test clock's time; now when absent. */
   at?: Date;
 }
 

@@ -4,7 +4,7 @@ import { recordEvent } from './events';
 import type { PayableRow } from './payables';
 
 /**
- * The title and payable events (issue #27), recorded by the repository write that makes the move,
+ * The title and payable events, recorded by the repository write that makes the move,
  * in its transaction. A kind that can happen more than once to one object names the occurrence
  * (a payment line, say) so each gets its own deterministic id, and a retried write none.
  */

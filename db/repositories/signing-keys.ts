@@ -24,7 +24,7 @@ const toRow = (row: Row): SigningKeyRow => ({
   kid: row.kid, privateSealed: row.private_sealed, state: row.state, verifyUntil: row.verify_until, createdAt: row.created_at,
 });
 
-/** The RS256 signing keys every api process shares (DESIGN.md §8, issue #30). */
+/** The RS256 signing keys every api process shares (DESIGN.md §8). */
 export class SigningKeysRepository {
   constructor(private readonly db: Knex) {}
 

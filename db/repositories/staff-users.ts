@@ -17,7 +17,7 @@ const columns = {
   id: 'id', email: 'email', name: 'name', roles: 'roles', disabledAt: 'disabled_at', totpSecretSealed: 'totp_secret_sealed', createdAt: 'created_at',
 };
 
-/** Backoffice staff accounts as admins manage them (issue #29); a change notifies every api process's user cache. */
+/** Backoffice staff accounts as admins manage them; a change notifies every api process's user cache. */
 export class StaffUsersRepository {
   constructor(private readonly db: Knex) {}
 

@@ -16,7 +16,7 @@ export interface TestClockRow {
   deletedAt: Date | null;
 }
 
-/** The originator's live test clocks (issue #26): a deleted one is not found. */
+/** The originator's live test clocks: a deleted one is not found. */
 export class TestClocksRepository extends TenantScopedRepository {
   private live(): Knex.QueryBuilder {
     return this.scoped('test_clocks').whereNull('deleted_at');

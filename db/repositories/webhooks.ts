@@ -17,7 +17,7 @@ export interface WebhookSubscription {
   maxPerSecond: number;
 }
 
-/** Issue #27: whether the endpoint still receives, and how its deliveries have gone. */
+/** Whether the endpoint still receives, and how its deliveries have gone. */
 export interface EndpointHealth {
   status: 'enabled' | 'disabled';
   disabledReason: string | null;

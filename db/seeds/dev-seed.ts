@@ -26,7 +26,7 @@ export const DEV_SEED = {
   },
 } as const;
 
-/** Above this both demo policies ask for two approvers (issue #29's four-eyes). */
+/** Above this both demo policies ask for two approvers (four-eyes). */
 export const DEV_DUAL_APPROVAL_ABOVE_BRL = '200000.00';
 
 /** Fixed ids of each demo originator's policy and product, keyed by originator id. */
@@ -62,7 +62,7 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
 export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
   for (const o of DEV_SEED.originators) {
     await db('originators').insert({ id: o.id, name: o.name }).onConflict('id').ignore();
-    // A data folder seeded before collection by PIX (issue #31) gets the key too.
+    // A data folder seeded before collection by PIX gets the key too.
     await db('originators').where({ id: o.id }).whereNull('collection_pix_key').update({ collection_pix_key: o.collectionPixKey });
     await seedPricing(db, o.id);
     const existing = await db('api_credentials').where({ id: o.credentialId }).first();

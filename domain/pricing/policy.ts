@@ -28,7 +28,7 @@ export interface Policy {
   minOperationValueBrl: Money | null;
   maxOperationValueBrl: Money | null;
   autoApproveLimitBrl: Money | null;
-  /** Four-eyes (issue #29): above it an operation needs two approvers; null or absent = one approval. */
+  /** Four-eyes: above it an operation needs two approvers; null or absent = one approval. */
   dualApprovalAboveBrl?: Money | null;
   aggregateLimitBrl: Money | null;
   assignorDefaultLimitBrl: Money | null;

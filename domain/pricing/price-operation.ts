@@ -58,7 +58,7 @@ export interface PricedOperation {
 /**
  * A cost whose annual figure no JSON number (a double) holds, as a liquid value of cents for a
  * requested value of thousands over a day gives: refused on every route, the simulation included,
- * rather than answered with a null (found by the fuzz run, issue #24).
+ * rather than answered with a null the document does not allow.
  */
 function unwritableCet(cost: Cet): RuleViolation {
   return new RuleViolation({

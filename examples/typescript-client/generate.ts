@@ -17,7 +17,7 @@ export async function generateSchema(document: Record<string, unknown>): Promise
 /** The document an api at `source` serves, or, with `--from-source`, the one this checkout's api would serve. */
 async function liveDocument(source: string): Promise<Record<string, unknown>> {
   if (source === '--from-source') {
-    const { buildDocument } = await import('../../api/openapi/document');
+    const { buildDocument } = await import('../../api/document/document');
     return buildDocument('http://127.0.0.1:8000', 'dev');
   }
   const response = await fetch(source);

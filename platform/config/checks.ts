@@ -37,7 +37,7 @@ function refuseInProd(config: Config): void {
 }
 
 /**
- * Production fails closed on every setting that weakens it (issues #13 and #30); sandbox faces the
+ * Production fails closed on every setting that weakens it; sandbox faces the
  * internet like prod, so only dev may reach private webhook hosts.
  */
 export function checkDeployment(config: Config): void {

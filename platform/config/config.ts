@@ -24,7 +24,7 @@ export interface Config {
   databaseUrl: string;
   /** failFastMs: what one api request may wait on Postgres in all, connecting, pool acquires and queries together (a frozen Postgres answers 503, not never). */
   db: { poolMax: number; failFastMs: number };
-  /** updateDeadlineMs: how long an api route waits on an update before 503 `workflow_unavailable` (api/operations/workflow-calls.ts says why 20 s). */
+  /** updateDeadlineMs: how long an api route waits on an update before 503 `workflow_unavailable` (api/temporal/workflow-calls.ts says why 20 s). */
   temporal: { address: string; namespace: string; taskQueue: string; webUrl: string | null; updateDeadlineMs: number };
   jwt: { privateKeyPem: string | null; tokenTtlSeconds: number; audience: string; keyReloadIntervalMs: number };
   /** The ring that seals Temporal payloads and webhook secrets; the first key seals, every key opens. */
@@ -40,7 +40,7 @@ export interface Config {
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
   rateLimit: {
     enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
-    /** Login attempts per e-mail per hour, from any address (issue #30). */
+    /** Login attempts per e-mail per hour, from any address. */
     loginAccountPerHour: number;
     /** `/v1/health` per address per minute, counted by each api process. */
     healthRpm: number;
@@ -55,7 +55,7 @@ export interface Config {
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
   /**
-   * Collecting titles by PIX (issue #31): the originators' collection PSP through API Pix, its OAuth2
+   * Collecting titles by PIX: the originators' collection PSP through API Pix, its OAuth2
    * client, and the secret its webhooks are signed with; `callbackSecret` null turns collection off
    * (no charge is issued and the webhook route refuses every call). `tls`: mutual TLS with the PSP
    * (API Pix requires it of every PSP's clients), for the token and the API alike.
@@ -162,7 +162,7 @@ function trustProxy(env: Env): TrustProxy {
 }
 
 function serviceEnv(env: Env): ServiceEnv {
-  // No default: a deployment that forgets it must not start as dev (issue #13).
+  // No default: a deployment that forgets it must not start as dev.
   const value = str(env, 'SERVICE_ENV');
   if (value !== 'prod' && value !== 'sandbox' && value !== 'dev') throw new ConfigError(`SERVICE_ENV must be prod, sandbox or dev, got "${value}"`);
   return value;

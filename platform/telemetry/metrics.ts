@@ -48,7 +48,7 @@ export const titlesOverdue = new Counter({
 });
 
 /**
- * Issue #31's collection by PIX: charges issued, paid (in full), expired and refunded, and the
+ * Collection by PIX: charges issued, paid (in full), expired and refunded, and the
  * payments applied, by how they were found: `webhook`, or `sweep` when the webhook missed them
  * (the `PixWebhookMissed` alert).
  */

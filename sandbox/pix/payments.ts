@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Money } from '../../domain/money';
 import type { Background } from '../background';
 import { FaultBook, MAGIC } from '../magic';
 import { notFound, Refusal, Replays } from '../http';
@@ -45,6 +46,8 @@ export interface SettlementDelays {
 interface Settlement {
   paymentId: string;
   rejected: boolean;
+  /** Settles one cent short of the amount (a snapshot from before this field reads as false). */
+  short?: boolean;
   dueAt: number;
 }
 
@@ -116,26 +119,27 @@ export class PixLedger {
   private open(input: NewPayment): Payment {
     const emails = [input.recipient.email];
     const rejected = this.faults.applies(MAGIC.pixReject, emails);
+    const short = !rejected && this.faults.applies(MAGIC.pixShort, emails);
     const delay = this.faults.applies(MAGIC.pixSlow, emails) ? this.delays.slowMs : this.delays.normalMs;
     const payment: Payment = {
       ...input, id: randomUUID(), status: 'PENDING', settledAmount: null, rejectionReason: null,
       createdAt: new Date().toISOString(), settledAt: null, requestCount: 1,
     };
     this.payments.set(payment.id, payment);
-    this.schedule(payment, { paymentId: payment.id, rejected, dueAt: Date.now() + delay });
+    this.schedule(payment, { paymentId: payment.id, rejected, short, dueAt: Date.now() + delay });
     return payment;
   }
 
   private schedule(payment: Payment, settlement: Settlement): void {
     this.pending.set(payment.id, settlement);
-    this.background.after(Math.max(0, settlement.dueAt - Date.now()), () => this.settle(payment, settlement.rejected));
+    this.background.after(Math.max(0, settlement.dueAt - Date.now()), () => this.settle(payment, settlement));
   }
 
-  private settle(payment: Payment, rejected: boolean): void {
+  private settle(payment: Payment, { rejected, short }: Settlement): void {
     if (!this.payments.has(payment.id)) return; // forgotten meanwhile
     this.pending.delete(payment.id);
     payment.status = rejected ? 'REJECTED' : 'SETTLED';
-    payment.settledAmount = rejected ? '0.00' : payment.amount;
+    payment.settledAmount = rejected ? '0.00' : short ? Money.of(payment.amount).minus(Money.of('0.01')).toString() : payment.amount;
     payment.rejectionReason = rejected ? `recipient institution refused the transfer (sandbox magic value ${MAGIC.pixReject})` : null;
     payment.settledAt = new Date().toISOString();
     this.onSettled(payment);

@@ -34,7 +34,7 @@ export async function runMocha({ args, serverUrl, temporalAddress, temporalWebUr
     PASSWORD_SCRYPT_LOG2N: process.env.PASSWORD_SCRYPT_LOG2N ?? '10',
     ...(temporalWebUrl ? { TEMPORAL_WEB_URL: temporalWebUrl } : {}),
   };
-  // The whole suite runs three files at a time (docs/decisions.md, issue #25); files named run one at a time.
+  // The whole suite runs three files at a time (docs/decisions.md, "The suite's wall time"); files named run one at a time.
   const jobs = Number(process.env.TEST_JOBS ?? (wholeSuite ? 3 : 1));
   const parallel = jobs > 1 && freshDatabase;
   if (parallel) {

@@ -22,7 +22,7 @@ export const TEST_DYNAMIC_CONFIG = Object.freeze({
  * The suite's dev server keeps each task queue in one partition instead of four: every file of a
  * parallel run polls a task queue of its own, and one worker gains nothing from four, whose polls
  * and tasks the server forwards between partitions. Its CPU over a whole `npm test` fell from 31–34
- * to 28 seconds (docs/decisions.md, issue #25). Not in TEST_DYNAMIC_CONFIG: the cluster's tests run
+ * to 28 seconds (docs/lab/suite-wall-time.md). Not in TEST_DYNAMIC_CONFIG: the cluster's tests run
  * on production's partitions.
  */
 export const ONE_PARTITION = Object.freeze({

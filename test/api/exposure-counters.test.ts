@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
 import { OPEN_TITLE_STATUSES } from '../../domain/operation-lifecycle';
 import type { TitleStatus } from '../../domain/title-rules';
-import { renderOperation } from '../../api/operations/routes';
+import { renderOperation } from '../../api/operations/presenter';
 import { sharedApi, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { cnpj } from '../support/documents';

@@ -15,7 +15,7 @@ const OFFSETS_MS = [0, 0, 10, 20, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 3
 /**
  * Issue #23: every request answered within 2 s. Two causes of answers near 2 s were found and fixed: an
  * update that reached a run as it continued as new was retried by the client after 1.7 s
- * (api/temporal-client.ts), and the test server held a run continued as new within its first second
+ * (api/temporal/client.ts), and the test server held a run continued as new within its first second
  * for the rest of that second (scripts/lib/temporal.mjs).
  */
 const ANSWER_BOUND_MS = 2_000;

@@ -36,10 +36,19 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 
 /**
  * Waits until the located element shows `text` (a substring, or a pattern): playwright-core has
- * no assertion library of its own, and the page changes asynchronously.
+ * no assertion library of its own, and the page changes asynchronously. A wait that times out says
+ * what the page showed instead (the located elements' text, the address, the console's status line),
+ * so a failure seen once on a loaded machine can be read from its log.
  */
 export async function shows(locator: Locator, text: string | RegExp, timeout = 15_000): Promise<void> {
-  await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
+  try {
+    await locator.filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
+  } catch (err) {
+    const page = locator.page();
+    const seen = await locator.allTextContents().catch(() => []);
+    const status = await page.locator('#status').textContent({ timeout: 1_000 }).catch(() => null);
+    throw new Error(`${(err as Error).message}\nwaited for ${String(text)}; the page showed ${JSON.stringify(seen)} at ${page.url()}, status ${JSON.stringify(status)}`);
+  }
 }
 
 /** A new page signed in to the console as a new staff user holding `scopes`, on the approval queue it opens with. */

@@ -114,7 +114,7 @@ export class OperationUnderTest {
    * Ends the run's test clock the way an integrator's DELETE does: its delete signal, after which
    * it tells its operations and completes. Never terminated: on the Java test server, terminating a
    * clock run that had continued as new left time skipping locked for every later run of the lane
-   * (docs/decisions.md, issue #26).
+   * (docs/decisions.md, "Sandbox test clocks").
    */
   async deleteClock(): Promise<void> {
     const { clock } = this;

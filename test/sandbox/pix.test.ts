@@ -66,6 +66,12 @@ describe('sandbox PIX provider through the adapter', () => {
     expect(read.rejectionReason).to.contain('pix-reject');
   });
 
+  it('settles a pix-short payment SETTLED one cent short of the amount ordered', async () => {
+    const payment = await pix.createPayment(unique('op-pix'), '50.00', recipient(`pix-short+${unique('t')}@example.com`), receiver.url);
+    expect(await settlementOf(payment)).to.deep.equal({ paymentId: payment.paymentId, idempotencyKey: payment.idempotencyKey, status: 'SETTLED', settledAmount: '49.99' });
+    expect(await pix.getPayment(payment.paymentId)).to.include({ status: 'SETTLED', amount: '50.00', settledAmount: '49.99' });
+  });
+
   it('rejects only the first payment with pix-reject-once, so a retry under a new key is paid', async () => {
     const email = `pix-reject-once+${unique('t')}@example.com`;
     const first = await pix.createPayment(unique('op-pix-1'), '75.00', recipient(email), receiver.url);

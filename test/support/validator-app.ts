@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import express from 'express';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { RouteTable } from '../../api/openapi/route-table';
 import { resolveRoute } from '../../api/middleware/resolve-route';
 import { openapiValidation, VALIDATOR_FORMATS } from '../../api/middleware/openapi-validation';

@@ -1,4 +1,4 @@
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
+import { connectTemporal, TemporalHandle } from '../../api/temporal/client';
 import { anotherApi, sharedWorker, testConfig } from './stack';
 import { ApiClient } from './http';
 import type { TestReceiver } from './https-receiver';

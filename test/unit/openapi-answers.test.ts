@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 
 type Json = Record<string, any>;
 const document = buildDocument('http://127.0.0.1:8000', 'sandbox') as Json;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { metadataOf } from '../support/validator-app';
 
 describe('the validator route metadata taken from the resolved route', () => {

@@ -3,9 +3,9 @@ import { acceptsRequest, LIFECYCLE_STATUSES } from '../../domain/operation-lifec
 import { PIX_CALL_RETRY, PIX_MANUAL_RETRY } from '../../domain/pix-retry';
 
 describe('the PIX retry policy (domain/pix-retry.ts)', () => {
-  it('retries one idempotent call with no limit on attempts, but never a settlement that does not match the amount owed', () => {
+  it('retries one idempotent call with no limit on attempts and names no failure type it would not retry: refusals are answers, not failures', () => {
     expect(PIX_CALL_RETRY.maximumAttempts).to.equal(undefined);
-    expect(PIX_CALL_RETRY.nonRetryableErrorTypes).to.deep.equal(['disbursement_amount_mismatch']);
+    expect(PIX_CALL_RETRY.nonRetryableErrorTypes).to.equal(undefined);
   });
 
   it('lets a human retry a payment only from DISBURSEMENT_FAILED, into DISBURSING, refused otherwise with the contract\'s code', () => {

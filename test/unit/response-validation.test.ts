@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { RouteTable } from '../../api/openapi/route-table';
 import { resolveRoute } from '../../api/middleware/resolve-route';
 import { openapiValidation } from '../../api/middleware/openapi-validation';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { RouteTable } from '../../api/openapi/route-table';
 
 type Paths = Record<string, Record<string, unknown>>;

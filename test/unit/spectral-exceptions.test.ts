@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { compareWithExceptions, readExceptions, writeExceptions } from '../../scripts/lib/spectral-exceptions.mjs';
 
 const document = buildDocument('http://127.0.0.1:8000', 'sandbox');

@@ -1,6 +1,6 @@
 import { Metadata, status as grpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { connectTemporal, temporalRetryOptions } from '../../api/temporal-client';
+import { connectTemporal, temporalRetryOptions } from '../../api/temporal/client';
 import { testConfig } from '../support/stack';
 
 const answer = (code: grpcStatus, details: string) => ({ code, details, metadata: new Metadata() });

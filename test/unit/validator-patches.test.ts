@@ -5,7 +5,7 @@ import * as querystring from 'node:querystring';
 import url from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { metadataOf, MutatedOperation, OpenApiDocument, parameterMutators, validatorsOf } from '../support/validator-app';
-import { buildDocument } from '../../api/openapi/document';
+import { buildDocument } from '../../api/document/document';
 import { deepObjectsWithoutThrow, parametersDecidedOnce, requestParameterMutator } from '../../api/middleware/validator-patches';
 import { openapiValidation, validatorOptions } from '../../api/middleware/openapi-validation';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { workflowRefusal } from '../../api/operations/workflow-refusals';
+import { workflowRefusal } from '../../api/temporal/workflow-refusals';
 
 describe('a failed workflow update as our error', () => {
   const failed = (cause: Error) => new WorkflowUpdateFailedError('Workflow Update failed', cause);

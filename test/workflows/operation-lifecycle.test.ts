@@ -7,6 +7,8 @@ import { receivable } from '../support/simulate';
 import { eventually } from '../support/webhooks';
 import { closeTemporal, operationWorkflow } from '../support/temporal';
 import { recordHistory } from '../support/histories';
+import { Money } from '../../domain/money';
+import { SETTLEMENT_AMOUNT_MISMATCH } from '../../domain/pix-retry';
 
 describe('operation lifecycle on Temporal', () => {
   let client: ApiClient;
@@ -212,6 +214,21 @@ describe('operation lifecycle on Temporal', () => {
     const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
     expect(attempts.map((a) => a.status)).to.deep.equal(['REJECTED', 'SETTLED']);
     await recordHistory('pix-refusal-retry', id);
+  });
+
+  it('a settlement short of the amount owed is not retried: reconciled once to DISBURSEMENT_FAILED (settlement_amount_mismatch), never PAID', async () => {
+    const created = await createDirect(client, token, directBody({ email: `pix-short+${Date.now()}@example.com` }));
+    const id = created.body.id;
+    await untilStatus(client, token, id, 'CONTRACT_SENT');
+    await signAll(client, token, id);
+    const failed = await untilStatus(client, token, id, 'DISBURSEMENT_FAILED');
+    const stuck = await operationWorkflow(id);
+    expect(stuck.description.status.name).to.equal('RUNNING');
+    expect(stuck.state).to.include({ status: 'DISBURSEMENT_FAILED', lastError: SETTLEMENT_AMOUNT_MISMATCH, disbursementAttempts: 1 });
+    const short = Money.of(failed.opr_net_present_liquid_value).minus(Money.of('0.01')).toString();
+    const attempts = await testDb()('disbursements').where({ operation_id: id }).orderBy('attempt');
+    expect(attempts.map((a) => [a.status, a.settled_amount])).to.deep.equal([['SETTLED', short]]);
+    expect(await eventsOf(id)).to.not.include('operation.paid');
   });
 
   it('a PIX payment the provider forgot: looked up by its key, none found, DISBURSEMENT_FAILED; a retry pays once and reaches PAID', async function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Money } from '../../domain/money';
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
+import { connectTemporal, TemporalHandle } from '../../api/temporal/client';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import type { operationWorkflow } from '../../workflows/operation';
 import { stateQuery } from '../../workflows/operation-messages';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { createLogger } from '../../platform/logger';
-import { connectTemporal, TemporalHandle } from '../../api/temporal-client';
+import { connectTemporal, TemporalHandle } from '../../api/temporal/client';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { recordEvent } from '../../db/repositories/events';
 import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';

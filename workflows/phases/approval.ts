@@ -35,7 +35,7 @@ export function installApprovalHandlers(run: OperationRun): void {
       try {
         const recorded = recordApproval(input);
         // The state this approval produced: a second approver's, arriving during the write, moves the
-        // operation on and answers that move itself (issue #23: each update answers its own outcome).
+        // operation on and answers that move itself (each update answers its own outcome).
         const produced = { ...run.state, approvals: [...run.state.approvals] };
         await recorded;
         return produced;

@@ -7,7 +7,7 @@ import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes
 import { titleActivities } from '../title-activities';
 import { collectionActivities } from '../collection-activities';
 
-/** Issue #31: runs that reach PAID from here on issue a PIX charge per title, */
+/** Runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
 /** and close a title's charge when the title closes. */
 export const PIX_CHARGE_CLOSE_PATCH = 'pix-charge-close';
@@ -34,7 +34,7 @@ export class TitleTracking {
   private readonly changing = new Set<string>();
   private loaded: boolean;
   private published: { open: number; deadline: string | null } | null = null;
-  /** Titles closed since the loop last ran whose PIX charge is to be removed (issue #31). */
+  /** Titles closed since the loop last ran whose PIX charge is to be removed. */
   private readonly chargesToClose = new Set<string>();
 
   constructor(private readonly run: OperationRun) {

@@ -2198,7 +2198,7 @@ export interface components {
             }[];
             /** @description The operation's workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured */
             temporal_web_url: string | null;
-            /** @description Sandbox: the test clock the operation lives on (issue #26); null otherwise or once deleted */
+            /** @description Sandbox: the test clock the operation lives on; null otherwise or once deleted */
             test_clock?: components["schemas"]["TestClock"] | null;
             /** @description The operation's events (those webhooks deliver), oldest first */
             timeline: {

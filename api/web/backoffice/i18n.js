@@ -1,6 +1,6 @@
 import { PT_BR } from './messages-pt-br.js';
 
-// Staff read the console in Brazilian Portuguese by default; English is one click away (issue #29).
+// Staff read the console in Brazilian Portuguese by default; English is one click away.
 // Messages are written in English in the code and looked up in the pt-BR catalogue (gettext's way):
 // a message missing there shows in English rather than as a key.
 const KEY = 'backoffice.language';

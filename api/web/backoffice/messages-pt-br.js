@@ -302,7 +302,7 @@ export const PT_BR = {
   'Clock status': 'Situação do relógio',
   'Clock': 'Relógio',
 
-  // PIX charges to payers (issue #31)
+  // PIX charges to payers
   'PIX charges to payers': 'Cobranças PIX aos sacados',
   'PIX charges': 'Cobranças PIX',
   'Payable until': 'Pagável até',

@@ -50,7 +50,7 @@ function titlesTable(page, reload) {
         : '')));
 }
 
-/** Sandbox (issue #26): the operation lives on a test clock; advancing it applies every deadline up to the new time. */
+/** Sandbox: the operation lives on a test clock; advancing it applies every deadline up to the new time. */
 async function advanceClock(clock, reload) {
   const values = await confirmAction({
     title: t('Advance the test clock?'),
@@ -81,7 +81,7 @@ function clockSection(clock, reload) {
 }
 
 /**
- * Each title's PIX charge (issue #31): the BR Code to give the payer, as text to copy and as a QR code
+ * Each title's PIX charge: the BR Code to give the payer, as text to copy and as a QR code
  * a banking app scans. The QR is an image (data: URI), so its SVG needs nothing the page's CSP forbids.
  */
 function pixChargesTable(titles) {

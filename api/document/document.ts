@@ -1,10 +1,11 @@
-import { components } from './components';
+import { components } from '../openapi/components';
 import type { ServiceEnv } from '../../platform/config/config';
 import { platformPaths } from '../platform/openapi';
 import { authPaths } from '../auth/openapi';
 import { assignorPaths, assignorSchemas } from '../assignors/openapi';
 import { productPaths, productSchemas } from '../products/openapi';
-import { simulationPaths, simulationSchemas } from '../simulation/openapi';
+import { simulationPaths } from '../simulation/openapi';
+import { simulationSchemas } from '../openapi/receivable-components';
 import { operationPaths, operationSchemas } from '../operations/openapi';
 import { contractPaths, contractSchemas } from '../operations/contract-openapi';
 import { stockPaths, stockSchemas } from '../stock/openapi';
@@ -25,7 +26,7 @@ import { collectionPaths, collectionSchemas } from '../collection/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
-import type { Operation } from './helpers';
+import type { Operation } from '../openapi/helpers';
 
 /**
  * The document's tags in the order Swagger UI shows them. Each section's folder under `api/`

@@ -5,7 +5,7 @@
  * error envelope, never an HTML page), the 422 of the input guard on any route, and the body a POST without one of
  * its own accepts and ignores. The sections' `openapi.ts` files state only what their routes add.
  */
-import type { Schema } from './helpers';
+import type { Schema } from '../openapi/helpers';
 
 const header = (description: string, schema: Schema, required = false): Schema => ({ description, required, schema });
 

@@ -6,7 +6,7 @@ import { Conflict, NotFound } from '../../domain/errors';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { workflowRefusal } from './workflow-refusals';
-import type { TemporalHandle } from '../temporal-client';
+import type { TemporalHandle } from './client';
 import { startEnqueued } from '../../activities/outbox-start';
 
 /** gRPC NOT_FOUND: the server's answer both for an unknown workflow and for one that already completed. */
@@ -23,9 +23,10 @@ const GRPC_NOT_FOUND = 5;
  */
 const SIGNAL_DEADLINE_MS = 2_000;
 
-/** Runs an update call on Temporal within the update deadline (above). */
-export function withinUpdateDeadline<T>(temporal: TemporalHandle, call: () => Promise<T>): Promise<T> {
-  return temporal.connection.withDeadline(Date.now() + temporal.updateDeadlineMs, call);
+/** Runs `update` on the workflow within the update deadline (above); its failures are the caller's to read. */
+export function updateWorkflow<Ret, Arg>(temporal: TemporalHandle, workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+  const handle = temporal.client.workflow.getHandle(workflowId);
+  return temporal.connection.withDeadline(Date.now() + temporal.updateDeadlineMs, () => handle.executeUpdate(update, { args: [arg] }));
 }
 
 function isMissing(err: unknown): boolean {
@@ -46,10 +47,9 @@ export async function executeWorkflowUpdate<Ret, Arg>(
   update: UpdateDefinition<Ret, [Arg]>,
   arg: Arg,
 ): Promise<Ret> {
-  const handle = deps.temporal.client.workflow.getHandle(workflowId);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await withinUpdateDeadline(deps.temporal, () => handle.executeUpdate(update, { args: [arg] }));
+      return await updateWorkflow(deps.temporal, workflowId, update, arg);
     } catch (err) {
       const refusal = workflowRefusal(err, 'workflow_unavailable');
       if (refusal) throw refusal;

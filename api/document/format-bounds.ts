@@ -7,7 +7,7 @@
  * or range, so these keywords refuse nothing new; stated once here rather than at each of the
  * hundreds of places that write `format: 'uuid'`.
  */
-import type { Schema } from './helpers';
+import type { Schema } from '../openapi/helpers';
 
 const FORMAT_MAX_LENGTH = new Map<unknown, number>([['uuid', 36], ['date', 10], ['date-time', 35]]);
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };

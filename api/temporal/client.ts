@@ -3,9 +3,9 @@ import {
 } from '@temporalio/client';
 import { InterceptingCall, Interceptor, Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { Config } from '../platform/config/config';
-import { encryptingDataConverter } from '../platform/crypto/payload-codec';
-import { temporalRequestMetrics } from '../platform/telemetry/temporal-client-metrics';
+import type { Config } from '../../platform/config/config';
+import { encryptingDataConverter } from '../../platform/crypto/payload-codec';
+import { temporalRequestMetrics } from '../../platform/telemetry/temporal-client-metrics';
 
 export interface TemporalHandle {
   client: Client;
@@ -25,7 +25,7 @@ const WORKFLOW_CLOSING = /workflow is closing/i;
 /**
  * The client's retry schedule, with one change: the SDK waits 1.7 s before retrying any
  * RESOURCE_EXHAUSTED, right for a namespace over its rate limit but not for an update that raced a
- * continue-as-new, which would then be answered seconds late (issue #23: every update within 2 s).
+ * continue-as-new, which would then be answered seconds late (the contract answers every update within 2 s).
  */
 export function temporalRetryOptions(): GrpcRetryOptions {
   return defaultGrpcRetryOptions({
