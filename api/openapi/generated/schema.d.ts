@@ -1412,7 +1412,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a disabled endpoint back on, optionally re-delivering what it missed since it was disabled
-         * @description Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start). An enabled endpoint stays as it is.
+         * @description Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start; 409 `webhook_recovery_running`, nothing changed, while an earlier recovery still runs). An enabled endpoint stays as it is.
          */
         post: operations["enableWebhook"];
         delete?: never;
@@ -1432,7 +1432,7 @@ export interface paths {
         put?: never;
         /**
          * Re-deliver every event of a window this endpoint is subscribed to, in order, in the background
-         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
+         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
          */
         post: operations["recoverWebhook"];
         delete?: never;
