@@ -2962,7 +2962,7 @@ export interface components {
         TestClockCreation: {
             /**
              * Format: date-time
-             * @description The clock's starting time; now when absent.
+             * @description The clock's starting time, within 730 days (two years) of now either side (422 `test_clock_time_out_of_range` outside); now when absent.
              */
             frozen_time?: string & unknown;
             name?: string;
