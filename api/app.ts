@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
   // With tracing on, the request's span comes first: the request's ids and every later step are inside it.
   const traced = deps.spans ? [serverSpan(deps.spans)] : [];
   app.use(pipeline([...traced, requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
-  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
+  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace, new URL(config.http.publicUrl).origin));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
   const pages = webPageRoutes();
