@@ -40,6 +40,7 @@ import { eventRoutes } from './events/routes';
 import { testClockRoutes } from './test-clocks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../providers/webhooks-http';
+import { mailSender } from '../providers/mail';
 import { assignorRoutes } from './assignors/routes';
 import { operationRoutes } from './operations/routes';
 import { contractRoutes } from './operations/contract-routes';
@@ -121,7 +122,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
-    staffRoutes({ service: new StaffService(config), audit, now }),
+    staffRoutes({ service: new StaffService(config, mailSender(config.mail, config.providers.timeoutMs), logger), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),

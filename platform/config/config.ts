@@ -51,6 +51,8 @@ export interface Config {
   /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
   referenceCache: { ttlMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
+  /** Staff e-mail (enrolment tokens): an SMTP relay (`smtpUrl`, required in prod), else the sandbox's mailbox at `sandboxUrl`. */
+  mail: { smtpUrl: string | null; from: string; sandboxUrl: string };
   /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
@@ -269,6 +271,11 @@ export function loadConfig(env: Env = process.env): Config {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),
       timeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 10_000, 1),
+    },
+    mail: {
+      smtpUrl: optional(env, 'MAIL_SMTP_URL'),
+      from: str(env, 'MAIL_FROM', 'Receivables Backoffice <backoffice@receivables.example>'),
+      sandboxUrl: str(env, 'MAIL_SANDBOX_URL', 'http://127.0.0.1:8100/mail'),
     },
     webhooks: {
       allowPrivateHosts: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_HOSTS', false),

@@ -119,6 +119,7 @@ export async function startCluster({
       PUBLIC_URL: env.PUBLIC_URL ?? apiUrl,
       ESIGN_URL: env.ESIGN_URL ?? `${sandboxUrl}/esign`,
       PIX_URL: env.PIX_URL ?? `${sandboxUrl}/pix`,
+      MAIL_SANDBOX_URL: env.MAIL_SANDBOX_URL ?? `${sandboxUrl}/mail`,
       PIX_COLLECTION_URL: env.PIX_COLLECTION_URL ?? `${sandboxUrl}/api-pix/v2`,
       PIX_COLLECTION_TOKEN_URL: env.PIX_COLLECTION_TOKEN_URL ?? `${sandboxUrl}/api-pix/oauth/token`,
       SANDBOX_PORT: String(sandboxPort),
