@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Forbidden, Locked, NotAuthenticated, Unavailable } from '../../domain/errors';
 import { IdentityRepository, CredentialRow } from '../../db/repositories/identity';
+import { LoginAddressesRepository } from '../../db/repositories/login-addresses';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { Config } from '../../platform/config/config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
@@ -125,10 +126,11 @@ export class AuthService {
     throw new NotAuthenticated('invalid_token');
   }
 
-  async login(email: string, password: string, totp?: string): Promise<LoginResponse> {
+  /** `address`: where the attempt comes from, as the rate limiter counts it; a success makes it the account's own. */
+  async login(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse> {
     try {
       // A password changed between the check and the write (another login upgrading its hash) is checked once more.
-      return (await this.attemptLogin(email, password, totp)) ?? (await this.attemptLogin(email, password, totp)) ?? this.refuse();
+      return (await this.attemptLogin(email, password, totp, address)) ?? (await this.attemptLogin(email, password, totp, address)) ?? this.refuse();
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
       throw err;
@@ -144,7 +146,7 @@ export class AuthService {
    * holds neither pool connections nor row locks; only the verdict is written under the row lock.
    * Null when the stored hash changed meanwhile.
    */
-  private async attemptLogin(email: string, password: string, totp: string | undefined): Promise<LoginResponse | null> {
+  private async attemptLogin(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse | null> {
     const found = await new IdentityRepository(this.db).userByEmail(email);
     const log2n = this.config.passwords.scryptLog2N;
     const checkedHash = found?.passwordHash ?? decoyPasswordHash(log2n);
@@ -174,6 +176,7 @@ export class AuthService {
         return { refused: true } as const;
       }
       await users.recordLoginSuccess(user.id);
+      await new LoginAddressesRepository(trx).remember(user.id, address, now);
       if (step !== null) await users.recordTotpStep(user.id, step);
       if (upgrade) await users.replacePasswordHash(user.id, upgrade);
       return { user };

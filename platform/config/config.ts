@@ -40,8 +40,10 @@ export interface Config {
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
   rateLimit: {
     enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
-    /** Login attempts per e-mail per hour, from any address (issue #30). */
+    /** Login attempts per e-mail and address per hour (issue #30). */
     loginAccountPerHour: number;
+    /** Login attempts per e-mail per hour from addresses it has not signed in from lately, all together. */
+    loginAccountCeilingPerHour: number;
     /** `/v1/health` per address per minute, counted by each api process. */
     healthRpm: number;
   };
@@ -257,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
       callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
       loginAccountPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR', 20, 1),
+      loginAccountCeilingPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_CEILING_PER_HOUR', 200, 1),
       healthRpm: int(env, 'RATE_LIMIT_HEALTH_RPM', 120, 1),
     },
     idempotency: {
