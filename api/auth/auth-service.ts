@@ -10,7 +10,7 @@ import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret 
 import type { Principal } from '../../domain/principal';
 import type { TokenClaims, TokenService } from './tokens';
 import type { ReferenceCache } from '../cache/reference-cache';
-import { judgeLogin } from '../../domain/login-lockout';
+import { judgeLogin, LoginState, ownAddressesSince } from '../../domain/login-lockout';
 import { HashGate } from './hash-gate';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { acceptedTotpStep } from '../../platform/crypto/totp';
@@ -162,17 +162,20 @@ export class AuthService {
       if (!user || user.disabledAt) return { refused: true } as const;
       if (user.passwordHash !== checkedHash) return null;
       const now = this.now();
+      // Failures from elsewhere lock elsewhere: at an address it signed in from, the owner meets only its own.
+      const own = await new LoginAddressesRepository(trx).knownById(user.id, address, ownAddressesSince(now));
+      const state: LoginState = own ? { failedAttempts: user.ownFailedAttempts, lockedUntil: user.ownLockedUntil } : user;
       // The second factor is asked for only once the password checked out, so it tells a guesser nothing.
-      if (matches && judgeLogin(user, true, now, this.config.login).outcome !== 'locked') {
+      if (matches && judgeLogin(state, true, now, this.config.login).outcome !== 'locked') {
         const missing = secondFactorMissing(user, totp, this.config.serviceEnv);
         if (missing) return { missing } as const;
       }
       const step = matches && user.totpSecretSealed ? acceptedTotpStep(this.ring.openText(user.totpSecretSealed), totp!, now, user.totpLastStep) : null;
       // A wrong or spent code counts as a wrong password.
-      const verdict = judgeLogin(user, matches && (user.totpSecretSealed === null || step !== null), now, this.config.login);
+      const verdict = judgeLogin(state, matches && (user.totpSecretSealed === null || step !== null), now, this.config.login);
       if (verdict.outcome === 'locked') return { locked: true } as const;
       if (verdict.outcome === 'failure') {
-        await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil);
+        await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil, own);
         return { refused: true } as const;
       }
       await users.recordLoginSuccess(user.id);

@@ -9,6 +9,7 @@ import type { RouteSpec } from '../openapi/route-table';
 import type { AuthService } from '../auth/auth-service';
 import { requestedClientId } from '../auth/token-request';
 import { LoginAddressesRepository } from '../../db/repositories/login-addresses';
+import { ownAddressesSince } from '../../domain/login-lockout';
 
 export interface RateLimitDeps {
   db: Knex;
@@ -21,8 +22,6 @@ type Scope = 'ip' | 'token' | 'account';
 interface Budget { scope: Scope; bucket: string; limit: number; windowSeconds: number }
 
 const HOUR = 3_600;
-/** An address the account signed in from within this many days is the owner's: the account's ceiling spares it. */
-const KNOWN_ADDRESS_DAYS = 30;
 
 /**
  * The contract exempts the OpenAPI document and the JWKS: marked `x-rate-limit: exempt`. Provider
@@ -127,8 +126,7 @@ export function perIdentityRateLimit(deps: RateLimitDeps, auth: AuthService): Re
       if (typeof email !== 'string') return [];
       const [account, address] = [digest(email.toLowerCase()), origin(req)];
       const budgets: Budget[] = [{ scope: 'account', bucket: `login:${account}:${address}`, limit: deps.config.loginAccountPerHour, windowSeconds: HOUR }];
-      const since = new Date(deps.now().getTime() - KNOWN_ADDRESS_DAYS * 86_400_000);
-      if (!(await knownAddresses.known(email, address, since))) {
+      if (!(await knownAddresses.known(email, address, ownAddressesSince(deps.now())))) {
         budgets.push({ scope: 'account', bucket: `login:${account}`, limit: deps.config.loginAccountCeilingPerHour, windowSeconds: HOUR });
       }
       return budgets;

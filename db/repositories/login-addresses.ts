@@ -16,4 +16,10 @@ export class LoginAddressesRepository {
       .where('login_addresses.last_success_at', '>=', since).first('login_addresses.user_id');
     return row !== undefined;
   }
+
+  /** The same, by the account's id. */
+  async knownById(userId: string, address: string, since: Date): Promise<boolean> {
+    const row = await this.db('login_addresses').where({ user_id: userId, address }).where('last_success_at', '>=', since).first('user_id');
+    return row !== undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startApi, RunningApi } from '../../api/server';
-import { prepareDatabase, sharedApi, testConfig } from '../support/stack';
+import { sharedApi } from '../support/stack';
+import { proxiedApi } from '../support/proxied-api';
 import { ApiClient } from '../support/http';
 import { buildCredential, buildUser } from '../support/factories';
 
@@ -14,19 +14,13 @@ const nextAddress = () => { addresses += 1; return `198.19.${addresses >> 8}.${a
  */
 describe('client addresses and per-identity budgets', function () {
   this.timeout(60_000);
-  let api: RunningApi;
-  let client: ApiClient;
-  before(async () => {
-    await prepareDatabase();
-    // One proxy hop in front: the right-most X-Forwarded-For entry is the client. The contract's
-    // lockout (5 failures, test/api/login-guessing.test.ts) is out of the way of the budgets here.
-    api = await startApi(testConfig({
-      TRUST_PROXY: '1', RATE_LIMIT_IP_RPM: '2', RATE_LIMIT_LOGIN_RPM: '100', RATE_LIMIT_AUTH_TOKEN_RPM: '3', RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '3',
-      RATE_LIMIT_LOGIN_ACCOUNT_CEILING_PER_HOUR: '5', LOGIN_MAX_FAILURES: '100',
-    }));
-    client = new ApiClient(api.url);
+  // The contract's lockout (5 failures, test/api/login-guessing.test.ts) is out of the way of the budgets here.
+  const proxied = proxiedApi({
+    RATE_LIMIT_IP_RPM: '2', RATE_LIMIT_LOGIN_RPM: '100', RATE_LIMIT_AUTH_TOKEN_RPM: '3', RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '3',
+    RATE_LIMIT_LOGIN_ACCOUNT_CEILING_PER_HOUR: '5', LOGIN_MAX_FAILURES: '100',
   });
-  after(async () => { await api?.close(); });
+  let client: ApiClient;
+  before(() => { client = proxied.client; });
 
   const via = (chain: string, headers: Record<string, string> = {}) => ({ headers: { 'X-Forwarded-For': chain, ...headers } });
 
