@@ -8,6 +8,7 @@ import { buildOperationsIntegrator, createDirect, directBody, operationsStack } 
 import { receivable } from '../support/simulate';
 import { enrolmentTokenOf, mailbox, secondAdmin } from '../support/staff';
 import { testDb } from '../support/stack';
+import { DEV_SEED } from '../../db/seeds/dev-seed';
 
 /** Segregation of duties among staff: no self-change, two admins for every grant of power, independent approvers, tokens only to the invitee. */
 describe('staff: segregation of duties', () => {
@@ -89,6 +90,20 @@ describe('staff: segregation of duties', () => {
     expect(own.status).to.equal(403);
     expect(own.body.detail).to.include({ code: 'staff_self_change' });
     expect(await rolesOf(holder.id)).to.deep.equal(['admin']);
+  });
+
+  it('the dev seed\'s two admins grant approver together: admin asks, admin2 confirms', async () => {
+    const signIn = async (who: { email: string; password: string; totpSecret: string }) => {
+      const session = await stack.client.post('/v1/auth/login', { email: who.email, password: who.password, totp: totpCode(who.totpSecret, totpStep(new Date())) });
+      expect(session.status, session.text).to.equal(200);
+      return session.body.access_token as string;
+    };
+    const [first, second] = [await signIn(DEV_SEED.admin), await signIn(DEV_SEED.admin2)];
+    const invited = await stack.client.post('/v1/backoffice/users', { email: email('seeded'), name: 'Seeded Grant', role: 'approver' }, { token: first });
+    expect(invited.status, invited.text).to.equal(202);
+    const confirmed = await stack.client.post(`/v1/backoffice/role-grants/${invited.body.pending_grant.id}/confirm`, undefined, { token: second });
+    expect(confirmed.status, confirmed.text).to.equal(200);
+    expect(confirmed.body.user.roles).to.deep.equal(['approver']);
   });
 
   describe('two approvals of one operation come from independent people', () => {
