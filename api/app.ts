@@ -40,6 +40,7 @@ import { eventRoutes } from './events/routes';
 import { testClockRoutes } from './test-clocks/routes';
 import type { HostResolver } from '../domain/url-guard';
 import { systemResolver } from '../providers/webhooks-http';
+import { mailSender } from '../providers/mail';
 import { assignorRoutes } from './assignors/routes';
 import { operationRoutes } from './operations/routes';
 import { contractRoutes } from './operations/contract-routes';
@@ -102,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
   // With tracing on, the request's span comes first: the request's ids and every later step are inside it.
   const traced = deps.spans ? [serverSpan(deps.spans)] : [];
   app.use(pipeline([...traced, requestContext(config, db, logger), databaseBudget(config.db.failFastMs), securityHeaders(config.http), requestLog(logger), httpMetrics()]));
-  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace));
+  app.use(CODEC_PATH, codecCors(config.codec.corsOrigins, config.temporal.namespace, new URL(config.http.publicUrl).origin));
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
   const pages = webPageRoutes();
@@ -121,7 +122,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
-    staffRoutes({ service: new StaffService(config), audit, now }),
+    staffRoutes({ service: new StaffService(config, mailSender(config.mail, config.providers.timeoutMs), logger), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),
     titleRoutes({ temporal: deps.temporal, config, audit }),

@@ -21,6 +21,15 @@ export type LoginVerdict =
 
 const MAX_LOCK_MS = 24 * 3_600_000;
 
+/**
+ * An address the account signed in from within this many days is its owner's: attempts from it
+ * are judged by their own lockout and spared the account's ceiling, so failures from elsewhere
+ * cannot keep the owner out.
+ */
+export const OWN_ADDRESS_DAYS = 30;
+
+export const ownAddressesSince = (now: Date): Date => new Date(now.getTime() - OWN_ADDRESS_DAYS * 86_400_000);
+
 export function judgeLogin(state: LoginState, passwordMatches: boolean, now: Date, policy: LockoutPolicy): LoginVerdict {
   const lockMs = policy.lockMinutes * 60_000;
   const locked = state.lockedUntil !== null && state.lockedUntil.getTime() > now.getTime();

@@ -18,3 +18,11 @@ export function scopesOfRoles(roles: readonly StaffRole[]): string[] {
   const granted = new Set(roles.flatMap((role) => STAFF_ROLE_SCOPES[role]));
   return [...new Set(STAFF_ROLES.flatMap((role) => STAFF_ROLE_SCOPES[role]))].filter((scope) => granted.has(scope));
 }
+
+/** Roles that decide on money or on who holds power: granting one takes a second admin's confirmation. */
+export const PRIVILEGED_ROLES: readonly StaffRole[] = ['approver', 'admin'];
+
+/** Whether going from `before` to `after` adds a privileged role the account does not hold yet. */
+export function grantsPrivilege(before: readonly StaffRole[], after: readonly StaffRole[]): boolean {
+  return after.some((role) => PRIVILEGED_ROLES.includes(role) && !before.includes(role));
+}

@@ -10,6 +10,18 @@ export type TestClockStatus = 'ready' | 'advancing';
 
 export const deletesAfter = (createdAt: Date): Date => new Date(createdAt.getTime() + TEST_CLOCK_LIFETIME_DAYS * DAY_MS);
 
+/** A new clock starts within this many days of now, either side: a clock in 1970 or 9999 would skew its tenant's event feed. */
+export const START_WINDOW_DAYS = 730;
+
+/** The refusal of a new clock's starting time outside the window around `now`; null when it may start there. */
+export function startRefusal(frozenTime: Date, now: Date): RuleViolation | null {
+  if (Math.abs(frozenTime.getTime() - now.getTime()) <= START_WINDOW_DAYS * DAY_MS) return null;
+  return new RuleViolation({
+    code: 'test_clock_time_out_of_range', message: `frozen_time must be within ${START_WINDOW_DAYS} days (two years) of now`,
+    earliest: new Date(now.getTime() - START_WINDOW_DAYS * DAY_MS).toISOString(), latest: new Date(now.getTime() + START_WINDOW_DAYS * DAY_MS).toISOString(),
+  });
+}
+
 /** Why a clock at `current` may not advance to `to`; null when it may. */
 export function advanceRefusal(current: string, to: string): { code: string; message: string } | null {
   const step = Date.parse(to) - Date.parse(current);

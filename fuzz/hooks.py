@@ -387,6 +387,7 @@ POSITIVE_BODIES = {
     ("POST", "/v1/assignor-payables"): _payable,
     ("POST", "/v1/discount-credits"): _credit,
     ("POST", "/v1/webhooks/{webhook_id}/recover"): _recover,
+    ("POST", "/v1/test-clocks"): lambda case, body: valid_bodies.clock_start(body, datetime.datetime.now(datetime.timezone.utc)),
     ("POST", "/v1/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/backoffice/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/auth/token"): _token_request,
@@ -447,7 +448,7 @@ def before_call(context, case, **kwargs):
 def _staff_admin(case):
     """The approver's token becomes the admin's on the staff-account routes; a missing or wrong
     token (the auth checks) reaches the api as it was sent."""
-    if not case.operation.path.startswith("/v1/backoffice/users") or not case.headers:
+    if not case.operation.path.startswith(("/v1/backoffice/users", "/v1/backoffice/role-grants")) or not case.headers:
         return
     scheme, _, token = str(case.headers.get("Authorization", "")).partition(" ")
     try:

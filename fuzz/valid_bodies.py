@@ -30,6 +30,8 @@ RATE_CAPS = {"monthly_rate_pct": Decimal(2), "discount_pct": Decimal(10)}
 RATE_STEP = Decimal("0.0001")
 # One advance moves a test clock at most this far (domain/test-clocks.ts).
 MAX_ADVANCE = datetime.timedelta(days=730)
+# A new clock starts within this of now, either side (domain/test-clocks.ts START_WINDOW_DAYS).
+CLOCK_START_WINDOW = datetime.timedelta(days=730)
 # Webhook events are kept this long (a recovery's `since` must be within it).
 EVENT_RETENTION = datetime.timedelta(days=30)
 
@@ -278,6 +280,14 @@ def advance(body, clock_time):
     # A date-time has a four-digit year: a clock near the end of 9999 advances to its last second.
     last = datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.timezone.utc)
     body["frozen_time"] = _instant(clock_time + step if last - clock_time > step else last)
+    return body
+
+
+def clock_start(body, now):
+    """A new clock's time, when sent, within two years of now either side (a day of margin)."""
+    if body.get("frozen_time") is not None:
+        reach = CLOCK_START_WINDOW - datetime.timedelta(days=1)
+        body["frozen_time"] = _instant(now - reach + 2 * reach * _fraction("start", body.get("frozen_time")))
     return body
 
 

@@ -13,9 +13,10 @@ import { pixRoutes } from './pix/routes';
 import { CollectionBook } from './api-pix/charges';
 import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
+import { MailBook, mailRoutes } from './mail/mailbox';
 import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix', '/api-pix'];
+const MOUNTS = ['/esign', '/pix', '/api-pix', '/mail'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -30,6 +31,8 @@ export interface RunningSandbox {
   pixUrl: string;
   /** The collection PSP's API Pix base (`…/api-pix/v2`); its token endpoint is `…/api-pix/oauth/token`. */
   apiPixUrl: string;
+  /** Staff e-mail's relay (`POST …/messages`) and mailbox (`GET …/mailbox?to=`). */
+  mailUrl: string;
   close(): Promise<void>;
 }
 
@@ -80,9 +83,10 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
   const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
+  const mail = new MailBook();
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot() });
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), mail: mail.snapshot() });
   }
   const saved = stateFile?.load();
   if (saved) {
@@ -90,6 +94,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     ledger.restore(saved.pix);
     faults.restore(saved.faults);
     collection.restore(saved.collection);
+    mail.restore(saved.mail);
   }
 
   const app = express();
@@ -116,7 +121,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     next();
   });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, mailbox: `${baseUrl}/mail/mailbox?to=<email>`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
@@ -130,6 +135,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
       else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { txid: pix[0].txid });
     },
   }));
+  app.use('/mail', mailRoutes(mail));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -144,6 +150,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     esignUrl: `${url}/esign`,
     pixUrl: `${url}/pix`,
     apiPixUrl: `${url}/api-pix/v2`,
+    mailUrl: `${url}/mail`,
     async close() {
       background.stop();
       server.closeAllConnections();

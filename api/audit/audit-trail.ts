@@ -14,18 +14,15 @@ export interface AuditEntry {
 
 /**
  * Records staff actions in the audit trail with the request's who, from where and
- * request id. Written in its own transaction once the action took effect, so an action refused
- * or rolled back leaves no row claiming it happened.
+ * request id. Given the request's transaction (`within`), the row commits with the change it
+ * records or not at all; without it, in its own transaction once the action took effect, so an
+ * action refused or rolled back leaves no row claiming it happened.
  */
 export class AuditTrail {
-  private readonly events: AuditEventsRepository;
+  constructor(private readonly db: Knex) {}
 
-  constructor(db: Knex) {
-    this.events = new AuditEventsRepository(db);
-  }
-
-  async record(req: Request, entry: AuditEntry): Promise<void> {
-    await this.events.append({
+  async record(req: Request, entry: AuditEntry, within: Knex = this.db): Promise<void> {
+    await new AuditEventsRepository(within).append({
       actor: entry.actor ?? auditActorOf(req.ctx.principal), action: entry.action, target: entry.target ?? null,
       ip: req.ctx.clientIp, userAgent: req.get('User-Agent') ?? null, requestId: req.ctx.requestId,
       before: entry.before ?? null, after: entry.after ?? null,

@@ -12,6 +12,7 @@ const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
   'POST /v1/backoffice/titles/{id}/payer-payments': { action: 'title.payer_payment', target: 'title' },
   'POST /v1/backoffice/users': { action: 'user.invite' },
   'PATCH /v1/backoffice/users/{id}': { action: 'user.change', target: 'user' },
+  'POST /v1/backoffice/role-grants/{id}/confirm': { action: 'role_grant.confirm', target: 'role_grant' },
   'POST /v1/backoffice/codec/decode': { action: 'codec.decode' },
 };
 

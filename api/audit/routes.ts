@@ -12,11 +12,26 @@ function present(row: AuditEventRow) {
 
 const CSV_COLUMNS = ['occurred_at', 'actor_type', 'actor_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
 
-/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet does not run it as a formula. */
+/**
+ * OWASP's CSV-injection defence: every field quoted (RFC 4180), and one that begins with = + - @
+ * tab or CR, or holds one right after a `,` or `;` (a semicolon locale's Excel splits cells there),
+ * prefixed with ' so no spreadsheet runs it as a formula.
+ */
 function csvField(value: unknown): string {
   let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (/(?:^|[,;])[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** The request's filters as a query string again: an object filter (`created`) as its `created[gte]` form. */
+function searchOf(query: Record<string, unknown>, cursor: string): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== null && typeof value === 'object') for (const [part, inner] of Object.entries(value)) search.append(`${key}[${part}]`, String(inner));
+    else if (key !== 'cursor' && value !== undefined) search.append(key, String(value));
+  }
+  search.set('cursor', cursor);
+  return search;
 }
 
 function csvRow(row: AuditEventRow): string {
@@ -49,7 +64,7 @@ export function auditRoutes(db: Knex): Router {
   router.get('/v1/backoffice/audit-events.csv', handle(async (req) => {
     const { items, nextCursor } = await pageOf(req);
     const text = [CSV_COLUMNS.join(','), ...items.map(csvRow)].join('\r\n');
-    const next: Record<string, string> = nextCursor === null ? {} : { Link: `<${req.path}?${new URLSearchParams({ ...(req.query as Record<string, string>), cursor: nextCursor })}>; rel="next"` };
+    const next: Record<string, string> = nextCursor === null ? {} : { Link: `<${req.path}?${searchOf(req.query, nextCursor)}>; rel="next"` };
     return { status: 200, body: `${text}\r\n`, headers: { 'Content-Type': 'text/csv; charset=utf-8', ...next } };
   }));
   return router;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Forbidden, Locked, NotAuthenticated, Unavailable } from '../../domain/errors';
 import { IdentityRepository, CredentialRow } from '../../db/repositories/identity';
+import { LoginAddressesRepository } from '../../db/repositories/login-addresses';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { Config } from '../../platform/config/config';
 import { acceptsCredential, credentialEnvironment } from './credential-environment';
@@ -9,7 +10,7 @@ import { DECOY_HASH, decoyPasswordHash, hashPassword, needsRehash, verifySecret 
 import type { Principal } from '../../domain/principal';
 import type { TokenClaims, TokenService } from './tokens';
 import type { ReferenceCache } from '../cache/reference-cache';
-import { judgeLogin } from '../../domain/login-lockout';
+import { judgeLogin, LoginState, ownAddressesSince } from '../../domain/login-lockout';
 import { HashGate } from './hash-gate';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { acceptedTotpStep } from '../../platform/crypto/totp';
@@ -125,10 +126,11 @@ export class AuthService {
     throw new NotAuthenticated('invalid_token');
   }
 
-  async login(email: string, password: string, totp?: string): Promise<LoginResponse> {
+  /** `address`: where the attempt comes from, as the rate limiter counts it; a success makes it the account's own. */
+  async login(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse> {
     try {
       // A password changed between the check and the write (another login upgrading its hash) is checked once more.
-      return (await this.attemptLogin(email, password, totp)) ?? (await this.attemptLogin(email, password, totp)) ?? this.refuse();
+      return (await this.attemptLogin(email, password, totp, address)) ?? (await this.attemptLogin(email, password, totp, address)) ?? this.refuse();
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
       throw err;
@@ -144,7 +146,7 @@ export class AuthService {
    * holds neither pool connections nor row locks; only the verdict is written under the row lock.
    * Null when the stored hash changed meanwhile.
    */
-  private async attemptLogin(email: string, password: string, totp: string | undefined): Promise<LoginResponse | null> {
+  private async attemptLogin(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse | null> {
     const found = await new IdentityRepository(this.db).userByEmail(email);
     const log2n = this.config.passwords.scryptLog2N;
     const checkedHash = found?.passwordHash ?? decoyPasswordHash(log2n);
@@ -160,20 +162,24 @@ export class AuthService {
       if (!user || user.disabledAt) return { refused: true } as const;
       if (user.passwordHash !== checkedHash) return null;
       const now = this.now();
+      // Failures from elsewhere lock elsewhere: at an address it signed in from, the owner meets only its own.
+      const own = await new LoginAddressesRepository(trx).knownById(user.id, address, ownAddressesSince(now));
+      const state: LoginState = own ? { failedAttempts: user.ownFailedAttempts, lockedUntil: user.ownLockedUntil } : user;
       // The second factor is asked for only once the password checked out, so it tells a guesser nothing.
-      if (matches && judgeLogin(user, true, now, this.config.login).outcome !== 'locked') {
+      if (matches && judgeLogin(state, true, now, this.config.login).outcome !== 'locked') {
         const missing = secondFactorMissing(user, totp, this.config.serviceEnv);
         if (missing) return { missing } as const;
       }
       const step = matches && user.totpSecretSealed ? acceptedTotpStep(this.ring.openText(user.totpSecretSealed), totp!, now, user.totpLastStep) : null;
       // A wrong or spent code counts as a wrong password.
-      const verdict = judgeLogin(user, matches && (user.totpSecretSealed === null || step !== null), now, this.config.login);
+      const verdict = judgeLogin(state, matches && (user.totpSecretSealed === null || step !== null), now, this.config.login);
       if (verdict.outcome === 'locked') return { locked: true } as const;
       if (verdict.outcome === 'failure') {
-        await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil);
+        await users.recordLoginFailure(user.id, verdict.failedAttempts, verdict.lockedUntil, own);
         return { refused: true } as const;
       }
       await users.recordLoginSuccess(user.id);
+      await new LoginAddressesRepository(trx).remember(user.id, address, now);
       if (step !== null) await users.recordTotpStep(user.id, step);
       if (upgrade) await users.replacePasswordHash(user.id, upgrade);
       return { user };

@@ -108,9 +108,10 @@ export const authPaths = {
   '/v1/auth/login': {
     post: {
       operationId: 'login', tags: ['auth'], summary: 'User session (backoffice staff, portal users)', security: [],
-      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. '
-        + 'Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address '
-        + '(`scope` `account`, `window_seconds` 3600, with `Retry-After`). '
+      description: 'Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures '
+        + '(counted apart for the addresses the account signed in from in the last 30 days and for all others: failures from elsewhere do not lock the owner out at its own address). '
+        + 'Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from one address, '
+        + 'and 200 an hour for it from all the addresses it has not signed in from in the last 30 days together (`scope` `account`, `window_seconds` 3600, with `Retry-After`). '
         + 'A user with TOTP: without `totp` 401 mfa_required, answered only when the password is right; a wrong or already used code is the same 401 invalid_credentials '
         + 'as a wrong password and counts toward the lock. In production an approver or admin without TOTP gets 401 mfa_enrolment_required.',
       'x-rate-limit': 'login',

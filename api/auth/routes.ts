@@ -5,6 +5,7 @@ import { handle, ok } from '../http/handle';
 import { body } from '../http/request-helpers';
 import { AppError } from '../../domain/errors';
 import type { AuditTrail } from '../audit/audit-trail';
+import { rateLimitAddress } from '../../domain/client-address';
 
 export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
   const router = Router();
@@ -19,7 +20,7 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
     const sent = body<'login'>(req);
     const email = String(sent.email);
     try {
-      const session = await auth.login(email, sent.password, sent.totp);
+      const session = await auth.login(email, sent.password, sent.totp, rateLimitAddress(req.ip, req.socket.remoteAddress));
       await audit.record(req, { action: 'auth.login', actor: { type: 'user', id: String(session.user.id), email }, target: { type: 'user', id: String(session.user.id) } });
       return ok(session);
     } catch (err) {

@@ -34,18 +34,29 @@ const toJson = (p: Payload): JsonPayload => ({
 });
 
 /**
+ * The origin this connection reached the api at, read from the socket, never from the `Host`
+ * header a client writes: the console's own origin when it talks to the api directly (dev, tests);
+ * behind a proxy the configured public origin is the console's.
+ */
+function reachedOrigin(req: Request): string {
+  const address = (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${req.socket.localPort}`;
+}
+
+/**
  * CORS for Temporal Web, ahead of route resolution so the browser's preflight is answered: only
  * the configured origins, with credentials (the operator's token). A request from any other
  * origin is refused in the envelope; one without `Origin` (the Temporal CLI) or from the api's own
  * origin (the console) goes on to authentication.
  */
-export function codecCors(allowedOrigins: string[], namespace: string): RequestHandler {
+export function codecCors(allowedOrigins: string[], namespace: string, publicOrigin: string): RequestHandler {
   const allowed = new Set(allowedOrigins);
   return (req, res, next) => {
     res.vary('Origin');
     const origin = req.get('Origin');
     // The console, on the api's own origin, opens and closes the session: a same-origin call needs no CORS.
-    const sameOrigin = origin === `${req.protocol}://${req.get('Host')}`;
+    const sameOrigin = origin !== undefined && (origin === publicOrigin || origin === reachedOrigin(req));
     if (origin !== undefined && !sameOrigin) {
       if (!allowed.has(origin)) return next(new Forbidden({ code: 'origin_not_allowed', message: 'This origin may not call the codec endpoint' }));
       res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true' });

@@ -218,7 +218,8 @@ export const approvalPaths = {
       operationId: 'approveOperation', tags: ['backoffice'], summary: 'Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched',
       description: 'Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. '
         + 'Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; '
-        + 'the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it.',
+        + 'the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it. '
+        + '409 approvers_not_independent when one of the two approvers created or last changed the other\'s account in the last 30 days.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),

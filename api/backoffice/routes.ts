@@ -17,6 +17,7 @@ import { executeWorkflowUpdate } from '../temporal/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { approvalProgress } from './approval-progress';
+import { requireIndependentApprover } from './independent-approvers';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Request } from 'express';
 import { renderOperation } from '../operations/presenter';
@@ -95,6 +96,7 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   // The answer says how far four-eyes got: still WAITING_APPROVAL with one approval of two, or moved on.
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
     const sent = body<'approveOperation'>(req);
+    await requireIndependentApprover(deps.db, String(req.params.id), approverOf(req).userId, deps.now());
     const { op, operation } = await decide(req, 'operation.approve', sent, (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
       decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req),
     }));

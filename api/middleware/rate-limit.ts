@@ -9,6 +9,8 @@ import type { Config } from '../../platform/config/config';
 import type { RouteSpec } from '../openapi/route-table';
 import type { AuthService } from '../auth/auth-service';
 import { requestedClientId } from '../auth/token-request';
+import { LoginAddressesRepository } from '../../db/repositories/login-addresses';
+import { ownAddressesSince } from '../../domain/login-lockout';
 
 export interface RateLimitDeps {
   db: Knex;
@@ -109,19 +111,26 @@ export function perIpRateLimit(deps: RateLimitDeps): RequestHandler {
 }
 
 /**
- * Before authentication, by the identity a secret is being tried against, whatever address the
- * attempts come from: a login e-mail (an hourly attempt budget), a client id on token exchange,
+ * Before authentication, by the identity a secret is being tried against: a login e-mail (an hourly
+ * budget per address, and a larger one for all the addresses the account has not signed in from
+ * lately together, so failures from elsewhere cannot keep the owner out), a client id on token exchange,
  * and a client id on the legacy headers, whose secret checks count against the token exchange's
  * budgets (per address and per client) unless this process has already verified that secret.
  */
 export function perIdentityRateLimit(deps: RateLimitDeps, auth: AuthService): RequestHandler {
   const client = (clientId: string): Budget => ({ scope: 'account', bucket: `client:${digest(clientId)}`, limit: deps.config.tokenRpm, windowSeconds: MINUTE });
+  const knownAddresses = new LoginAddressesRepository(deps.db);
   return limiter(deps, async (req) => {
     const route = req.ctx.route!;
     if (route.rateLimit === 'login') {
       const email: unknown = req.body?.email;
       if (typeof email !== 'string') return [];
-      return [{ scope: 'account', bucket: `login:${digest(email.toLowerCase())}`, limit: deps.config.loginAccountPerHour, windowSeconds: HOUR }];
+      const [account, address] = [digest(email.toLowerCase()), origin(req)];
+      const budgets: Budget[] = [{ scope: 'account', bucket: `login:${account}:${address}`, limit: deps.config.loginAccountPerHour, windowSeconds: HOUR }];
+      if (!(await knownAddresses.known(email, address, ownAddressesSince(deps.now())))) {
+        budgets.push({ scope: 'account', bucket: `login:${account}`, limit: deps.config.loginAccountCeilingPerHour, windowSeconds: HOUR });
+      }
+      return budgets;
     }
     if (route.rateLimit === 'auth_token') {
       const clientId = requestedClientId(req.body, req.get('Authorization'));

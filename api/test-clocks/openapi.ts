@@ -27,7 +27,7 @@ export const testClockSchemas = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      frozen_time: timestampInput({ ...timestamp, description: 'The clock\'s starting time; now when absent.' }),
+      frozen_time: timestampInput({ ...timestamp, description: 'The clock\'s starting time, within 730 days (two years) of now either side (422 `test_clock_time_out_of_range` outside); now when absent.' }),
       name: { type: 'string', maxLength: 100 },
     },
   },

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
+import { startRefusal } from '../../domain/test-clocks';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOwner, TestClockRow, TestClocksRepository } from '../../db/repositories/test-clocks';
 import type { AuditTrail } from '../audit/audit-trail';
@@ -47,9 +48,10 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
     const originatorId = tenantOf(req);
     const now = deps.now();
     const sent = body<'createTestClock'>(req);
-    const clock = await new TestClocksRepository(uow.db, originatorId).create({
-      name: sent?.name ?? null, frozenTime: sent?.frozen_time ? new Date(sent.frozen_time) : now,
-    }, now);
+    const frozenTime = sent?.frozen_time ? new Date(sent.frozen_time) : now;
+    const refusal = startRefusal(frozenTime, now);
+    if (refusal) throw refusal;
+    const clock = await new TestClocksRepository(uow.db, originatorId).create({ name: sent?.name ?? null, frozenTime }, now);
     const input: TestClockWorkflowInput = {
       clockId: clock.id, originatorId, frozenTime: clock.frozenTime.toISOString(), deletesAfter: clock.deletesAfter.toISOString(),
     };

@@ -202,6 +202,7 @@ export const webhookPaths = {
       summary: 'Re-deliver every event of a window this endpoint is subscribed to, in order, in the background',
       description: 'For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. '
         + 'Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; '
+        + '409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; '
         + '503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).',
       parameters: [webhookId, idempotencyKey(false)],
       requestBody: jsonBody(ref('WebhookRecoveryRequest')),
@@ -220,7 +221,7 @@ export const webhookPaths = {
     post: {
       operationId: 'enableWebhook', tags: ['webhooks'], security: write,
       summary: 'Turn a disabled endpoint back on, optionally re-delivering what it missed since it was disabled',
-      description: 'Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start). An enabled endpoint stays as it is.',
+      description: 'Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start; 409 `webhook_recovery_running`, nothing changed, while an earlier recovery still runs). An enabled endpoint stays as it is.',
       parameters: [webhookId, idempotencyKey(false)],
       requestBody: jsonBody({ type: 'object', additionalProperties: false, properties: { recover: { type: 'boolean', default: false } } }, false),
       responses: { 200: json('The endpoint, enabled', ref('WebhookEnabled')), ...errors(401, 403, 404, 409, 422, 429, 503) },

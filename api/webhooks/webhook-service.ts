@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal/client';
 import type { EventType } from '../../domain/events';
-import { NotFound, RuleViolation, Unavailable } from '../../domain/errors';
+import { Conflict, NotFound, RuleViolation, Unavailable } from '../../domain/errors';
 import { EVENT_RETENTION_DAYS, keptSince } from '../../domain/event-retention';
 import { WebhookRecovery, WebhookRecoveryRepository } from '../../db/repositories/webhook-recoveries';
 import { recoveryStart } from '../../workflows/webhook-recovery';
@@ -119,7 +119,7 @@ export class WebhookService {
    * deadlock error, a 500 (a CI run, 2026-11-27).
    */
   async recover(id: string, window: { since: Date; until: Date | null }, now: Date): Promise<{ recovery: WebhookRecovery; total: number }> {
-    const subscription = await this.live(id);
+    const subscription = await this.oneRecoveryAtATime(id);
     const until = window.until === null || window.until > now ? now : window.until;
     if (window.since < keptSince(now)) {
       throw new RuleViolation({ code: 'recover_since_beyond_retention', message: `Events are kept ${EVENT_RETENTION_DAYS} days; since must be within them`, kept_since: keptSince(now).toISOString() });
@@ -155,6 +155,20 @@ export class WebhookService {
     const disabledAt = before.health.disabledAt;
     const recovery = recover && disabledAt ? await this.recover(id, { since: new Date(Math.max(disabledAt.getTime(), keptSince(now).getTime())), until: now }, now) : null;
     return { subscription, recovery };
+  }
+
+  /**
+   * The endpoint, locked until the request ends so two recoveries asked at once take turns, and
+   * refused while one of its recoveries still runs: each would send the same events again.
+   */
+  private async oneRecoveryAtATime(id: string): Promise<WebhookSubscription> {
+    const subscription = await this.subscriptions.findForUpdate(id);
+    if (!subscription) throw new NotFound('webhook_not_found');
+    const running = await this.recoveries.running(id);
+    if (running) {
+      throw new Conflict({ code: 'webhook_recovery_running', message: 'A recovery of this endpoint is still running: wait for it to end', recovery_id: running.id });
+    }
+    return subscription;
   }
 
   private async live(id: string): Promise<WebhookSubscription> {

@@ -24,8 +24,12 @@ export interface UserRow {
   /** TOTP secret sealed with the key ring; null when the user has no second factor. */
   totpSecretSealed: string | null;
   totpLastStep: number | null;
+  /** The lockout of attempts from addresses the account has not signed in from. */
   failedAttempts: number;
   lockedUntil: Date | null;
+  /** The lockout of attempts from the addresses it signed in from (login_addresses). */
+  ownFailedAttempts: number;
+  ownLockedUntil: Date | null;
   disabledAt: Date | null;
 }
 
@@ -37,6 +41,7 @@ const credentialColumns = {
 const userColumns = {
   id: 'id', email: 'email', name: 'name', passwordHash: 'password_hash', kind: 'kind', originatorId: 'originator_id',
   scopes: 'scopes', roles: 'roles', totpSecretSealed: 'totp_secret_sealed', totpLastStep: 'totp_last_step', failedAttempts: 'failed_attempts', lockedUntil: 'locked_until', disabledAt: 'disabled_at',
+  ownFailedAttempts: 'own_failed_attempts', ownLockedUntil: 'own_locked_until',
 };
 
 /** Identity lookups are cross-tenant by nature: they are what establishes the tenant. */
@@ -68,12 +73,15 @@ export class IdentityRepository {
     return this.db('users').select(userColumns).where({ id }).first();
   }
 
-  async recordLoginFailure(id: string, failedAttempts: number, lockedUntil: Date | null): Promise<void> {
-    await this.db('users').where({ id }).update({ failed_attempts: failedAttempts, locked_until: lockedUntil });
+  /** `own`: the attempt came from an address the account signed in from, whose lockout is its own. */
+  async recordLoginFailure(id: string, failedAttempts: number, lockedUntil: Date | null, own: boolean): Promise<void> {
+    await this.db('users').where({ id }).update(own
+      ? { own_failed_attempts: failedAttempts, own_locked_until: lockedUntil }
+      : { failed_attempts: failedAttempts, locked_until: lockedUntil });
   }
 
   async recordLoginSuccess(id: string): Promise<void> {
-    await this.db('users').where({ id }).update({ failed_attempts: 0, locked_until: null });
+    await this.db('users').where({ id }).update({ failed_attempts: 0, locked_until: null, own_failed_attempts: 0, own_locked_until: null });
   }
 
   /** The time step of the TOTP code just accepted: that code, and any older one, is spent. */

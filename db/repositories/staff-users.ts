@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { StaffRole } from '../../domain/staff-roles';
+import type { AccountMakers } from '../../domain/approver-independence';
 
 export interface StaffUserRow {
   id: string;
@@ -25,10 +26,10 @@ export class StaffUsersRepository {
     return (await this.db('users').whereRaw('lower(email) = lower(?)', [email]).first('id')) !== undefined;
   }
 
-  async invite(user: { id: string; email: string; name: string; roles: string[]; scopes: string[]; passwordHash: string; tokenHash: string; expiresAt: Date }): Promise<StaffUserRow> {
+  async invite(user: { id: string; email: string; name: string; roles: string[]; scopes: string[]; passwordHash: string; tokenHash: string; expiresAt: Date; createdBy: string }): Promise<StaffUserRow> {
     await this.db('users').insert({
       id: user.id, email: user.email, name: user.name, kind: 'backoffice', originator_id: null, roles: user.roles, scopes: user.scopes,
-      password_hash: user.passwordHash, enrolment_token_hash: user.tokenHash, enrolment_expires_at: user.expiresAt,
+      password_hash: user.passwordHash, enrolment_token_hash: user.tokenHash, enrolment_expires_at: user.expiresAt, created_by: user.createdBy,
     });
     return (await this.byId(user.id))!;
   }
@@ -45,9 +46,15 @@ export class StaffUsersRepository {
     return this.rows().where({ id, kind: 'backoffice' }).first();
   }
 
-  /** The invited user an enrolment token belongs to, locked; undefined when unknown, spent or expired. */
+  /** The invited user an enrolment token belongs to, locked; undefined when unknown, spent, expired or the account disabled (a revoked invitation). */
   async lockByEnrolmentToken(tokenHash: string, now: Date): Promise<StaffUserRow | undefined> {
-    return this.rows().where({ enrolment_token_hash: tokenHash }).where('enrolment_expires_at', '>', now).forUpdate().first();
+    return this.rows().where({ enrolment_token_hash: tokenHash, disabled_at: null }).where('enrolment_expires_at', '>', now).forUpdate().first();
+  }
+
+  /** Who created and who last changed each staff account, and when. */
+  async makers(ids: readonly string[]): Promise<AccountMakers[]> {
+    return this.db('users').whereIn('id', [...ids])
+      .select({ id: 'id', createdBy: 'created_by', createdAt: 'created_at', changedBy: 'changed_by', changedAt: 'changed_at' });
   }
 
   async completeEnrolment(id: string, passwordHash: string, totpSealed: string, at: Date): Promise<void> {
@@ -64,10 +71,12 @@ export class StaffUsersRepository {
     return rows.map((row) => row.id);
   }
 
-  async update(id: string, changes: { roles?: string[]; scopes?: string[]; disabledAt?: Date | null }): Promise<void> {
+  /** Applies a change made by `by` at `at`, who becomes the account's last changer. */
+  async update(id: string, changes: { roles?: string[]; scopes?: string[]; disabledAt?: Date | null }, by: { userId: string; at: Date }): Promise<void> {
     await this.db('users').where({ id }).update({
       ...(changes.roles ? { roles: changes.roles, scopes: changes.scopes } : {}),
       ...(changes.disabledAt !== undefined ? { disabled_at: changes.disabledAt } : {}),
+      changed_by: by.userId, changed_at: by.at,
     });
   }
 }

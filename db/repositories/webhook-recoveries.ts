@@ -47,6 +47,12 @@ export class WebhookRecoveryRepository extends TenantScopedRepository {
     return (await this.find(recovery.subscriptionId, recovery.id))!;
   }
 
+  /** The endpoint's recovery still running, if any (one at a time per endpoint). */
+  async running(subscriptionId: string): Promise<WebhookRecovery | null> {
+    const row = await this.scoped('webhook_recoveries').where({ subscription_id: subscriptionId, status: 'running' }).first();
+    return row ? recoveryOf(row) : null;
+  }
+
   async find(subscriptionId: string, id: string): Promise<WebhookRecovery | null> {
     const row = await this.scoped('webhook_recoveries').where({ subscription_id: subscriptionId, id }).first();
     return row ? recoveryOf(row) : null;

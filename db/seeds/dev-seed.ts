@@ -24,6 +24,11 @@ export const DEV_SEED = {
     id: '01930000-0000-7000-8000-0000000000f2', email: 'admin@example.com', password: 'admin-dev-password', name: 'Backoffice Admin', roles: ['admin'],
     totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU',
   },
+  /** The second admin that confirms the first's grants of approver or admin (two admins for every grant). */
+  admin2: {
+    id: '01930000-0000-7000-8000-0000000000f3', email: 'admin2@example.com', password: 'admin2-dev-password', name: 'Backoffice Admin 2', roles: ['admin'],
+    totpSecret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+  },
 } as const;
 
 /** Above this both demo policies ask for two approvers (four-eyes). */
@@ -56,8 +61,8 @@ async function seedPricing(db: Knex, originatorId: string): Promise<void> {
 }
 
 /**
- * `ring` seals the admin's TOTP secret; the benches, which sign no staff in, seed without one and
- * their admin has no second factor.
+ * `ring` seals the admins' TOTP secrets; the benches, which sign no staff in, seed without one and
+ * their admins have no second factor.
  */
 export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
   for (const o of DEV_SEED.originators) {
@@ -74,7 +79,7 @@ export async function seedDev(db: Knex, ring?: CipherRing): Promise<void> {
     }
   }
   await seedStaff(db, DEV_SEED.backoffice, null);
-  await seedStaff(db, DEV_SEED.admin, ring ? ring.sealText(DEV_SEED.admin.totpSecret) : null);
+  for (const admin of [DEV_SEED.admin, DEV_SEED.admin2]) await seedStaff(db, admin, ring ? ring.sealText(admin.totpSecret) : null);
 }
 
 async function seedStaff(db: Knex, staff: { id: string; email: string; password: string; name: string; roles: readonly StaffRole[] }, totpSealed: string | null): Promise<void> {

@@ -180,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an invitation: set the password and receive the TOTP secret
-         * @description The enrolment token from the invitation and a password of at least 12 characters (422 password_too_weak). Answers the TOTP secret (base32; RFC 6238: SHA-1, 6 digits, 30 s) and its otpauth:// URI, shown once; the user is then active and signs in with a code. 404 enrolment_token_invalid when the token is unknown, used or older than 72 hours.
+         * @description The enrolment token from the invitation and a password of at least 12 characters (422 password_too_weak). Answers the TOTP secret (base32; RFC 6238: SHA-1, 6 digits, 30 s) and its otpauth:// URI, shown once; the user is then active and signs in with a code. 404 enrolment_token_invalid when the token is unknown, used or older than 72 hours, or its account was disabled (a revoked invitation).
          */
         post: operations["enrolStaffUser"];
         delete?: never;
@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * User session (backoffice staff, portal users)
-         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures. Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from any address (`scope` `account`, `window_seconds` 3600, with `Retry-After`). A user with TOTP: without `totp` 401 mfa_required, answered only when the password is right; a wrong or already used code is the same 401 invalid_credentials as a wrong password and counts toward the lock. In production an approver or admin without TOTP gets 401 mfa_enrolment_required.
+         * @description Email and password of a backoffice or portal user. 401 invalid_credentials on a wrong email or password; 423 only when the password is right but the account is locked after repeated failures (counted apart for the addresses the account signed in from in the last 30 days and for all others: failures from elsewhere do not lock the owner out at its own address). Each failure during a lock extends it (doubling, up to a day). 429 per address (10 a minute) and per account: 20 attempts an hour for one e-mail from one address, and 200 an hour for it from all the addresses it has not signed in from in the last 30 days together (`scope` `account`, `window_seconds` 3600, with `Retry-After`). A user with TOTP: without `totp` 401 mfa_required, answered only when the password is right; a wrong or already used code is the same 401 invalid_credentials as a wrong password and counts toward the lock. In production an approver or admin without TOTP gets 401 mfa_enrolment_required.
          */
         post: operations["login"];
         delete?: never;
@@ -424,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * Approve: WAITING_APPROVAL → PRE_APPROVED, then the contract is dispatched
-         * @description Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it.
+         * @description Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it. 409 approvers_not_independent when one of the two approvers created or last changed the other's account in the last 30 days.
          */
         post: operations["approveOperation"];
         delete?: never;
@@ -507,6 +507,46 @@ export interface paths {
         get: operations["listOriginators"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/role-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Grants of approver or admin waiting for a second admin (admins)
+         * @description The pending grants, oldest first: any admin but the one who asked for a grant (and its holder) may confirm it.
+         */
+        get: operations["listRoleGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/role-grants/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a pending grant of approver or admin (a second admin)
+         * @description The grant's roles replace the account's. 403 grant_needs_second_admin when the admin who asked for the grant confirms it; 403 staff_self_change when its holder does; 404 role_grant_not_found; 409 role_grant_not_pending when confirmed or superseded already; 409 last_admin when the roles would take the last enrolled, enabled admin's admin role.
+         */
+        post: operations["confirmRoleGrant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -608,7 +648,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a staff member (admins)
-         * @description One `role`, or several as `roles` (admin and approver, say). 201 with `status` invited and an `enrolment_token`, shown once and valid 72 hours: the person completes POST /v1/auth/enrol with it. 409 user_email_taken.
+         * @description One `role`, or several as `roles` (admin and approver, say). 201 with `status` invited; the enrolment token, valid 72 hours, goes to the invitee by e-mail (never in this answer): the person completes POST /v1/auth/enrol with it. Granting `approver` or `admin` takes two admins: the answer is 202 with the account as it is now and `pending_grant`, which another admin applies with POST /v1/backoffice/role-grants/{id}/confirm. Until then the account holds only the requested roles that are neither. 409 user_email_taken; 502 mail_unavailable when the e-mail could not be sent (nothing is kept).
          */
         post: operations["inviteStaffUser"];
         delete?: never;
@@ -632,7 +672,7 @@ export interface paths {
         head?: never;
         /**
          * Change a staff member's role, or disable or re-enable the account (admins)
-         * @description `role` replaces the account's roles with one, `roles` with several. A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request. 409 last_admin when the change would leave no enrolled, enabled admin (disabling the last one, or taking its admin role).
+         * @description `role` replaces the account's roles with one, `roles` with several. A disabled user's tokens are refused at once on every api process (401 user_disabled); a role change applies to the next request. Granting `approver` or `admin` takes two admins: the answer is 202 with the account as it is now and `pending_grant`, which another admin applies with POST /v1/backoffice/role-grants/{id}/confirm. A status change in the same request applies at once. 403 staff_self_change: no one changes their own roles or status. 409 last_admin when the change would leave no enrolled, enabled admin (disabling the last one, or taking its admin role).
          */
         patch: operations["changeStaffUser"];
         trace?: never;
@@ -1412,7 +1452,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a disabled endpoint back on, optionally re-delivering what it missed since it was disabled
-         * @description Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start). An enabled endpoint stays as it is.
+         * @description Clears the failure streak. With `recover: true` a recovery of the events since it was disabled starts (503 `webhook_recovery_unavailable` when it cannot start; 409 `webhook_recovery_running`, nothing changed, while an earlier recovery still runs). An enabled endpoint stays as it is.
          */
         post: operations["enableWebhook"];
         delete?: never;
@@ -1432,7 +1472,7 @@ export interface paths {
         put?: never;
         /**
          * Re-deliver every event of a window this endpoint is subscribed to, in order, in the background
-         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
+         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
          */
         post: operations["recoverWebhook"];
         delete?: never;
@@ -2720,6 +2760,30 @@ export interface components {
             title_status: string;
             txid: string;
         };
+        /** @description A grant of approver or admin, waiting for a second admin: its `roles` replace the account's once confirmed. */
+        RoleGrant: {
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: uuid */
+            confirmed_by: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            requested_at: string;
+            /**
+             * Format: uuid
+             * @description The admin who asked for it
+             */
+            requested_by: string;
+            roles: ("viewer" | "analyst" | "approver" | "admin")[];
+            /**
+             * @description superseded: a newer grant for the same account replaced it
+             * @enum {string}
+             */
+            status: "pending" | "confirmed" | "superseded";
+            /** Format: uuid */
+            user_id: string;
+        };
         StaffUser: {
             /** Format: date-time */
             created_at: string;
@@ -2962,7 +3026,7 @@ export interface components {
         TestClockCreation: {
             /**
              * Format: date-time
-             * @description The clock's starting time; now when absent.
+             * @description The clock's starting time, within 730 days (two years) of now either side (422 `test_clock_time_out_of_range` outside); now when absent.
              */
             frozen_time?: string & unknown;
             name?: string;
@@ -7288,6 +7352,308 @@ export interface operations {
             };
         };
     };
+    listRoleGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending grants, oldest first */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["RoleGrant"][];
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmRoleGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing is read from the body: none, or any JSON, is accepted and ignored */
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description The grant, confirmed, with the account after it */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleGrant"] & {
+                        user: components["schemas"]["StaffUser"];
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     stuckOperations: {
         parameters: {
             query?: {
@@ -8062,7 +8428,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The invited user, with its enrolment token (shown once) */
+            /** @description The invited user; the enrolment token went to it by e-mail */
             201: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -8076,8 +8442,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description The invited user, with the grant of approver or admin waiting for a second admin */
+            202: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["StaffUser"] & {
-                        enrolment_token: string;
+                        pending_grant: components["schemas"]["RoleGrant"];
                     };
                 };
             };
@@ -8185,6 +8568,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
             503: {
                 headers: {
@@ -8243,6 +8642,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description The account after any status change, with the grant of approver or admin waiting for a second admin */
+            202: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"] & {
+                        pending_grant: components["schemas"]["RoleGrant"];
+                    };
                 };
             };
             /** @description Not authenticated */

@@ -28,6 +28,8 @@ function refuseInProd(config: Config): void {
   for (const [name, secret] of [['ESIGN_CALLBACK_SECRET', config.callbacks.esignSecret], ['PIX_CALLBACK_SECRET', config.callbacks.pixSecret]]) {
     if (looksLikeTestValue(secret)) refuse(`${name} looks like a test value (at least 32 random characters, no words)`);
   }
+  // The sandbox's mailbox would show every enrolment token to whoever can read it.
+  if (config.mail.smtpUrl === null) refuse('MAIL_SMTP_URL is required (staff enrolment e-mail goes through an SMTP relay)');
   if (config.callbacks.esignSecret === config.callbacks.pixSecret) refuse('ESIGN_CALLBACK_SECRET and PIX_CALLBACK_SECRET must differ');
   const { collection } = config;
   if (collection.callbackSecret !== null) {

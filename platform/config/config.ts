@@ -40,8 +40,10 @@ export interface Config {
   /** `enabled: false` exists for local load tests (bench/ measures the limiter's cost); refused in prod. */
   rateLimit: {
     enabled: boolean; perTokenRpm: number; perIpRpm: number; loginRpm: number; tokenRpm: number; callbackRpm: number;
-    /** Login attempts per e-mail per hour, from any address. */
+    /** Login attempts per e-mail and address per hour. */
     loginAccountPerHour: number;
+    /** Login attempts per e-mail per hour from addresses it has not signed in from lately, all together. */
+    loginAccountCeilingPerHour: number;
     /** `/v1/health` per address per minute, counted by each api process. */
     healthRpm: number;
   };
@@ -51,6 +53,8 @@ export interface Config {
   /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
   referenceCache: { ttlMs: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
+  /** Staff e-mail (enrolment tokens): an SMTP relay (`smtpUrl`, required in prod), else the sandbox's mailbox at `sandboxUrl`. */
+  mail: { smtpUrl: string | null; from: string; sandboxUrl: string };
   /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
@@ -255,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokenRpm: int(env, 'RATE_LIMIT_AUTH_TOKEN_RPM', 30, 1),
       callbackRpm: int(env, 'RATE_LIMIT_CALLBACK_RPM', 600, 1),
       loginAccountPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR', 20, 1),
+      loginAccountCeilingPerHour: int(env, 'RATE_LIMIT_LOGIN_ACCOUNT_CEILING_PER_HOUR', 200, 1),
       healthRpm: int(env, 'RATE_LIMIT_HEALTH_RPM', 120, 1),
     },
     idempotency: {
@@ -269,6 +274,11 @@ export function loadConfig(env: Env = process.env): Config {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),
       timeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 10_000, 1),
+    },
+    mail: {
+      smtpUrl: optional(env, 'MAIL_SMTP_URL'),
+      from: str(env, 'MAIL_FROM', 'Receivables Backoffice <backoffice@receivables.example>'),
+      sandboxUrl: str(env, 'MAIL_SANDBOX_URL', 'http://127.0.0.1:8100/mail'),
     },
     webhooks: {
       allowPrivateHosts: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_HOSTS', false),

@@ -26,7 +26,7 @@ const NODE_TSX = [process.execPath, '--import', 'tsx'];
  */
 export const UNEXHAUSTED_RATE_LIMITS = {
   RATE_LIMIT_IP_RPM: '1000000', RATE_LIMIT_LOGIN_RPM: '1000000', RATE_LIMIT_AUTH_TOKEN_RPM: '1000000', RATE_LIMIT_TOKEN_RPM: '1000000',
-  RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '1000000', RATE_LIMIT_HEALTH_RPM: '1000000',
+  RATE_LIMIT_LOGIN_ACCOUNT_PER_HOUR: '1000000', RATE_LIMIT_LOGIN_ACCOUNT_CEILING_PER_HOUR: '1000000', RATE_LIMIT_HEALTH_RPM: '1000000',
 };
 
 /**
@@ -119,6 +119,7 @@ export async function startCluster({
       PUBLIC_URL: env.PUBLIC_URL ?? apiUrl,
       ESIGN_URL: env.ESIGN_URL ?? `${sandboxUrl}/esign`,
       PIX_URL: env.PIX_URL ?? `${sandboxUrl}/pix`,
+      MAIL_SANDBOX_URL: env.MAIL_SANDBOX_URL ?? `${sandboxUrl}/mail`,
       PIX_COLLECTION_URL: env.PIX_COLLECTION_URL ?? `${sandboxUrl}/api-pix/v2`,
       PIX_COLLECTION_TOKEN_URL: env.PIX_COLLECTION_TOKEN_URL ?? `${sandboxUrl}/api-pix/oauth/token`,
       SANDBOX_PORT: String(sandboxPort),

@@ -17,6 +17,8 @@ export const DEMO = {
   userId: '01930000-0000-7000-8000-0000000000f1',
   // The dev admin signs in with a TOTP code (db/seeds/dev-seed.ts, README).
   admin: { email: 'admin@example.com', password: 'admin-dev-password', totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU' },
+  // The second admin, who confirms the first's grants of approver or admin.
+  admin2: { email: 'admin2@example.com', password: 'admin2-dev-password', totpSecret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' },
 };
 
 /** The RFC 6238 code of a base32 secret now, from the service's own implementation (platform/crypto/totp.ts). */
@@ -34,7 +36,7 @@ export const PREPARED_ASSIGNOR_CPF = '52998224725';
  * operation with its title (the operation and title `{id}` routes), a title of that assignor (a
  * payable's origin title), and a webhook subscription with a delivery (the retry route).
  */
-async function prepare(url) {
+async function prepare(url, mailUrl) {
   const call = async (route, body, token) => {
     const res = await fetch(`${url}${route}`, {
       method: 'POST',
@@ -70,14 +72,23 @@ async function prepare(url) {
   // The admin (who alone manages staff accounts) and pending invitations, for the enrolment route.
   const { access_token: adminToken } = await call('/v1/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password, totp: await totpNow(DEMO.admin.totpSecret) });
   // One after another: twenty at once outran the database's per-request budget on a busy machine.
-  const invitations = [];
+  const enrolmentTokens = [];
   for (let n = 0; n < 20; n += 1) {
-    invitations.push(await call('/v1/backoffice/users', { email: `invited-${n}-${randomUUID()}@fuzz.example`, name: 'Fuzz Invitee', role: 'viewer' }, adminToken));
+    const invited = await call('/v1/backoffice/users', { email: `invited-${n}-${randomUUID()}@fuzz.example`, name: 'Fuzz Invitee', role: 'viewer' }, adminToken);
+    enrolmentTokens.push(await enrolmentTokenOf(mailUrl, invited.email));
   }
   return {
     assignorId: assignor.id, stockItemIds: stock.items.map((item) => item.id), operationId: operation.id, cancellableOperationId: cancellable.id,
-    titleId: operation.titles[0].id, assignorTitleId: ofAssignor.titles[0].id, webhookId: webhook.id, deliveryId: delivery.id, adminToken, enrolmentTokens: invitations.map((invited) => invited.enrolment_token),
+    titleId: operation.titles[0].id, assignorTitleId: ofAssignor.titles[0].id, webhookId: webhook.id, deliveryId: delivery.id, adminToken, enrolmentTokens,
   };
+}
+
+/** The enrolment token of the newest invitation e-mailed to `email`, as the invitee reads it in the sandbox's mailbox. */
+export async function enrolmentTokenOf(mailUrl, email) {
+  const res = await fetch(`${mailUrl}/mailbox?to=${encodeURIComponent(email)}`);
+  const { messages } = await res.json();
+  if (!messages?.[0]?.enrolment_token) throw new Error(`no invitation e-mail to ${email} in the sandbox's mailbox (${res.status})`);
+  return messages[0].enrolment_token;
 }
 
 /** The worker's dispatcher delivers (and records) the subscription's events a moment after they happen. */
@@ -164,7 +175,7 @@ async function runOnStack(name, body, attempt) {
         },
       });
       await waitForHealth(apiUrl, 90_000, () => firstExit);
-      prepared = await prepare(apiUrl);
+      prepared = await prepare(apiUrl, env.MAIL_SANDBOX_URL);
       if (firstExit) throw new Error(`${firstExit} while the run's data was prepared`);
     } catch (err) {
       say(`${name} run failed: the stack did not come up: ${err.message}; ${infra.diagnose()}; the services' last lines but requests (${path.relative(ROOT, logFile)}):\n${evidenceIn(logFile)}`);

@@ -61,6 +61,8 @@ say([
   'Credentials    zk_sbx_demo_a / sk_sbx_demo_a_secret   and   zk_sbx_demo_b / sk_sbx_demo_b_secret',
   `Backoffice     ${apiUrl}/backoffice/   (backoffice@example.com / backoffice-dev-password)`,
   'Staff admin    admin@example.com / admin-dev-password, TOTP secret KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU (dev only; role admin: audit trail; approves nothing)',
+  'Second admin   admin2@example.com / admin2-dev-password, TOTP secret GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ (confirms the first admin\'s grants of approver or admin)',
+  `Staff mailbox  ${sandboxUrl}/mail/mailbox?to=<email>   (invitations and their enrolment tokens)`,
   `API reference  ${apiUrl}/docs/   (with the integration guides)`,
   `Token          curl -s -X POST ${apiUrl}/v1/auth/token -H 'Content-Type: application/json' -d '{"client_id":"zk_sbx_demo_a","client_secret":"sk_sbx_demo_a_secret"}'`,
   'Ctrl-C stops everything; data stays in .data/ for the next run.',

@@ -5,7 +5,7 @@
 // `invalid` breaks the document on purpose (Prism then reports the request, not the answer); every
 // other request must be valid, and every answer must match the document.
 import { createHmac, randomUUID } from 'node:crypto';
-import { DEMO, PREPARED_ASSIGNOR_CPF, totpNow } from './contract-stack.mjs';
+import { DEMO, enrolmentTokenOf, PREPARED_ASSIGNOR_CPF, totpNow } from './contract-stack.mjs';
 
 const day = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const receivable = (externalId, extra = {}) => ({
@@ -50,11 +50,18 @@ export async function blackBoxFlow(api, { prepared, env }) {
   const admin = adminLogin.body?.access_token ?? prepared.adminToken;
   const invited = await api.call('POST', '/v1/backoffice/users', write(admin, { email: `viewer-${randomUUID()}@prism.example`, name: 'Prism Viewer', role: 'viewer' }));
   await api.call('POST', '/v1/auth/enrol', { body: { enrolment_token: 'no-such-token-at-all', password: 'a long enough password' } });
-  await api.call('POST', '/v1/auth/enrol', { body: { enrolment_token: invited.body?.enrolment_token, password: 'a long enough password' } });
+  await api.call('POST', '/v1/auth/enrol', { body: { enrolment_token: await enrolmentTokenOf(env.MAIL_SANDBOX_URL, invited.body?.email), password: 'a long enough password' } });
   await api.call('GET', '/v1/backoffice/users', { token: admin });
   await api.call('PATCH', `/v1/backoffice/users/${invited.body?.id}`, write(admin, { status: 'disabled' }));
   await api.call('PATCH', `/v1/backoffice/users/${unknownId}`, write(admin, { role: 'analyst' }));
   await api.call('GET', '/v1/backoffice/users', { token: staff });
+  // Granting approver takes a second admin: 202 with the pending grant, refused to its requester, applied by the other.
+  const granting = await api.call('POST', '/v1/backoffice/users', write(admin, { email: `approver-${randomUUID()}@prism.example`, name: 'Prism Approver', role: 'approver' }));
+  await api.call('GET', '/v1/backoffice/role-grants', { token: admin });
+  await api.call('POST', `/v1/backoffice/role-grants/${granting.body?.pending_grant?.id}/confirm`, write(admin, undefined));
+  const { body: { access_token: secondAdmin } } = await api.call('POST', '/v1/auth/login', { body: { email: DEMO.admin2.email, password: DEMO.admin2.password, totp: await totpNow(DEMO.admin2.totpSecret) } });
+  await api.call('POST', `/v1/backoffice/role-grants/${granting.body?.pending_grant?.id}/confirm`, write(secondAdmin, undefined));
+  await api.call('POST', `/v1/backoffice/role-grants/${unknownId}/confirm`, write(secondAdmin, undefined));
 
   // Assignors and products.
   await api.call('POST', '/v1/assignors', write(token, { name: 'Cedente Prism', type: 'F', cpf: '39053344705', email: 'cedente@prism.example' }));

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request } from 'node:http';
 import { anotherApi, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator, buildUser, loginAs } from '../support/factories';
@@ -75,6 +76,28 @@ describe('codec endpoint (Temporal Web remote codec protocol)', () => {
     expect((await client.post('/v1/backoffice/codec/decode', { payloads: [] }, { headers: { Origin: 'https://evil.example', Cookie: cookie.split(';')[0] } })).status).to.equal(403);
     const { token } = await buildIntegrator(client);
     expect((await client.post('/v1/backoffice/codec/session', {}, { token })).status).to.equal(401);
+  });
+
+  it('takes a call as same-origin only from the api\'s own origin, never from what the Host header claims', async () => {
+    /** A decode whose Host header the caller writes (fetch would not let it). */
+    const decodeWithHost = (origin: string, host: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const target = new URL('/v1/backoffice/codec/decode', client.baseUrl);
+      const sent = request(target, {
+        method: 'POST',
+        headers: { Host: host, Origin: origin, Authorization: `Bearer ${operator}`, 'Content-Type': 'application/json', 'X-Namespace': testConfig().temporal.namespace },
+      }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => { text += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      sent.on('error', reject);
+      sent.end(JSON.stringify({ payloads: [] }));
+    });
+    const forged = await decodeWithHost('http://evil.example', 'evil.example');
+    expect(forged.status, forged.body).to.equal(403);
+    expect(JSON.parse(forged.body).detail.code).to.equal('origin_not_allowed');
+    const own = await decodeWithHost(client.baseUrl, new URL(client.baseUrl).host);
+    expect(own.status, own.body).to.equal(200);
   });
 
   it('a payload the key ring cannot open is a 422, not a 500', async () => {

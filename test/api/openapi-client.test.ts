@@ -58,6 +58,7 @@ const BODIES: Record<string, string> = {
   retryWebhookDelivery: '{}',
   codecSession: '{}',
   backofficeResendContract: '{}',
+  confirmRoleGrant: '{}',
 };
 
 type Document = { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };

@@ -7,6 +7,7 @@ import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { anotherApi } from '../support/stack';
 import { receivable } from '../support/simulate';
+import { enrolmentTokenOf, inviteStaff } from '../support/staff';
 
 describe('staff accounts (issue #29)', () => {
   const stack = operationsStack();
@@ -18,20 +19,18 @@ describe('staff accounts (issue #29)', () => {
     admin = await loginAs(stack.client, user);
   });
 
-  /** Invited by the admin, enrolled with a password, signed in with a code computed from the secret it was given. */
+  /** Invited by the admin (an approver confirmed by a second admin), enrolled with the token from its mailbox, signed in with a code computed from the secret it was given. */
   async function staffMember(client: ApiClient, role: 'approver' | 'viewer') {
     const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-    const invited = await client.post('/v1/backoffice/users', { email, name: `Test ${role}`, role }, { token: admin });
-    expect(invited.status, invited.text).to.equal(201);
-    expect(invited.body).to.include({ email, role, status: 'invited', totp_enrolled: false });
+    const invited = await inviteStaff(client, admin, { email, name: `Test ${role}`, roles: [role] });
     const password = 'a-long-enough-password';
-    const enrolled = await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password });
+    const enrolled = await client.post('/v1/auth/enrol', { enrolment_token: invited.enrolmentToken, password });
     expect(enrolled.status, enrolled.text).to.equal(200);
     expect(enrolled.body.otpauth_uri).to.match(/^otpauth:\/\/totp\/.*secret=[A-Z2-7]+.*digits=6&period=30$/);
     const secret = enrolled.body.totp_secret as string;
     const session = await client.post('/v1/auth/login', { email, password, totp: totpCode(secret, totpStep(new Date())) });
     expect(session.status, session.text).to.equal(200);
-    return { id: invited.body.id as string, email, token: session.body.access_token as string, enrolmentToken: invited.body.enrolment_token as string };
+    return { id: invited.id, email, token: session.body.access_token as string, enrolmentToken: invited.enrolmentToken };
   }
 
   it('an admin creates two approvers and a viewer; they enrol and sign in with TOTP; both approvers are needed above the threshold, the viewer is refused', async () => {
@@ -58,12 +57,16 @@ describe('staff accounts (issue #29)', () => {
 
   it('refuses a password under 12 characters with 422 password_too_weak and a used token with 404', async () => {
     const { client } = stack;
-    const invited = await client.post('/v1/backoffice/users', { email: `short-${Date.now()}@example.com`, name: 'Short', role: 'viewer' }, { token: admin });
-    const short = await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password: 'elevenchars' });
+    const email = `short-${Date.now()}@example.com`;
+    const invited = await client.post('/v1/backoffice/users', { email, name: 'Short', role: 'viewer' }, { token: admin });
+    expect(invited.status, invited.text).to.equal(201);
+    expect(invited.body).to.include({ email, role: 'viewer', status: 'invited', totp_enrolled: false });
+    const token = await enrolmentTokenOf(email);
+    const short = await client.post('/v1/auth/enrol', { enrolment_token: token, password: 'elevenchars' });
     expect(short.status).to.equal(422);
     expect(short.body.detail).to.include({ code: 'password_too_weak' });
-    expect((await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password: 'twelve-chars' })).status).to.equal(200);
-    const again = await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password: 'twelve-chars' });
+    expect((await client.post('/v1/auth/enrol', { enrolment_token: token, password: 'twelve-chars' })).status).to.equal(200);
+    const again = await client.post('/v1/auth/enrol', { enrolment_token: token, password: 'twelve-chars' });
     expect(again.status).to.equal(404);
     expect(again.body).to.deep.equal({ detail: 'enrolment_token_invalid' });
   });
@@ -96,22 +99,22 @@ describe('staff accounts (issue #29)', () => {
   it('gives an account several roles through the API (admin and approver), changes them, and refuses role and roles together', async () => {
     const { client } = stack;
     const email = `two-roles-${Date.now()}@example.com`;
-    const invited = await client.post('/v1/backoffice/users', { email, name: 'Two Roles', roles: ['admin', 'approver'] }, { token: admin });
-    expect(invited.status, invited.text).to.equal(201);
-    expect(invited.body).to.include({ role: 'admin' });
-    expect(invited.body.roles).to.deep.equal(['admin', 'approver']);
+    const invited = await inviteStaff(client, admin, { email, name: 'Two Roles', roles: ['admin', 'approver'] });
+    const listed = (await client.get('/v1/backoffice/users', { token: admin })).body.items.find((u: { email: string }) => u.email === email);
+    expect(listed).to.include({ role: 'admin' });
+    expect(listed.roles).to.deep.equal(['admin', 'approver']);
     const password = 'a-long-enough-password';
-    const { totp_secret: secret } = (await client.post('/v1/auth/enrol', { enrolment_token: invited.body.enrolment_token, password })).body;
+    const { totp_secret: secret } = (await client.post('/v1/auth/enrol', { enrolment_token: invited.enrolmentToken, password })).body;
     const session = await client.post('/v1/auth/login', { email, password, totp: totpCode(secret, totpStep(new Date())) });
     expect(session.body.scopes).to.include.members(['backoffice:admin', 'backoffice:decide']);
 
-    const narrowed = await client.request('PATCH', `/v1/backoffice/users/${invited.body.id}`, { body: { roles: ['viewer', 'analyst'] }, token: admin });
+    const narrowed = await client.request('PATCH', `/v1/backoffice/users/${invited.id}`, { body: { roles: ['viewer', 'analyst'] }, token: admin });
     expect(narrowed.status, narrowed.text).to.equal(200);
     expect(narrowed.body).to.include({ role: 'viewer' });
     expect(narrowed.body.roles).to.deep.equal(['viewer', 'analyst']);
     expect((await client.get('/v1/backoffice/users', { token: session.body.access_token })).status).to.equal(403);
 
-    const both = await client.request('PATCH', `/v1/backoffice/users/${invited.body.id}`, { body: { role: 'viewer', roles: ['viewer'] }, token: admin });
+    const both = await client.request('PATCH', `/v1/backoffice/users/${invited.id}`, { body: { role: 'viewer', roles: ['viewer'] }, token: admin });
     expect(both.status).to.equal(422);
     const neither = await client.post('/v1/backoffice/users', { email: `no-role-${Date.now()}@example.com`, name: 'No Role' }, { token: admin });
     expect(neither.status).to.equal(422);

@@ -4,8 +4,9 @@ import { ApiClient } from '../support/http';
 import { anotherApi, sharedApi, testDb } from '../support/stack';
 
 /**
- * An admin cannot disable the last enrolled, enabled admin nor take its admin role (409 last_admin),
- * also when two admins disable each other at once through two api processes. The suite's database is
+ * An admin cannot disable the last enrolled, enabled admin nor take its admin role: not its own
+ * (403 staff_self_change), nor another's when two admins disable each other at once through two
+ * api processes (409 last_admin). The suite's database is
  * shared, so every other admin is disabled for the file and restored after it.
  */
 describe('staff accounts: the last admin stays', () => {
@@ -32,18 +33,18 @@ describe('staff accounts: the last admin stays', () => {
   const change = (api: ApiClient, by: { token: string }, id: string, body: Record<string, unknown>) => api.patch(`/v1/backoffice/users/${id}`, body, { token: by.token });
   const activeAdmins = async (ids: string[]) => (await testDb()('users').whereIn('id', ids).where({ disabled_at: null }).whereRaw("'admin' = any(roles)").select('id')).length;
 
-  it('refuses to disable the last admin or take its role, and allows both once another admin is active', async () => {
+  it('refuses every change of one\'s own status or roles (403 staff_self_change), so the last admin can neither disable itself nor drop its role', async () => {
     const [x, y] = [await admin(), await admin()];
     expect((await change(client, x, y.id, { status: 'disabled' })).status).to.equal(200);
-    const disabling = await change(client, x, x.id, { status: 'disabled' });
-    expect(disabling.status, disabling.text).to.equal(409);
-    expect(disabling.body.detail).to.include({ code: 'last_admin' });
-    expect((await change(client, x, x.id, { roles: ['approver'] })).body.detail).to.include({ code: 'last_admin' });
-    expect((await change(client, x, x.id, { roles: ['approver', 'admin'] })).status).to.equal(200);
+    for (const body of [{ status: 'disabled' }, { roles: ['approver'] }, { role: 'viewer' }, { roles: ['approver', 'admin'] }]) {
+      const own = await change(client, x, x.id, body);
+      expect(own.status, own.text).to.equal(403);
+      expect(own.body.detail).to.include({ code: 'staff_self_change' });
+    }
     expect(await activeAdmins([x.id, y.id])).to.equal(1);
 
     expect((await change(client, x, y.id, { status: 'active' })).status).to.equal(200);
-    const stepDown = await change(client, x, x.id, { role: 'viewer' });
+    const stepDown = await change(client, y, x.id, { role: 'viewer' });
     expect(stepDown.status, stepDown.text).to.equal(200);
     expect(stepDown.body).to.include({ role: 'viewer' });
     expect(await activeAdmins([x.id, y.id])).to.equal(1);

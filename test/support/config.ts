@@ -19,6 +19,6 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
     SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
     ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17',
     // Collection by PIX off unless a test turns it on with a real-looking client secret.
-    PIX_COLLECTION_CALLBACK_SECRET: '', ...overrides,
+    PIX_COLLECTION_CALLBACK_SECRET: '', MAIL_SMTP_URL: 'smtp://relay.example.com:587', ...overrides,
   };
 }

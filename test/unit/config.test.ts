@@ -50,6 +50,11 @@ describe('configuration fails closed', () => {
     }
   });
 
+  it('sends staff e-mail through MAIL_SMTP_URL when set, else to the sandbox\'s mailbox', () => {
+    expect(loadConfig(minimalEnv()).mail).to.include({ smtpUrl: null, sandboxUrl: 'http://127.0.0.1:8100/mail' });
+    expect(loadConfig(minimalEnv({ MAIL_SMTP_URL: 'smtps://relay.example.com:465', MAIL_FROM: 'ops@example.com' })).mail).to.include({ smtpUrl: 'smtps://relay.example.com:465', from: 'ops@example.com' });
+  });
+
   describe('production fails closed on what weakens it (issue #30)', () => {
     // Everything prod asks for, set well: each case below spoils one setting.
     const prod = (overrides: Record<string, string> = {}) => minimalEnv({ ...productionEnv({ CODEC_CORS_ORIGINS: '' }), ...overrides });
@@ -73,6 +78,7 @@ describe('configuration fails closed', () => {
       ['one secret for both providers', { PIX_CALLBACK_SECRET: secret('e') }, /must differ/],
       ['a test-looking collection webhook secret', { PIX_COLLECTION_CALLBACK_SECRET: 'collection-secret-for-tests', PIX_COLLECTION_CLIENT_SECRET: secret('c') }, /PIX_COLLECTION_CALLBACK_SECRET looks like a test value/],
       ['the sandbox PSP\'s client secret', { PIX_COLLECTION_CALLBACK_SECRET: secret('w') }, /PIX_COLLECTION_CLIENT_SECRET looks like a test value/],
+      ['staff e-mail to the sandbox\'s mailbox', { MAIL_SMTP_URL: '' }, /MAIL_SMTP_URL is required/],
     ];
     for (const [what, overrides, message] of refusals) {
       it(`refuses ${what}`, () => {

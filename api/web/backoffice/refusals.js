@@ -31,6 +31,10 @@ const WORDS = {
   user_email_taken: 'A user with this e-mail exists already.',
   user_not_found: 'No such user.',
   last_admin: 'This is the last active admin: make another account admin first.',
+  staff_self_change: 'No one changes their own roles or status: ask another admin.',
+  grant_needs_second_admin: 'You asked for this grant: another admin must confirm it.',
+  approvers_not_independent: 'One approver made or last changed the other\'s account in the last 30 days: another approver must give the second approval.',
+  mail_unavailable: 'The invitation e-mail could not be sent; nothing was kept. Try again.',
   enrolment_token_invalid: 'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.',
   password_too_weak: 'The password is too short: use at least 12 characters.',
 };

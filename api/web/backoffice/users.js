@@ -24,8 +24,10 @@ async function changeRoles(user, reload) {
   const roles = chosenRoles(values);
   if (roles.length === 0) return say(t('Choose at least one role.'), 'error');
   await attempt(async () => {
-    await api.patch(`/v1/backoffice/users/${user.id}`, { roles });
-    say(t('{email} now has the roles: {roles}.', { email: user.email, roles: roleNames(roles) }), 'ok');
+    const changed = await api.patch(`/v1/backoffice/users/${user.id}`, { roles });
+    say(changed.pending_grant
+      ? t('The roles {roles} of {email} wait for a second admin to confirm them.', { email: user.email, roles: roleNames(roles) })
+      : t('{email} now has the roles: {roles}.', { email: user.email, roles: roleNames(roles) }), 'ok');
   });
   await reload();
 }
@@ -43,7 +45,7 @@ async function switchStatus(user, reload) {
   await reload();
 }
 
-/** The invitation form; the enrolment token is shown once, where the admin can copy it. */
+/** The invitation form; the enrolment token goes to the invitee by e-mail, never to the admin. */
 function inviteForm(reload) {
   const email = h('input', { id: 'u-email', name: 'email', type: 'email', required: true, maxlength: 320 });
   const name = h('input', { id: 'u-name', name: 'name', required: true, maxlength: 200 });
@@ -60,21 +62,42 @@ function inviteForm(reload) {
     await attempt(async () => {
       const invited = await api.post('/v1/backoffice/users', { email: email.value, name: name.value, roles });
       await reload();
-      say(t('{email} is invited.', { email: invited.email }), 'ok');
-      document.getElementById('main').append(h('section', { class: 'card', id: 'enrolment', 'aria-labelledby': 'enrolment-title' },
-        h('h2', { id: 'enrolment-title' }, t('Enrolment token for {email}', { email: invited.email })),
-        h('p', {}, t('Shown once and valid for 72 hours: give it to the person, who enrols with it on this console\'s sign-in page ("Invited?") and sets a password and an authenticator.')),
-        h('p', {}, h('code', { id: 'enrolment-token' }, invited.enrolment_token))));
+      say(invited.pending_grant
+        ? t('{email} is invited and has the enrolment token by e-mail; the roles approver and admin wait for a second admin to confirm them.', { email: invited.email })
+        : t('{email} is invited and has the enrolment token by e-mail.', { email: invited.email }), 'ok');
     });
   });
   return form;
 }
 
-/** Staff accounts, for admins: invite, change roles, disable and enable. */
+async function confirmGrant(grant, user, reload) {
+  const values = await confirmAction({
+    title: t('Confirm the roles {roles} of {email}?', { email: user?.email ?? grant.user_id, roles: roleNames(grant.roles) }),
+    text: t('Another admin asked for them; your confirmation applies them at once.'), confirmLabel: t('Confirm'),
+  });
+  if (!values) return;
+  await attempt(async () => {
+    await api.post(`/v1/backoffice/role-grants/${grant.id}/confirm`);
+    say(t('{email} now has the roles: {roles}.', { email: user?.email ?? grant.user_id, roles: roleNames(grant.roles) }), 'ok');
+  });
+  await reload();
+}
+
+/** Grants of approver or admin waiting for a second admin: any admin but the one who asked confirms. */
+function grantsTable(grants, users, reload) {
+  const byId = new Map(users.map((user) => [user.id, user]));
+  return table(t('Roles waiting for a second admin'), [t('E-mail'), t('Roles'), t('Asked by'), t('Asked'), ''], grants.map((grant) => {
+    const user = byId.get(grant.user_id);
+    return row(user?.email ?? grant.user_id, roleNames(grant.roles), byId.get(grant.requested_by)?.email ?? grant.requested_by, when(grant.requested_at),
+      h('button', { type: 'button', onclick: () => confirmGrant(grant, user, reload), 'aria-label': t('Confirm the roles of {email}', { email: user?.email ?? grant.user_id }) }, t('Confirm')));
+  }));
+}
+
+/** Staff accounts, for admins: invite, change roles, confirm another admin's grants, disable and enable. */
 export async function usersView() {
   const reload = () => usersView();
   await attempt(async () => {
-    const page = await api.get('/v1/backoffice/users');
+    const [page, grants] = await Promise.all([api.get('/v1/backoffice/users'), api.get('/v1/backoffice/role-grants')]);
     const rows = page.items.map((user) => row(
       user.email, user.name, roleNames(user.roles), badge(user.status, statusName(user.status)), user.totp_enrolled ? t('yes') : t('no'), when(user.created_at),
       h('div', { class: 'buttons' },
@@ -84,8 +107,9 @@ export async function usersView() {
         user.status === 'disabled' ? t('Enable') : t('Disable')))));
     show(
       h('h1', {}, t('Users')),
-      h('p', { class: 'lead' }, t('Staff accounts: who may read, act, approve and administer. Every change is in the audit trail.')),
+      h('p', { class: 'lead' }, t('Staff accounts: who may read, act, approve and administer. Every change is in the audit trail; granting approver or admin takes a second admin.')),
       inviteForm(reload),
+      ...(grants.items.length ? [grantsTable(grants.items, page.items, reload)] : []),
       table(t('Staff accounts'), [t('E-mail'), t('Name'), t('Roles'), t('Status'), t('Authenticator'), t('Created'), ''], rows),
     );
   });

@@ -1,0 +1,27 @@
+/**
+ * Four-eyes only holds when the two approvers are two independent people: an admin who made or
+ * last changed an approver's account could have made that account for itself. Two approvals of
+ * one operation are refused when either approver created or last changed the other's account
+ * within the window.
+ */
+export const INDEPENDENCE_WINDOW_DAYS = 30;
+
+export interface AccountMakers {
+  id: string;
+  createdBy: string | null;
+  createdAt: Date;
+  changedBy: string | null;
+  changedAt: Date | null;
+}
+
+const DAY_MS = 86_400_000;
+
+function madeBy(account: AccountMakers, userId: string, since: Date): boolean {
+  return (account.createdBy === userId && account.createdAt >= since) || (account.changedBy === userId && account.changedAt !== null && account.changedAt >= since);
+}
+
+/** True when neither account was created or last changed by the other user within the window before `now`. */
+export function approversIndependent(a: AccountMakers, b: AccountMakers, now: Date): boolean {
+  const since = new Date(now.getTime() - INDEPENDENCE_WINDOW_DAYS * DAY_MS);
+  return !madeBy(a, b.id, since) && !madeBy(b, a.id, since);
+}
