@@ -13,9 +13,11 @@ import { pixRoutes } from './pix/routes';
 import { CollectionBook } from './api-pix/charges';
 import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
+import { NfeBook } from './sefaz/nfe-book';
+import { sefazRoutes } from './sefaz/routes';
 import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix', '/api-pix'];
+const MOUNTS = ['/esign', '/pix', '/api-pix', '/sefaz'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -30,6 +32,8 @@ export interface RunningSandbox {
   pixUrl: string;
   /** The collection PSP's API Pix base (`…/api-pix/v2`); its token endpoint is `…/api-pix/oauth/token`. */
   apiPixUrl: string;
+  /** SEFAZ's two web services and the sandbox's controls of them, under `…/sefaz`. */
+  sefazUrl: string;
   close(): Promise<void>;
 }
 
@@ -80,9 +84,10 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
   const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
+  const nfes = new NfeBook(() => new Date());
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot() });
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), sefaz: nfes.snapshot() });
   }
   const saved = stateFile?.load();
   if (saved) {
@@ -90,6 +95,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     ledger.restore(saved.pix);
     faults.restore(saved.faults);
     collection.restore(saved.collection);
+    if (saved.sefaz) nfes.restore(saved.sefaz);
   }
 
   const app = express();
@@ -116,7 +122,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     next();
   });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, sefaz: `${baseUrl}/sefaz`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
@@ -130,6 +136,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
       else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { txid: pix[0].txid });
     },
   }));
+  app.use('/sefaz', sefazRoutes(nfes, () => new Date()));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -144,6 +151,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     esignUrl: `${url}/esign`,
     pixUrl: `${url}/pix`,
     apiPixUrl: `${url}/api-pix/v2`,
+    sefazUrl: `${url}/sefaz`,
     async close() {
       background.stop();
       server.closeAllConnections();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EsignSnapshot } from './esign/documents';
 import type { PixSnapshot } from './pix/payments';
 import type { CollectionSnapshot } from './api-pix/charges';
+import type { SefazSnapshot } from './sefaz/nfe-book';
 
 export interface SandboxState {
   esign: EsignSnapshot;
@@ -10,6 +11,8 @@ export interface SandboxState {
   /** Absent in a file written before the collection PSP existed. */
   collection?: CollectionSnapshot;
   faults: [string, number][];
+  /** Absent in a file written before the SEFAZ service existed. */
+  sefaz?: SefazSnapshot;
 }
 
 /**

@@ -1041,6 +1041,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/nfe/{nfe_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: what SEFAZ answers for an NF-e key from now on
+         * @description Outside production only (404 not_found there). The sandbox SEFAZ answers the key's status consult (NFeConsultaProtocolo4) and its distribution (NFeDistribuicaoDFe, the payer's manifestação) as set here, from now on: `authorized` (cStat 100), `cancelled` (101, with the cancellation event 110111), `denied` (110), `unknown` (217, not in SEFAZ's database); `payer_event` the payer's latest manifestação: `confirmed` (210200), `aware` (ciência, 210210), `unknown_operation` (desconhecimento, 210220), `not_performed` (operação não realizada, 210240), or null (none). A key never set is `authorized` with no payer event. 422 for a malformed key (validation_error; NFE_KEY_CHECK_DIGIT_MISMATCH) or value.
+         */
+        post: operations["setSandboxNfe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/sefaz/outage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: SEFAZ paused for a while
+         * @description Outside production only (404 not_found there). Both sandbox SEFAZ services answer cStat 109 (service paused) for `seconds` from now, for every key: operations are neither refused nor paid until it ends. 0 ends an outage now.
+         */
+        post: operations["startSandboxSefazOutage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/titles/{id}/payer-payments": {
         parameters: {
             query?: never;
@@ -2719,6 +2759,13 @@ export interface components {
             /** @description The title after this payment */
             title_status: string;
             txid: string;
+        };
+        SandboxNfe: {
+            nfe_key: string;
+            /** @enum {string|null} */
+            payer_event: "confirmed" | "aware" | "unknown_operation" | "not_performed" | null;
+            /** @enum {string} */
+            status: "authorized" | "cancelled" | "denied" | "unknown";
         };
         StaffUser: {
             /** Format: date-time */
@@ -11168,6 +11215,357 @@ export interface operations {
             };
             /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
             500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setSandboxNfe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The NF-e access key, 44 characters */
+                nfe_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default null
+                     * @enum {string|null}
+                     */
+                    payer_event?: "confirmed" | "aware" | "unknown_operation" | "not_performed" | null;
+                    /** @enum {string} */
+                    status: "authorized" | "cancelled" | "denied" | "unknown";
+                };
+            };
+        };
+        responses: {
+            /** @description What the sandbox SEFAZ answers for the key from now on */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxNfe"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startSandboxSefazOutage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: int32 */
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description When the outage ends */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        until: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

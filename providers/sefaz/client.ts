@@ -1,0 +1,61 @@
+import type { Dispatcher } from 'undici';
+import type { SefazSettings } from '../../platform/config/sefaz';
+import { CONSULT_SERVICE, DISTRIBUTION_SERVICE } from '../../domain/sefaz/wire';
+import { stateCodeOfKey } from '../../domain/sefaz/states';
+import type { DistributionParty, NfeStatusAnswer, PayerEventsAnswer, SefazAdapter, SefazPort } from '../../domain/sefaz/port';
+import { tlsAgent } from '../tls-agent';
+import { AnswerCache } from './answer-cache';
+import { consultEnvelope, distributionEnvelope, readConsultAnswer, readDistributionAnswer } from './messages';
+import { soapExchange } from './soap-transport';
+
+/**
+ * The SEFAZ port's adapter: `NFeConsultaProtocolo4` at the authorizer of the key's state, with the
+ * platform's certificate, and `NFeDistribuicaoDFe` at the national environment with the party's
+ * delegated certificate. The sandbox serves both with the same XML, so one adapter speaks to either.
+ */
+export class SefazClient implements SefazPort {
+  private readonly platformAgent: Dispatcher | undefined;
+  private readonly statuses: AnswerCache<NfeStatusAnswer>;
+  private readonly distributions: AnswerCache<PayerEventsAnswer>;
+
+  constructor(private readonly settings: SefazSettings, readonly adapter: SefazAdapter, private readonly now: () => Date = () => new Date()) {
+    this.platformAgent = tlsAgent(settings.tls);
+    const limits = { perHour: settings.perKeyPerHour, restMs: settings.throttleMs };
+    this.statuses = new AnswerCache(limits, () => this.now().getTime());
+    this.distributions = new AnswerCache(limits, () => this.now().getTime());
+  }
+
+  async consultStatus(key: string): Promise<NfeStatusAnswer> {
+    const url = this.settings.authorizers[stateCodeOfKey(key)];
+    if (!url) throw new Error(`no SEFAZ authorizer for state ${stateCodeOfKey(key)} (key ${key})`);
+    const instead = this.statuses.instead(key);
+    if (instead) return instead.answer ?? this.resting(key);
+    this.statuses.asking(key);
+    const call = { url, action: CONSULT_SERVICE.action, envelope: consultEnvelope(key, this.settings.environment), dispatcher: this.platformAgent };
+    const read = await soapExchange(call, this.settings, (text) => readConsultAnswer(text, key));
+    const answer: NfeStatusAnswer = { ...read, answeredAt: this.now().toISOString(), cached: false };
+    this.statuses.answered(key, answer, answer.outcome === 'throttled');
+    return answer;
+  }
+
+  async payerEvents(key: string, party: DistributionParty): Promise<PayerEventsAnswer> {
+    const instead = this.distributions.instead(key);
+    if (instead) return instead.answer ?? { key, cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', events: [], answeredAt: this.now().toISOString(), cached: true };
+    this.distributions.asking(key);
+    const agent = party.certificate ? tlsAgent(this.settings.tls, party.certificate) : this.platformAgent;
+    try {
+      const call = { url: this.settings.distributionUrl, action: DISTRIBUTION_SERVICE.action, envelope: distributionEnvelope(key, this.settings.environment, party.document), dispatcher: agent };
+      const read = await soapExchange(call, this.settings, (text) => readDistributionAnswer(text, key));
+      const answer: PayerEventsAnswer = { ...read, answeredAt: this.now().toISOString(), cached: false };
+      this.distributions.answered(key, answer, answer.outcome === 'throttled');
+      return answer;
+    } finally {
+      if (agent !== this.platformAgent) await agent?.close();
+    }
+  }
+
+  /** Not asked, and no earlier answer to give: the caller waits as for a 656. */
+  private resting(key: string): NfeStatusAnswer {
+    return { key, cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', authorizedAt: null, digestValue: null, eventTypes: [], answeredAt: this.now().toISOString(), cached: true };
+  }
+}
