@@ -149,6 +149,7 @@ function sefazSettings(env: Env, svcEnv: ServiceEnv): SefazSettings {
       tls: tlsSettings(env, 'SEFAZ'),
       timeoutMs: int(env, 'SEFAZ_TIMEOUT_MS', 5_000, 1),
       attempts: int(env, 'SEFAZ_ATTEMPTS', 3, 1),
+      creationBudgetMs: int(env, 'SEFAZ_CREATION_BUDGET_MS', 800, 1),
       backoffMs: int(env, 'SEFAZ_BACKOFF_MS', 500, 0),
       perKeyPerHour: int(env, 'SEFAZ_KEY_REQUESTS_PER_HOUR', 6, 1),
       throttleMs: int(env, 'SEFAZ_THROTTLE_SECONDS', 3_600, 1) * 1000,

@@ -16,6 +16,8 @@ export interface SefazSettings {
   tls: ClientTls | null;
   timeoutMs: number;
   attempts: number;
+  /** What creation waits for SEFAZ, all keys at once, one attempt: past it the operation is created and its workflow checks. */
+  creationBudgetMs: number;
   backoffMs: number;
   perKeyPerHour: number;
   throttleMs: number;

@@ -59,3 +59,13 @@ export class SefazClient implements SefazPort {
     return { key, cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', authorizedAt: null, digestValue: null, eventTypes: [], answeredAt: this.now().toISOString(), cached: true };
   }
 }
+
+/** The sandbox's adapter name when every URL is the sandbox's, so a stored check says which answered. */
+function adapterOf(settings: SefazSettings): SefazAdapter {
+  const urls = [...Object.values(settings.authorizers), settings.distributionUrl];
+  return urls.every((url) => url.startsWith(settings.sandboxUrl)) ? 'sandbox' : 'sefaz';
+}
+
+/** The adapter a creation request uses: one attempt, within the creation's budget. */
+export const sefazAtCreation = (settings: SefazSettings): SefazClient =>
+  new SefazClient({ ...settings, timeoutMs: settings.creationBudgetMs, attempts: 1 }, adapterOf(settings));

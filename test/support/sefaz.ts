@@ -24,12 +24,14 @@ export function elementIn(text: string, name: string): string {
 
 /**
  * An HTTP front to the sandbox SEFAZ that answers the first `failures` requests with `status` and
- * forwards the rest, counting every request: SEFAZ failing, as the adapter must survive it.
+ * forwards the rest (each after `delayMs`), counting every request: SEFAZ failing or slow.
  */
 export class FlakySefaz {
   requests = 0;
   failures = 0;
   status = 503;
+  /** How long each forwarded answer is held back: SEFAZ slow. */
+  delayMs = 0;
   private readonly server: Server;
   url = '';
 
@@ -44,6 +46,7 @@ export class FlakySefaz {
           res.writeHead(this.status).end();
           return;
         }
+        if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         const answer = await fetch(`${target}${req.url}`, { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) });
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' }).end(await answer.text());
       });
