@@ -10,7 +10,7 @@ import { isDisowning, latestConclusive } from '../../domain/sefaz/payer-events';
 import { soapContentType } from '../../platform/xml/soap';
 import { xsdErrors } from '../support/sefaz-xsd';
 import { elementIn, FlakySefaz, freshNfeKey, sefazClientFor } from '../support/sefaz';
-import { MutualTlsCa, mutualTlsCa, MutualTlsFront, mutualTlsFront } from '../support/mutual-tls';
+import { MutualTlsCa, mutualTlsCa, MutualTlsFront, mutualTlsFront, pkcs12Of } from '../support/mutual-tls';
 
 const ISSUER = { document: '11222333000181', certificate: null };
 const PAYER_EVENTS = ['confirmed', 'aware', 'unknown_operation', 'not_performed'] as const;
@@ -217,6 +217,15 @@ describe('SEFAZ: the adapter and the sandbox service', function () {
       const key = freshNfeKey();
       expect(await sefaz.consultStatus(key)).to.include({ outcome: 'authorized' });
       expect(await sefaz.payerEvents(key, ISSUER)).to.include({ outcome: 'none' });
+    });
+
+    it('the distribution presents the party\'s delegated certificate (PKCS#12 and its password), not the platform\'s', async () => {
+      const sefaz = sefazClientFor(front.url, { SEFAZ_TLS_CERT: stranger.client.certPem, SEFAZ_TLS_KEY: stranger.client.keyPem, SEFAZ_TLS_CA: ca.caPem, SEFAZ_ATTEMPTS: '1' });
+      const key = freshNfeKey();
+      const delegated = { document: ISSUER.document, certificate: { pfx: pkcs12Of(ca.client, 'a1-password'), passphrase: 'a1-password' } };
+      expect(await sefaz.payerEvents(key, delegated)).to.include({ outcome: 'none' });
+      const err = await sefaz.payerEvents(freshNfeKey(), ISSUER).then(() => null, (e: unknown) => e as SefazError);
+      expect(err).to.be.instanceOf(SefazError);
     });
 
     it('a certificate SEFAZ\'s CA did not issue fails as sefaz_unavailable, pointing at the client certificate', async () => {
