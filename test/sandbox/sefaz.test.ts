@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config';
 import { SefazSandboxControls } from '../../providers/sefaz/sandbox-controls';
@@ -155,6 +158,29 @@ describe('SEFAZ: the adapter and the sandbox service', function () {
       expect(await refused(controls.setKey(freshNfeKey(), 'authorized', 'maybe' as never))).to.equal(400);
       expect(await refused(controls.outage(-1))).to.equal(422);
     });
+  });
+
+  it('keeps each key\'s answers and an outage across a restart, in its state file', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sefaz-state-'));
+    const options = { port: 0, logLevel: 'error', stateFile: path.join(folder, 'state.json'), callbackSecrets: { esign: 'esign-secret-for-tests-only', pix: 'pix-secret-for-tests-only' }, collection: { ...SANDBOX_DEFAULTS.collection, webhookSecret: null } };
+    const key = freshNfeKey();
+    try {
+      let kept = await startSandbox(options);
+      await new SefazSandboxControls(kept.sefazUrl, 5_000).setKey(key, 'cancelled', 'not_performed');
+      const authorizedAt = (await sefazClientFor(kept.sefazUrl).consultStatus(key)).authorizedAt;
+      await kept.close();
+      kept = await startSandbox(options);
+      const sefaz = sefazClientFor(kept.sefazUrl);
+      expect(await sefaz.consultStatus(key)).to.include({ outcome: 'cancelled', authorizedAt });
+      expect((await sefaz.payerEvents(key, ISSUER)).events.map((seen) => seen.event)).to.deep.equal(['not_performed']);
+      await new SefazSandboxControls(kept.sefazUrl, 5_000).outage(60);
+      await kept.close();
+      kept = await startSandbox(options);
+      expect(await sefazClientFor(kept.sefazUrl).consultStatus(freshNfeKey())).to.include({ outcome: 'outage' });
+      await kept.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   describe('the adapter when SEFAZ fails', () => {
