@@ -7,6 +7,19 @@ import { tlsAgent } from '../tls-agent';
 import { AnswerCache } from './answer-cache';
 import { consultEnvelope, distributionEnvelope, readConsultAnswer, readDistributionAnswer } from './messages';
 import { soapExchange } from './soap-transport';
+import { sefazAnswers } from '../../platform/telemetry/metrics';
+
+/** Counts what SEFAZ answered (or that nothing usable came) for the `Sefaz*` alerts. */
+async function counted<T extends { outcome: string }>(service: 'consult' | 'distribution', ask: Promise<T>): Promise<T> {
+  try {
+    const answer = await ask;
+    sefazAnswers.inc({ service, outcome: answer.outcome });
+    return answer;
+  } catch (err) {
+    sefazAnswers.inc({ service, outcome: 'unavailable' });
+    throw err;
+  }
+}
 
 /**
  * The SEFAZ port's adapter: `NFeConsultaProtocolo4` at the authorizer of the key's state, with the
@@ -32,7 +45,7 @@ export class SefazClient implements SefazPort {
     if (instead) return instead.answer ?? this.resting(key);
     this.statuses.asking(key);
     const call = { url, action: CONSULT_SERVICE.action, envelope: consultEnvelope(key, this.settings.environment), dispatcher: this.platformAgent };
-    const read = await soapExchange(call, this.settings, (text) => readConsultAnswer(text, key));
+    const read = await counted('consult', soapExchange(call, this.settings, (text) => readConsultAnswer(text, key)));
     const answer: NfeStatusAnswer = { ...read, answeredAt: this.now().toISOString(), cached: false };
     this.statuses.answered(key, answer, answer.outcome === 'throttled');
     return answer;
@@ -45,7 +58,7 @@ export class SefazClient implements SefazPort {
     const agent = party.certificate ? tlsAgent(this.settings.tls, party.certificate) : this.platformAgent;
     try {
       const call = { url: this.settings.distributionUrl, action: DISTRIBUTION_SERVICE.action, envelope: distributionEnvelope(key, this.settings.environment, party.document), dispatcher: agent };
-      const read = await soapExchange(call, this.settings, (text) => readDistributionAnswer(text, key));
+      const read = await counted('distribution', soapExchange(call, this.settings, (text) => readDistributionAnswer(text, key)));
       const answer: PayerEventsAnswer = { ...read, answeredAt: this.now().toISOString(), cached: false };
       this.distributions.answered(key, answer, answer.outcome === 'throttled');
       return answer;

@@ -3,8 +3,9 @@ import { ApiClient } from '../support/http';
 import { cnpj, nfeOf } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { receivable } from '../support/simulate';
-import { anotherApi, closeApi, sharedSandbox } from '../support/stack';
+import { anotherApi, closeApi, sharedApi, sharedSandbox } from '../support/stack';
 import { FlakySefaz } from '../support/sefaz';
+import { scrape, valueOf } from '../support/metrics';
 import { anticipationBody, requestAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 /**
@@ -41,6 +42,7 @@ describe('creation checks each NF-e at SEFAZ', function () {
       expect(res.body.detail.xmotivo).to.be.a('string').and.not.equal('');
       expect(res.body.detail.message).to.match(new RegExp(`^Receivable NF-CHECKED: NF-e ${key} is ${status} at SEFAZ \\(cStat ${cStat}: `));
       expect((await client.get('/v1/operations', { token })).body.total).to.equal(total);
+      expect(valueOf(await scrape((await sharedApi()).metricsUrl), 'receivables_sefaz_answers_total', { service: 'consult', outcome: status })).to.be.at.least(1);
       // Nothing claimed the key: once SEFAZ authorizes it, the same body is created.
       await setNfe(key, 'authorized');
       expect((await createDirect(client, token, body)).status).to.equal(201);
