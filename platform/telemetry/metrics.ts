@@ -67,7 +67,7 @@ export const pixCollectionPayments = new Counter({
 });
 
 /**
- * Issue #51's checks at SEFAZ: every answer asked for (none given again from the per-key limit), by
+ * The checks of NF-e at SEFAZ: every answer asked for (none given again from the per-key limit), by
  * service (`consult`, `distribution`) and outcome: the consult's and the distribution's outcomes
  * (domain/sefaz/status-codes.ts), or `unavailable` when no usable answer came. `misrouted` (226) is
  * our own routing defect (`SefazMisrouted`), `throttled` (656) a key asked too often (`SefazThrottled`).

@@ -9,7 +9,7 @@ import { scrape, valueOf } from '../support/metrics';
 import { anticipationBody, requestAnticipation, stockBody, stocked, stockItem } from '../support/stock';
 
 /**
- * Issue #51: at creation every NF-e (model 55) is checked at SEFAZ (here the sandbox's, set through
+ * At creation every NF-e (model 55) is checked at SEFAZ (here the sandbox's, set through
  * `/v1/sandbox/nfe/{key}`) before anything is written.
  */
 describe('creation checks each NF-e at SEFAZ', function () {

@@ -8,7 +8,7 @@ import { freshNfeKey, sefazClientFor } from '../support/sefaz';
 import type { SefazClient } from '../../providers/sefaz/client';
 
 /**
- * Issue #51: integrators set what the sandbox SEFAZ answers for a key (`/v1/sandbox/nfe/{key}`) and
+ * Integrators set what the sandbox SEFAZ answers for a key (`/v1/sandbox/nfe/{key}`) and
  * pause it (`/v1/sandbox/sefaz/outage`) through our api; the production adapter then reads that.
  */
 describe('the sandbox SEFAZ\'s controls over HTTP', function () {

@@ -19,7 +19,7 @@ const ISSUER = { document: '11222333000181', certificate: null };
 const PAYER_EVENTS = ['confirmed', 'aware', 'unknown_operation', 'not_performed'] as const;
 
 /**
- * Issue #51's SEFAZ port: the production adapter's requests and the sandbox's answers in the
+ * The SEFAZ port: the production adapter's requests and the sandbox's answers in the
  * official layouts (checked against the published XSDs), and the adapter reading the sandbox as
  * it reads SEFAZ, through failures, mutual TLS and the per-key limit.
  */
