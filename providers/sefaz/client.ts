@@ -21,6 +21,9 @@ async function counted<T extends { outcome: string }>(service: 'consult' | 'dist
   }
 }
 
+/** What a key that rests (after a 656, or past the hourly limit with no earlier answer) is told: wait, as for a 656. */
+const RESTING = { cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', cached: true } as const;
+
 /**
  * The SEFAZ port's adapter: `NFeConsultaProtocolo4` at the authorizer of the key's state, with the
  * platform's certificate, and `NFeDistribuicaoDFe` at the national environment with the party's
@@ -42,7 +45,7 @@ export class SefazClient implements SefazPort {
     const url = this.settings.authorizers[stateCodeOfKey(key)];
     if (!url) throw new Error(`no SEFAZ authorizer for state ${stateCodeOfKey(key)} (key ${key})`);
     const instead = this.statuses.instead(key);
-    if (instead) return instead.answer ?? this.resting(key);
+    if (instead) return instead.answer ?? { ...RESTING, key, authorizedAt: null, digestValue: null, eventTypes: [], answeredAt: this.now().toISOString() };
     this.statuses.asking(key);
     const call = { url, action: CONSULT_SERVICE.action, envelope: consultEnvelope(key, this.settings.environment), dispatcher: this.platformAgent };
     const read = await counted('consult', soapExchange(call, this.settings, (text) => readConsultAnswer(text, key)));
@@ -53,7 +56,7 @@ export class SefazClient implements SefazPort {
 
   async payerEvents(key: string, party: DistributionParty): Promise<PayerEventsAnswer> {
     const instead = this.distributions.instead(key);
-    if (instead) return instead.answer ?? { key, cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', events: [], answeredAt: this.now().toISOString(), cached: true };
+    if (instead) return instead.answer ?? { ...RESTING, key, events: [], answeredAt: this.now().toISOString() };
     this.distributions.asking(key);
     const agent = party.certificate ? tlsAgent(this.settings.tls, party.certificate) : this.platformAgent;
     try {
@@ -65,11 +68,6 @@ export class SefazClient implements SefazPort {
     } finally {
       if (agent !== this.platformAgent) await agent?.close();
     }
-  }
-
-  /** Not asked, and no earlier answer to give: the caller waits as for a 656. */
-  private resting(key: string): NfeStatusAnswer {
-    return { key, cStat: '656', reason: 'not asked: the key rests after too many requests', outcome: 'throttled', authorizedAt: null, digestValue: null, eventTypes: [], answeredAt: this.now().toISOString(), cached: true };
   }
 }
 

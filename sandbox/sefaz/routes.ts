@@ -7,7 +7,8 @@ import { NFE_STATUSES } from '../../domain/sefaz/status-codes';
 import type { NfeBook } from './nfe-book';
 import { retConsSitNFe, retDistDFeInt } from './answers';
 
-const KEY = /^\d{44}$/;
+/** domain/nfe-key.ts's shape: digits, the issuer's alphanumeric CNPJ inside. */
+const KEY = /^\d{6}[0-9A-Z]{12}\d{26}$/;
 const PAYER_EVENTS = Object.keys(PAYER_EVENT_TYPES) as PayerEvent[];
 const SOAP = 'application/soap+xml; charset=utf-8';
 
@@ -46,7 +47,7 @@ export function sefazRoutes(book: NfeBook, now: () => Date): Router {
 
   router.post('/sandbox/nfe/:key', (req, res) => {
     const key = String(req.params.key);
-    if (!KEY.test(key)) throw new Refusal(422, 'invalid_nfe_key', 'the key must have 44 digits');
+    if (!KEY.test(key)) throw new Refusal(422, 'invalid_nfe_key', 'the key must have 44 characters: digits, and the issuer\'s CNPJ (alphanumeric) inside');
     const body = asBody(req.body);
     const status = oneOf(body, 'status', NFE_STATUSES);
     const payerEvent = body.payer_event === undefined || body.payer_event === null ? null : oneOf(body, 'payer_event', PAYER_EVENTS);
