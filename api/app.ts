@@ -54,6 +54,8 @@ import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
+import { sefazRoutes } from './sefaz/routes';
+import { sefazAtCreation } from '../providers/sefaz/client';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../platform/crypto/payload-codec';
 import { CipherRing } from '../platform/crypto/cipher-ring';
@@ -107,6 +109,7 @@ export function createApp(deps: AppDeps): Express {
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
   const pages = webPageRoutes();
+  const sefaz = { port: sefazAtCreation(config.sefaz), budgetMs: config.sefaz.creationBudgetMs };
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const audit = new AuditTrail(db);
@@ -117,8 +120,8 @@ export function createApp(deps: AppDeps): Express {
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
-    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache }),
-    stockRoutes({ db, temporal: deps.temporal, config, now }),
+    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, sefaz }),
+    stockRoutes({ db, temporal: deps.temporal, config, now, sefaz }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
@@ -129,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
     eventRoutes(now, deps.cache),
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     collectionRoutes({ db, temporal: deps.temporal, config, audit, now, logger }),
+    sefazRoutes({ config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

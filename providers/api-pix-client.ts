@@ -1,6 +1,7 @@
 import { PixCollectionError, isTransient } from './provider-errors';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { ClientTls } from '../platform/config/tls';
+import { tlsAgent } from './tls-agent';
 import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from './provider-http';
 
 export interface ApiPixSettings {
@@ -93,9 +94,7 @@ export class ApiPixClient {
   private token: { value: string; until: number } | null = null;
 
   constructor(private readonly settings: ApiPixSettings) {
-    const { tls } = settings;
-    const present = (pems: Record<string, string | null>) => Object.fromEntries(Object.entries(pems).filter(([, pem]) => pem !== null));
-    this.dispatcher = tls ? new Agent({ connect: present({ cert: tls.certPem, key: tls.keyPem, ca: tls.caPem }) }) : undefined;
+    this.dispatcher = tlsAgent(settings.tls);
     this.http = new ProviderHttp(settings.apiUrl, settings.timeoutMs, this.dispatcher);
   }
 

@@ -40,3 +40,6 @@ export class PixError extends ProviderError<PixErrorCode> {}
 export type PixCollectionErrorCode = 'pix_collection_refused' | 'pix_collection_unavailable';
 
 export class PixCollectionError extends ProviderError<PixCollectionErrorCode> {}
+
+/** SEFAZ could not be asked: unreachable, timed out, failed (5xx) or answered what we could not read. */
+export class SefazError extends ProviderError<'sefaz_unavailable'> {}

@@ -14,9 +14,11 @@ import { CollectionBook } from './api-pix/charges';
 import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
 import { MailBook, mailRoutes } from './mail/mailbox';
+import { NfeBook } from './sefaz/nfe-book';
+import { sefazRoutes } from './sefaz/routes';
 import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix', '/api-pix', '/mail'];
+const MOUNTS = ['/esign', '/pix', '/api-pix', '/mail', '/sefaz'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -33,6 +35,8 @@ export interface RunningSandbox {
   apiPixUrl: string;
   /** Staff e-mail's relay (`POST …/messages`) and mailbox (`GET …/mailbox?to=`). */
   mailUrl: string;
+  /** SEFAZ's two web services and the sandbox's controls of them, under `…/sefaz`. */
+  sefazUrl: string;
   close(): Promise<void>;
 }
 
@@ -84,9 +88,10 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
   });
   const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
   const mail = new MailBook();
+  const nfes = new NfeBook(() => new Date());
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), mail: mail.snapshot() });
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), mail: mail.snapshot(), sefaz: nfes.snapshot() });
   }
   const saved = stateFile?.load();
   if (saved) {
@@ -95,6 +100,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     faults.restore(saved.faults);
     collection.restore(saved.collection);
     mail.restore(saved.mail);
+    if (saved.sefaz) nfes.restore(saved.sefaz);
   }
 
   const app = express();
@@ -121,7 +127,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     next();
   });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, mailbox: `${baseUrl}/mail/mailbox?to=<email>`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, mailbox: `${baseUrl}/mail/mailbox?to=<email>`, sefaz: `${baseUrl}/sefaz`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
@@ -136,6 +142,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     },
   }));
   app.use('/mail', mailRoutes(mail));
+  app.use('/sefaz', sefazRoutes(nfes, () => new Date()));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -151,6 +158,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     pixUrl: `${url}/pix`,
     apiPixUrl: `${url}/api-pix/v2`,
     mailUrl: `${url}/mail`,
+    sefazUrl: `${url}/sefaz`,
     async close() {
       background.stop();
       server.closeAllConnections();

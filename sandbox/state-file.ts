@@ -4,6 +4,7 @@ import type { EsignSnapshot } from './esign/documents';
 import type { PixSnapshot } from './pix/payments';
 import type { CollectionSnapshot } from './api-pix/charges';
 import type { StaffMail } from './mail/mailbox';
+import type { SefazSnapshot } from './sefaz/nfe-book';
 
 export interface SandboxState {
   esign: EsignSnapshot;
@@ -13,6 +14,8 @@ export interface SandboxState {
   /** Absent in a file written before the staff mailbox existed. */
   mail?: StaffMail[];
   faults: [string, number][];
+  /** Absent in a file written before the SEFAZ service existed. */
+  sefaz?: SefazSnapshot;
 }
 
 /**

@@ -23,6 +23,7 @@ import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 import { testClockPaths, testClockSchemas } from '../test-clocks/openapi';
 import { collectionPaths, collectionSchemas } from '../collection/openapi';
+import { sefazPaths, sefazSchemas } from '../sefaz/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
@@ -79,6 +80,7 @@ const PARTS: Part[] = [
   { paths: providerCallbackPaths },
   { paths: titlePaymentPaths, schemas: titlePaymentSchemas },
   { paths: collectionPaths, schemas: collectionSchemas },
+  { paths: sefazPaths, schemas: sefazSchemas },
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },

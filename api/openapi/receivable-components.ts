@@ -34,6 +34,11 @@ export const nfeFields = {
 
 /** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
 export const NFE_CODES = `422 ${NFE_KEY_CODES.join(', ')} (detail: code, message, external_id, field, loc, expected)`;
+/** Creation's check of each NF-e (model 55) at SEFAZ (domain/sefaz/creation-refusal.ts). */
+export const SEFAZ_CODES = 'Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, '
+  + 'or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer '
+  + '(the payer\'s latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, '
+  + 'payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request\'s budget the operation is created';
 /** The double-assignment refusals (docs/decisions.md, "Double assignment"). */
 export const DOUBLE_ASSIGNMENT_CODES = '409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), '
   + '409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder)';

@@ -15,6 +15,7 @@ import { loadCreation } from './load-creation';
 import type { RequestTime } from '../test-clocks/request-time';
 import type { RequestBody } from '../openapi/contract-types';
 import { guardReceivables, Guarded, recordFlagged } from './double-assignment';
+import { CreationSefaz, refuseUnbackedNfes } from './nfe-at-sefaz';
 
 type DirectBody = RequestBody<'createDirectOperation'>;
 
@@ -67,7 +68,7 @@ export function identifyReceivables(raw: readonly Record<string, unknown>[], rec
  * decision: the claims are the first lock (docs/decisions.md, "Double assignment"), and the debt
  * the decision nets is read under the registered assignor's id. A refusal rolls all of it back.
  */
-export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime): Promise<WrittenOperation> {
+export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
   const receivables = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, receivables);
   // Every refusal of the body comes before the first write (the assignor is registered below).
@@ -77,6 +78,8 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
   refuseTooMany(receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
+  const nfes = guarded.flatMap((g, i) => (g.nfeKey ? [{ externalId: g.externalId, loc: ['body', 'receivables', i], key: g.nfeKey }] : []));
+  await refuseUnbackedNfes(sefaz, nfes, assignorInput.document);
   // The claims are the first write and the first lock (docs/decisions.md, "Double assignment").
   const review = await guardReceivables(trx, originatorId, guarded, policy.doubleAssignment);
 

@@ -16,6 +16,7 @@ import { assignedElsewhere, recordFlagged } from '../operations/double-assignmen
 import { writeOperation, WrittenOperation } from '../operations/write-operation';
 import { SIMULATION_ID } from '../simulation/routes';
 import { AnticipationBody, selectStockItems, Selection } from './selection';
+import { CreationSefaz, refuseUnbackedNfes } from '../operations/nfe-at-sefaz';
 
 export interface RequestAnticipationBody extends AnticipationBody {
   bank: BankInput;
@@ -98,15 +99,18 @@ async function withPrimaryAccount(assignors: AssignorsRepository, assignor: Assi
  * operation, through the load → decide → write of direct creation (domain/operation-creation.ts,
  * write-operation.ts). Only the assignor's first account is written before the decision.
  */
-export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime): Promise<WrittenOperation> {
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
   refuseTooMany(selection.items.length, policy);
   const productId = await requireProduct(trx, originatorId, body.product_id);
+  const assignors = new AssignorsRepository(trx, originatorId);
+  const nfes = selection.items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : []));
+  // Asked with the items locked (selected for update) but not yet the assignor: SEFAZ's wait is bounded by the creation's budget.
+  if (nfes.length > 0) await refuseUnbackedNfes(sefaz, nfes, (await assignorOf(assignors, selection)).document);
   // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
   const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
   const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
-  const assignors = new AssignorsRepository(trx, originatorId);
   // The assignor row is locked before its payables (openDebtOf), the order direct creation takes
   // them in, so the two routes cannot deadlock on one assignor; a refusal below rolls this back.
   const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);

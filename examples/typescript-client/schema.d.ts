@@ -1052,7 +1052,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate receivables in one call (assignor, receivables, bank)
-         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected). 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder). With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.
+         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected). Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created. 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder). With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.
          */
         post: operations["createDirectOperation"];
         delete?: never;
@@ -1075,6 +1075,46 @@ export interface paths {
         get: operations["listProducts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/nfe/{nfe_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: what SEFAZ answers for an NF-e key from now on
+         * @description Outside production only (404 not_found there). The sandbox SEFAZ answers the key's status consult (NFeConsultaProtocolo4) and its distribution (NFeDistribuicaoDFe, the payer's manifestação) as set here, from now on: `authorized` (cStat 100), `cancelled` (101, with the cancellation event 110111), `denied` (110), `unknown` (217, not in SEFAZ's database); `payer_event` the payer's latest manifestação: `confirmed` (210200), `aware` (ciência, 210210), `unknown_operation` (desconhecimento, 210220), `not_performed` (operação não realizada, 210240), or null (none). A key never set is `authorized` with no payer event. 422 for a malformed key (validation_error; NFE_KEY_CHECK_DIGIT_MISMATCH) or value.
+         */
+        post: operations["setSandboxNfe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/sefaz/outage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: SEFAZ paused for a while
+         * @description Outside production only (404 not_found there). Both sandbox SEFAZ services answer cStat 109 (service paused) for `seconds` from now, for every key: operations are neither refused nor paid until it ends. 0 ends an outage now.
+         */
+        post: operations["startSandboxSefazOutage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1220,7 +1260,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate 100% of stock items of one assignor as one operation
-         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, 409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).
+         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created (loc [body, stock_item_ids, <i>, nfe_key]), 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, 409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).
          */
         post: operations["requestStockAnticipation"];
         delete?: never;
@@ -2783,6 +2823,13 @@ export interface components {
             status: "pending" | "confirmed" | "superseded";
             /** Format: uuid */
             user_id: string;
+        };
+        SandboxNfe: {
+            nfe_key: string;
+            /** @enum {string|null} */
+            payer_event: "confirmed" | "aware" | "unknown_operation" | "not_performed" | null;
+            /** @enum {string} */
+            status: "authorized" | "cancelled" | "denied" | "unknown";
         };
         StaffUser: {
             /** Format: date-time */
@@ -11628,6 +11675,359 @@ export interface operations {
             };
             /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
             500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setSandboxNfe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The NF-e access key, 44 characters */
+                nfe_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default null
+                     * @enum {string|null}
+                     */
+                    payer_event?: "confirmed" | "aware" | "unknown_operation" | "not_performed" | null;
+                    /** @enum {string} */
+                    status: "authorized" | "cancelled" | "denied" | "unknown";
+                };
+            };
+        };
+        responses: {
+            /** @description What the sandbox SEFAZ answers for the key from now on */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxNfe"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startSandboxSefazOutage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: int32 */
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description When the outage ends */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        until: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -36,6 +36,9 @@ function refuseInProd(config: Config): void {
     if (looksLikeTestValue(collection.callbackSecret)) refuse('PIX_COLLECTION_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');
     if (looksLikeTestValue(collection.clientSecret)) refuse('PIX_COLLECTION_CLIENT_SECRET looks like a test value (the PSP\'s client secret)');
   }
+  const { sefaz } = config;
+  if (Object.keys(sefaz.authorizers).length === 0 || sefaz.distributionUrl === '') refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL are required');
+  if ([...Object.values(sefaz.authorizers), sefaz.distributionUrl].some((url) => !url.startsWith('https://'))) refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL must be https');
 }
 
 /**

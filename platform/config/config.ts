@@ -10,6 +10,7 @@ import { parseTrustProxy, TrustProxy, TrustProxyError } from '../../domain/clien
 import { DEFAULT_TASK_QUEUE } from '../../domain/workflow-ids';
 import type { SamplingSettings, TracingSettings } from '../telemetry/tracing';
 import { ClientTls, clientTls, TlsSettingError } from './tls';
+import { parseAuthorizers, sandboxAuthorizers, SefazSettingError, SefazSettings } from './sefaz';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -66,6 +67,8 @@ export interface Config {
    */
   collection: { apiUrl: string; tokenUrl: string; clientId: string; clientSecret: string; callbackSecret: string | null; sweepWindowHours: number; tls: ClientTls | null };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
+  /** Checking NF-e at SEFAZ (platform/config/sefaz.ts); `tls` is the platform's ICP-Brasil A1 certificate. */
+  sefaz: SefazSettings;
   openapi: { validateResponses: boolean };
   /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
   metrics: { host: string; port: number | null };
@@ -136,6 +139,37 @@ function tlsSettings(env: Env, prefix: string): ClientTls | null {
     if (err instanceof TlsSettingError) throw new ConfigError(err.message);
     throw err;
   }
+}
+
+function sefazSettings(env: Env, svcEnv: ServiceEnv): SefazSettings {
+  const sandboxUrl = str(env, 'SEFAZ_SANDBOX_URL', 'http://127.0.0.1:8100/sefaz');
+  // Production names its authorizers (checks.ts refuses to start without them); anywhere else the sandbox answers for every state.
+  const authorizers = optional(env, 'SEFAZ_AUTHORIZERS') ?? (svcEnv === 'prod' ? null : sandboxAuthorizers(sandboxUrl));
+  try {
+    return {
+      environment: sefazEnvironment(str(env, 'SEFAZ_ENVIRONMENT', svcEnv === 'prod' ? 'production' : 'homologation')),
+      authorizers: authorizers === null ? {} : parseAuthorizers(authorizers, 'SEFAZ_AUTHORIZERS'),
+      distributionUrl: str(env, 'SEFAZ_DISTRIBUTION_URL', svcEnv === 'prod' ? '' : `${sandboxUrl}/NFeDistribuicaoDFe`),
+      tls: tlsSettings(env, 'SEFAZ'),
+      timeoutMs: int(env, 'SEFAZ_TIMEOUT_MS', 5_000, 1),
+      attempts: int(env, 'SEFAZ_ATTEMPTS', 3, 1),
+      creationBudgetMs: int(env, 'SEFAZ_CREATION_BUDGET_MS', 800, 1),
+      backoffMs: int(env, 'SEFAZ_BACKOFF_MS', 500, 0),
+      perKeyPerHour: int(env, 'SEFAZ_KEY_REQUESTS_PER_HOUR', 6, 1),
+      throttleMs: int(env, 'SEFAZ_THROTTLE_SECONDS', 3_600, 1) * 1000,
+      sandboxUrl,
+    };
+  } catch (err) {
+    if (err instanceof SefazSettingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+/** SEFAZ's `tpAmb`: 1 production, 2 homologation. */
+function sefazEnvironment(raw: string): '1' | '2' {
+  if (raw === 'production') return '1';
+  if (raw === 'homologation') return '2';
+  throw new ConfigError(`SEFAZ_ENVIRONMENT must be production or homologation, got "${raw}"`);
 }
 
 function origins(env: Env, name: string, fallbackUrl: string | null): string[] {
@@ -298,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
+    sefaz: sefazSettings(env, svcEnv),
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
     metrics: { host: str(env, 'METRICS_HOST', '127.0.0.1'), port: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null },
     tracing: tracingSettings(env),

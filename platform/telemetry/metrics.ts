@@ -66,6 +66,19 @@ export const pixCollectionPayments = new Counter({
   registers: [registry],
 });
 
+/**
+ * The checks of NF-e at SEFAZ: every answer asked for (none given again from the per-key limit), by
+ * service (`consult`, `distribution`) and outcome: the consult's and the distribution's outcomes
+ * (domain/sefaz/status-codes.ts), or `unavailable` when no usable answer came. `misrouted` (226) is
+ * our own routing defect (`SefazMisrouted`), `throttled` (656) a key asked too often (`SefazThrottled`).
+ */
+export const sefazAnswers = new Counter({
+  name: 'receivables_sefaz_answers_total',
+  help: 'SEFAZ answers by service (consult, distribution) and outcome (authorized, cancelled, ..., found, none, outage, throttled, misrouted, unavailable).',
+  labelNames: ['service', 'outcome'] as const,
+  registers: [registry],
+});
+
 export const cacheRequests = new Counter({
   name: 'receivables_cache_requests_total',
   help: 'Reads of the api\'s reference caches, by cache and result (hit, miss).',

@@ -122,6 +122,7 @@ export async function startCluster({
       MAIL_SANDBOX_URL: env.MAIL_SANDBOX_URL ?? `${sandboxUrl}/mail`,
       PIX_COLLECTION_URL: env.PIX_COLLECTION_URL ?? `${sandboxUrl}/api-pix/v2`,
       PIX_COLLECTION_TOKEN_URL: env.PIX_COLLECTION_TOKEN_URL ?? `${sandboxUrl}/api-pix/oauth/token`,
+      SEFAZ_SANDBOX_URL: env.SEFAZ_SANDBOX_URL ?? `${sandboxUrl}/sefaz`,
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_STATE_FILE: path.join(dataDir, 'sandbox-state.json'),
       WEBHOOKS_ALLOW_PRIVATE_HOSTS: env.WEBHOOKS_ALLOW_PRIVATE_HOSTS ?? 'true',

@@ -177,6 +177,12 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', '/v1/internal/pix-collection/pix', { body: { pix: [] }, invalid: true });
   await api.call('POST', '/v1/internal/pix-collection/sweep', { invalid: true });
 
+  // The sandbox SEFAZ: a key's answers set (the integration manual's worked example), a malformed key, an outage ended at once.
+  const nfeKey = '52060433009911002506550120000007800267301615';
+  await api.call('POST', `/v1/sandbox/nfe/${nfeKey}`, write(token, { status: 'authorized', payer_event: 'confirmed' }));
+  await api.call('POST', '/v1/sandbox/nfe/1234', write(token, { status: 'authorized' }, { invalid: true }));
+  await api.call('POST', '/v1/sandbox/sefaz/outage', write(token, { seconds: 0 }));
+
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });
   await api.call('GET', `/v1/events/${events.body?.items?.[0]?.event_id ?? unknownId}`, { token });

@@ -1,0 +1,47 @@
+import { checkedAtSefaz, creationRefusal, NfeToCheck } from '../../domain/sefaz/creation-refusal';
+import type { SefazPort } from '../../domain/sefaz/port';
+import type { RuleViolation } from '../../domain/errors';
+import { SefazError } from '../../providers/provider-errors';
+
+/** What creation asks SEFAZ with: the adapter (one attempt per request) and how long the whole check may take. */
+export interface CreationSefaz {
+  port: SefazPort;
+  budgetMs: number;
+}
+
+/** Keys asked at once: a request of hundreds of receivables must not open hundreds of connections to SEFAZ. */
+const AT_ONCE = 8;
+
+/** SEFAZ unreachable within the budget is no verdict: the operation is created and its workflow asks again. */
+async function unlessUnavailable<T>(ask: Promise<T>): Promise<T | null> {
+  try {
+    return await ask;
+  } catch (err) {
+    if (err instanceof SefazError) return null;
+    throw err;
+  }
+}
+
+/**
+ * Creation's check at SEFAZ, before anything is written: each NF-e's status and its payer's
+ * manifestações, a few keys at a time, none started once the budget is spent (those are checked by
+ * the workflow). The first receivable SEFAZ refuses, in the request's order, refuses the request (422).
+ */
+export async function refuseUnbackedNfes(sefaz: CreationSefaz, nfes: readonly NfeToCheck[], issuerDocument: string): Promise<void> {
+  const issuer = { document: issuerDocument, certificate: null };
+  const checked = nfes.filter((nfe) => checkedAtSefaz(nfe.key));
+  const refusals: (RuleViolation | null)[] = checked.map(() => null);
+  const until = performance.now() + sefaz.budgetMs;
+  let next = 0;
+  const worker = async () => {
+    while (next < checked.length && performance.now() < until) {
+      const at = next++;
+      const nfe = checked[at];
+      const [status, payer] = await Promise.all([unlessUnavailable(sefaz.port.consultStatus(nfe.key)), unlessUnavailable(sefaz.port.payerEvents(nfe.key, issuer))]);
+      refusals[at] = creationRefusal(nfe, status, payer);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, checked.length) }, worker));
+  const refusal = refusals.find((found) => found !== null);
+  if (refusal) throw refusal;
+}

@@ -1,0 +1,38 @@
+import { Router } from 'express';
+import type { Config } from '../../platform/config/config';
+import { SefazSandboxControls } from '../../providers/sefaz/sandbox-controls';
+import { SefazError } from '../../providers/provider-errors';
+import { ProviderFailed } from '../../domain/errors';
+import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
+import { handle, ok } from '../http/handle';
+import { body } from '../http/request-helpers';
+
+async function withSandbox<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof SefazError) throw new ProviderFailed('sefaz_unavailable');
+    throw err;
+  }
+}
+
+/** The sandbox SEFAZ's controls for integrators; production's document lacks them, hence 404 there. */
+export function sefazRoutes(deps: { config: Config }): Router {
+  const router = Router();
+  const controls = new SefazSandboxControls(deps.config.sefaz.sandboxUrl, deps.config.sefaz.timeoutMs);
+
+  router.post('/v1/sandbox/nfe/:nfe_key', handle(async (req) => {
+    const key = normaliseNfeKey(String(req.params.nfe_key));
+    checkNfeKey({ externalId: key, loc: ['path'], key }, null);
+    const sent = body<'setSandboxNfe'>(req);
+    const payerEvent = sent.payer_event ?? null;
+    await withSandbox(() => controls.setKey(key, sent.status, payerEvent));
+    return ok({ nfe_key: key, status: sent.status, payer_event: payerEvent });
+  }));
+
+  router.post('/v1/sandbox/sefaz/outage', handle(async (req) => {
+    const until = await withSandbox(() => controls.outage(body<'startSandboxSefazOutage'>(req).seconds));
+    return ok({ until });
+  }));
+  return router;
+}
