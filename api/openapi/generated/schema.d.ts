@@ -1370,7 +1370,7 @@ export interface paths {
         };
         /**
          * Delivery attempts of a subscription, newest first
-         * @description Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator's.
+         * @description Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator's. `operation_id` keeps the attempts that carried that operation's story, as `GET /v1/events?operation_id=` lists it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1432,7 +1432,7 @@ export interface paths {
         put?: never;
         /**
          * Re-deliver every event of a window this endpoint is subscribed to, in order, in the background
-         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
+         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days, `recover_window_before_endpoint` when since is before the endpoint's `created_at` (it was never subscribed to earlier events; `endpoint_created_at` says from when); 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
          */
         post: operations["recoverWebhook"];
         delete?: never;
@@ -8810,6 +8810,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only the events about this operation, title, stock item or payable (the envelope's `object_id`). */
                 object_id?: string;
+                /** @description An operation's whole story: the events of the operation and of its titles, their PIX charges and the payables its overdue titles opened. */
+                operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
                 /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 428 characters). */
@@ -14524,6 +14526,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
+                /** @description Only the attempts carrying events of this operation or of its titles, PIX charges and payables. */
+                operation_id?: string;
             };
             header?: never;
             path: {
