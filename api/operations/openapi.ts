@@ -44,6 +44,11 @@ export const operationSchemas = {
       fixed_discount_brl: nullableMoney,
       is_partial: { type: 'boolean' },
       stock_item_id: { type: ['string', 'null'], format: 'uuid' },
+      grace_days: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Days after the due date the payer may still pay before the title turns OVERDUE (its operation\'s policy; 0 without one)' },
+      overdue_at: {
+        type: 'string', format: 'date-time',
+        description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
+      },
       pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },

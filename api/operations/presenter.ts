@@ -1,4 +1,5 @@
 import { renderMoney } from '../../domain/vocabulary';
+import { overdueAt } from '../../domain/title-rules';
 import type { OperationRow, TitleRow } from '../../db/repositories/operations';
 import type { Schema } from '../openapi/contract-types';
 
@@ -31,6 +32,8 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
     fixed_discount_brl: t.fixedDiscountBrl,
     is_partial: t.isPartial,
     stock_item_id: t.stockItemId,
+    grace_days: t.graceDays ?? 0,
+    overdue_at: overdueAt(t.dueDate, t.graceDays ?? 0),
     pix_charge: t.pixTxid === null ? null : {
       txid: t.pixTxid, status: t.pixStatus!, br_code: t.pixBrCode!, expires_at: t.pixExpiresAt!.toISOString(),
     },

@@ -2980,6 +2980,11 @@ export interface components {
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
             fixed_discount_brl: components["schemas"]["Money"] | null;
+            /**
+             * Format: int32
+             * @description Days after the due date the payer may still pay before the title turns OVERDUE (its operation's policy; 0 without one)
+             */
+            grace_days?: number;
             /** @description Deprecated name of gross_future_value */
             gross_face_value?: components["schemas"]["Money"];
             /** @description Gross face value */
@@ -3001,6 +3006,11 @@ export interface components {
             operation_id?: string;
             /** @description What the payer still owes on the anticipated value */
             outstanding_balance: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When a balance still unpaid turns the title OVERDUE and opens the assignor's payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it
+             */
+            overdue_at?: string;
             /** @description What the payer has paid */
             paid_amount?: components["schemas"]["Money"];
             payer_document?: string;
