@@ -1,5 +1,6 @@
 import { EVENT_KIND_LIST_MAX_ITEMS, EVENT_TYPES } from '../../domain/events';
 import { URL_REJECTION_CODES } from '../../domain/url-guard';
+import { TLS_FAILURE_CODES } from '../../providers/tls-failure';
 import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
@@ -118,7 +119,8 @@ export const webhookSchemas = {
       next_retry_at: { type: ['string', 'null'], format: 'date-time' },
       error: {
         type: ['string', 'null'],
-        description: 'Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public.',
+        description: 'Why there was no answer: timeout (10 s), connection_refused, connection_failed, a URL guard code when the address connected to is not public, '
+          + `or why the receiver's certificate was refused: ${TLS_FAILURE_CODES.join(', ')} (tls_error: a handshake failure of another kind). Treat an unknown value as a failure like these.`,
       },
       created_at: timestamp,
     },

@@ -3091,7 +3091,7 @@ export interface components {
             delivered_successfully: boolean;
             /** Format: int64 */
             duration_ms: number;
-            /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public. */
+            /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, a URL guard code when the address connected to is not public, or why the receiver's certificate was refused: self_signed_certificate, self_signed_certificate_in_chain, unknown_certificate_authority, hostname_mismatch, certificate_expired, certificate_not_yet_valid, certificate_revoked, tls_error (tls_error: a handshake failure of another kind). Treat an unknown value as a failure like these. */
             error: string | null;
             /** Format: uuid */
             event_id: string;
