@@ -2018,7 +2018,7 @@ export interface components {
             address?: components["schemas"]["Address"] | null;
             /**
              * @description Required for type J; numeric or alphanumeric, punctuation accepted
-             * @example 11.222.333/0001-81
+             * @example 45.237.189/0001-79
              */
             cnpj?: string | null;
             /**
@@ -2226,13 +2226,14 @@ export interface components {
                 occurred_at: string;
             }[];
         };
-        /** @description Used only when code, agency and account are all non-empty; otherwise PIX on the assignor's document. */
+        /** @description Where the assignor is paid. Required, and `{}` is accepted: the disbursement is then a PIX to the assignor's own document as key (its CNPJ, else its CPF). A bank account is used only when `code`, `agency` and `account` are all non-empty and `use_document_pix` is not true; an incomplete account is not refused, it silently falls back to PIX on the document (the operation's `disbursement_method` says which was chosen). It is read only for an assignor not yet paid anywhere: one registered earlier keeps its account. */
         Bank: {
             account?: string | null;
             agency?: string | null;
             code?: string | null;
             /** @description CC (default), SA, CP; any other value is treated as CC */
             type?: string | null;
+            /** @description true: PIX to the assignor's document even when a complete account is given; false or null: the account when complete */
             use_document_pix?: boolean | null;
         };
         CetFinding: {
@@ -2403,7 +2404,7 @@ export interface components {
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
         NullablePositiveMoneyInput: components["schemas"]["PositiveMoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
-        /** @description Creation response and read. Read the state as `lifecycle_status ?? status`. */
+        /** @description Creation response and read. The contract names the state twice, by channel: the answer to `POST /v1/operations/direct` fills `status` and leaves `lifecycle_status` and `created_at` null; the stock path's answer and every read fill `lifecycle_status` and `created_at` and leave `status` null. They are one state: read it as `lifecycle_status ?? status`, and `created_at` from a read (or the `operation.created` event's `occurred_at`). */
         Operation: {
             /** Format: uuid */
             assignor_id?: string;
@@ -11953,7 +11954,7 @@ export interface operations {
                     assignor_document?: string | null;
                     /**
                      * @description Required for type J; numeric or alphanumeric, punctuation accepted
-                     * @example 11.222.333/0001-81
+                     * @example 45.237.189/0001-79
                      */
                     cnpj?: string | null;
                     /**
