@@ -72,22 +72,26 @@ describe('the integrators\' CLI: listen, trigger, events tail', function () {
     }
   });
 
-  it('after a restart, forwards what happened while it was down, with the same secret, and nothing twice', async () => {
+  it('after a restart, forwards what happened while it was down (a cancelled operation\'s events), with the same secret, and nothing twice', async () => {
     await listener.stop();
     const before = receiver.requests.length;
-    const whileDown = await runCli(credentials, ['trigger', 'operation.created']);
+    const whileDown = await runCli(credentials, ['trigger', 'operation.cancelled']);
     expect(whileDown.code, whileDown.stderr).to.equal(0);
     const [operationId] = printedIds(whileDown.stdout).operation;
     listener = startCli(credentials, listenArgs());
     expect((await listener.waitFor(/Webhook signing secret: (whsec_\S+)/))[1]).to.equal(secret);
-    await eventually(async () => expect(received(operationId).map((r) => r.body.event_type)).to.include.members(['operation.created', 'operation.approved']), 30_000);
+    await eventually(async () => expect(received(operationId).map((r) => r.body.event_type))
+      .to.include.members(['operation.created', 'operation.approved', 'operation.cancelled', 'title.cancelled']), 30_000);
     await verified(received(operationId));
     const ids = receiver.requests.map((r) => r.body.event_id);
     expect(new Set(ids).size, 'no event forwarded twice').to.equal(ids.length);
     expect(receiver.requests.slice(before).every((r) => r.body.data.operation_id === operationId), 'only what happened while it was down').to.equal(true);
   });
 
-  it('`trigger title.overdue` reaches the listener with title.overdue and payable.opened, and a later real-time event still follows', async () => {
+  it('`trigger title.overdue` reaches the listener with title.overdue and payable.opened, a listener of payable.opened alone gets only it, and a later real-time event still follows', async () => {
+    const payablesOnly = await plainReceiver();
+    const filtered = startCli(credentials, ['listen', '--forward-to', payablesOnly.url, '--events', 'payable.opened', '--state-file', path.join(folder, 'payables.json'), '--poll-ms', '200']);
+    await filtered.waitFor(/Webhook signing secret/);
     const triggered = await runCli(credentials, ['trigger', 'title.overdue']);
     expect(triggered.code, triggered.stderr).to.equal(0);
     const ids = printedIds(triggered.stdout);
@@ -99,6 +103,10 @@ describe('the integrators\' CLI: listen, trigger, events tail', function () {
     }, 60_000);
     const payable = receiver.requests.find((r) => r.body.event_type === 'payable.opened' && r.body.data.payable_id === ids.payable[0])!;
     expect(payable.body.data.origin_title_id).to.equal(ids.title[0]);
+    await eventually(async () => expect(payablesOnly.requests.map((r) => r.body.data.payable_id)).to.deep.equal(ids.payable), 30_000);
+    expect(payablesOnly.requests.map((r) => r.body.event_type)).to.deep.equal(['payable.opened']);
+    await filtered.stop();
+    await payablesOnly.close();
     await verified(receiver.requests);
 
     // The clock's events occur weeks ahead of real time: one recorded now still reaches the listener.
