@@ -42,6 +42,7 @@ describe('an operation\'s whole story, on a test clock', function () {
   let operationId: string;
   let titles: Record<string, { id: string; due_date: string }>;
   let story: Listed[];
+  let clockId: string;
 
   before(async () => {
     client = new ApiClient((await sharedApi()).url);
@@ -50,6 +51,7 @@ describe('an operation\'s whole story, on a test clock', function () {
     token = integrator.token;
     await collectOnPix(integrator.originatorId);
     const clock = await readyClock(client, token, start);
+    clockId = clock.id;
     const res = await createDirect(client, token, directBody({
       email: `story+${randomUUID()}@example.com`, test_clock_id: clock.id,
       receivables: [
@@ -109,5 +111,10 @@ describe('an operation\'s whole story, on a test clock', function () {
     expect([at('operation.paid').occurred_at, at('title.paid').occurred_at, at('title.paid').data.paid_at]).to.deep.equal([start, start, start]);
     for (const type of ['title.overdue', 'payable.opened', 'pix_charge.expired', 'operation.settled']) expect(at(type).occurred_at, type).to.equal(deadline);
     expect(at('pix_charge.expired').data.expired_at).to.equal(deadline);
+  });
+
+  it('puts the clock\'s own test_clock.ready at the time it reached', async () => {
+    const { items } = await listEvents(client, token, `object_id=${clockId}`);
+    expect(items.map((e) => [e.event_type, e.occurred_at, e.data.frozen_time])).to.deep.equal([['test_clock.ready', target, target]]);
   });
 });
