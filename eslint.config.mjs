@@ -18,6 +18,8 @@ const FLOORS = {
   api: { never: ['worker', 'sandbox'] },
   worker: { never: ['api', 'sandbox'] },
   sandbox: { never: ['db', 'providers', 'activities', 'workflows', 'api', 'worker'] },
+  // The integrators' CLI is a client of the public API: the shared vocabulary of domain/ and nothing of the service.
+  cli: { never: ['platform', 'db', 'providers', 'activities', 'workflows', 'api', 'worker', 'sandbox'] },
 };
 
 /** domain/ does no I/O: besides itself it may import only these pure libraries. */
@@ -57,7 +59,7 @@ export default tseslint.config(
     },
   },
   { files: ['domain/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [...floorPatterns('domain'), domainOnlyPure] }] } },
-  ...['platform', 'db', 'providers', 'activities', 'api', 'worker', 'sandbox'].map((layer) => ({
+  ...['platform', 'db', 'providers', 'activities', 'api', 'worker', 'sandbox', 'cli'].map((layer) => ({
     files: [`${layer}/**/*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: floorPatterns(layer) }] },
   })),

@@ -18,7 +18,8 @@ export function createTestClockActivities({ db }: { db: Knex }) {
         if (!clock) return;
         await recordEvent(trx, {
           eventId: eventId(testClockWorkflowId(clockId), 'test_clock.ready', frozenTime), originatorId: clock.originatorId, eventType: 'test_clock.ready',
-          occurredAt: new Date(),
+          // The clock's time, like every event of its operations: a list newest first never mixes the two.
+          occurredAt: new Date(frozenTime),
           data: { test_clock_id: clock.id, originator_id: clock.originatorId, name: clock.name, frozen_time: clock.frozenTime.toISOString(), status: 'ready' },
         });
       });

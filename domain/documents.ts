@@ -34,6 +34,12 @@ export function isValidCnpj(value: string): boolean {
   return value.endsWith(`${first}${second}`);
 }
 
+/** A valid CNPJ from its first twelve characters: they, then their two check digits. */
+export function completeCnpj(base: string): string {
+  const first = checkDigit(base, CNPJ_WEIGHTS_1);
+  return `${base}${first}${checkDigit(`${base}${first}`, [6, ...CNPJ_WEIGHTS_1])}`;
+}
+
 /** Strips punctuation and upper-cases letters: the stored form of a document. */
 export function stripDocument(raw: string): string {
   return raw.replace(PUNCTUATION, '').toUpperCase();

@@ -62,6 +62,20 @@ def live_clock(clock_id, within=None):
     return None
 
 
+def webhook_created_at(webhook_id):
+    """When the demo originator's endpoint `webhook_id` was created; None when it names none."""
+    offset = 0
+    while True:
+        page = _call("GET", "/v1/webhooks", params={"limit": 100, "offset": offset})
+        items = page.json().get("items", []) if page.status_code == 200 else []
+        for hook in items:
+            if hook["id"] == webhook_id:
+                return datetime.datetime.fromisoformat(hook["created_at"].replace("Z", "+00:00"))
+        if len(items) < 100:
+            return None
+        offset += 100
+
+
 def stock_item(item_id):
     """The stored stock item; None when the id names none of the demo originator's."""
     response = _call("GET", f"/v1/stock/{item_id}")

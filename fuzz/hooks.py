@@ -367,7 +367,8 @@ def _token_request(case, body):
 
 
 def _recover(case, body):
-    return valid_bodies.recover_window(body, datetime.datetime.now(datetime.timezone.utc))
+    created_at = api_state.webhook_created_at(case.path_parameters.get("webhook_id"))
+    return valid_bodies.recover_window(body, datetime.datetime.now(datetime.timezone.utc), created_at)
 
 
 def _receivables(case, body, assignor):

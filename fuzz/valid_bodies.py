@@ -291,11 +291,15 @@ def clock_start(body, now):
     return body
 
 
-def recover_window(body, now):
-    """A recovery window inside the events kept: `since` within the last 30 days (a minute of
-    margin), before `until` when one is sent."""
-    kept = EVENT_RETENTION - datetime.timedelta(minutes=1)
-    since = now - datetime.timedelta(seconds=1) - (kept - datetime.timedelta(seconds=1)) * _fraction("since", body.get("since"))
+def recover_window(body, now, created_at=None):
+    """A recovery window inside the events kept and the endpoint's life: `since` within the last
+    30 days (a minute of margin) and not before the endpoint's `created_at`, before `until` when
+    one is sent."""
+    latest = now - datetime.timedelta(seconds=1)
+    earliest = now - EVENT_RETENTION + datetime.timedelta(minutes=1)
+    if created_at is not None:
+        earliest = min(max(earliest, created_at), latest)
+    since = latest - (latest - earliest) * _fraction("since", body.get("since"))
     body["since"] = _instant(since)
     if body.get("until") is not None:
         body["until"] = _instant(since + (now - since) * (0.5 + _fraction("until", body.get("until"))))

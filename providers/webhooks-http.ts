@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { addressesOf, checkAddresses, HostResolver, parseWebhookUrl, URL_REJECTION_CODES, UrlGuardPolicy, WebhookUrlRejected } from '../domain/url-guard';
 import { classifyAddress } from '../domain/url-guard-ranges';
+import { tlsFailure } from './tls-failure';
 
 /** What one POST came to: a status when the receiver answered, else why not. */
 export interface PostOutcome {
@@ -49,8 +50,7 @@ function failureCode(err: unknown): string {
   if (REJECTION.has(code) || code === 'timeout') return code;
   if (code === 'ECONNREFUSED') return 'connection_refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'url_host_unresolvable';
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'tls_error';
-  return 'connection_failed';
+  return tlsFailure(code) ?? 'connection_failed';
 }
 
 function send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, agent: https.Agent): Promise<number> {

@@ -7,6 +7,7 @@ import { TrackedTitlesRepository } from '../../db/repositories/tracked-titles';
 import { txidOfTitle } from '../../domain/collection/txid';
 import { Dec } from '../../domain/money';
 import { overdueAt } from '../../domain/title-rules';
+import { stampOf } from '../operations';
 import type { ApiPixClient, Charge } from '../../providers/api-pix-client';
 
 export interface CollectionDeps {
@@ -40,9 +41,10 @@ export function createCollectionActivities({ db, psp, config }: CollectionDeps) 
     /**
      * A closed title's charge stops being payable: removed at the PSP unless it is paid there
      * already (CONCLUIDA). A title that turned OVERDUE records `pix_charge.expired`. Idempotent: a
-     * charge no longer ATIVA here is left alone.
+     * charge no longer ATIVA here is left alone. `at` is the operation's test clock time, when it has one.
      */
-    async closePixCharge({ titleId }: { titleId: string }): Promise<void> {
+    async closePixCharge({ titleId, at }: { titleId: string; at?: string }): Promise<void> {
+      const now = stampOf({ at });
       const charges = new PixChargesRepository(db);
       const charge = await charges.ofTitle(titleId);
       if (!charge || charge.status !== 'ATIVA') return;
@@ -54,7 +56,7 @@ export function createCollectionActivities({ db, psp, config }: CollectionDeps) 
           ? { status: closed.status, revision: closed.revision, amountBrl: closed.amount }
           : { status: 'REMOVIDA_PELO_PSP', revision: charge.revision, amountBrl: charge.amountBrl });
         if (title?.status !== 'OVERDUE') return;
-        await recordTitleEvent(trx, title, 'pix_charge.expired', { txid: charge.txid, expired_at: new Date().toISOString(), outstanding_balance: title.outstandingBalance });
+        await recordTitleEvent(trx, title, 'pix_charge.expired', { txid: charge.txid, expired_at: now.toISOString(), outstanding_balance: title.outstandingBalance }, 0, now);
         afterCommit(trx, () => pixCharges.inc({ outcome: 'expired' }));
       });
       if (closed?.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR') pixCharges.inc({ outcome: 'removed' });

@@ -12,9 +12,12 @@ export const assignorSchemas = {
   },
   Bank: {
     type: 'object',
-    description: 'Used only when code, agency and account are all non-empty; otherwise PIX on the assignor\'s document.',
+    description: 'Where the assignor is paid. Required, and `{}` is accepted: the disbursement is then a PIX to the assignor\'s own document as key '
+      + '(its CNPJ, else its CPF). A bank account is used only when `code`, `agency` and `account` are all non-empty and `use_document_pix` is not true; '
+      + 'an incomplete account is not refused, it silently falls back to PIX on the document (the operation\'s `disbursement_method` says which was chosen). '
+      + 'It is read only for an assignor not yet paid anywhere: one registered earlier keeps its account.',
     properties: {
-      use_document_pix: { type: ['boolean', 'null'] },
+      use_document_pix: { type: ['boolean', 'null'], description: 'true: PIX to the assignor\'s document even when a complete account is given; false or null: the account when complete' },
       code: nullableText(10),
       agency: nullableText(20),
       account: nullableText(40),
@@ -28,7 +31,7 @@ export const assignorSchemas = {
       name: { type: 'string', minLength: 1, maxLength: 200, examples: ['Comercial Exemplo Ltda'] },
       type: { type: 'string', enum: ['F', 'J'] },
       cpf: { ...nullableText(DOCUMENT_MAX_LENGTH), description: 'Required for type F; punctuation accepted', examples: ['529.982.247-25'] },
-      cnpj: { ...nullableText(DOCUMENT_MAX_LENGTH), description: 'Required for type J; numeric or alphanumeric, punctuation accepted', examples: ['11.222.333/0001-81'] },
+      cnpj: { ...nullableText(DOCUMENT_MAX_LENGTH), description: 'Required for type J; numeric or alphanumeric, punctuation accepted', examples: ['45.237.189/0001-79'] },
       email: { type: 'string', format: 'email', maxLength: 320, examples: ['finance@comercial.example'] },
       trade_name: { type: ['string', 'null'], maxLength: 200 },
       phone: { type: ['string', 'null'], maxLength: 40 },

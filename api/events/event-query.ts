@@ -21,6 +21,7 @@ export function eventFilterOf(req: Request, keptSince: Date): EventFilter {
     createdGte: dateOf(query.created?.gte),
     createdLt: dateOf(query.created?.lt),
     objectId: typeof query.object_id === 'string' ? query.object_id : null,
+    operationId: typeof query.operation_id === 'string' ? query.operation_id : null,
     deliverySuccess: success === undefined ? null : String(success) === 'true',
     keptSince,
   };

@@ -66,6 +66,7 @@ export const eventPaths = {
           style: 'deepObject', explode: true,
         },
         query('object_id', uuid, 'Only the events about this operation, title, stock item or payable (the envelope\'s `object_id`).'),
+        query('operation_id', uuid, 'An operation\'s whole story: the events of the operation and of its titles, their PIX charges and the payables its overdue titles opened.'),
         query('delivery_success', { type: 'boolean' },
           '`false`: events some subscribed endpoint has not received yet (still retrying, given up, or its endpoint disabled); `true`: events no endpoint is waiting for.'),
         query('starting_after', uuid, 'An `event_id`: the page of events older than it.'),

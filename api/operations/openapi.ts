@@ -1,6 +1,6 @@
 import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, SEFAZ_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
 import { handlerRule } from '../openapi/handler-checked';
-import { clientScopes, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
+import { clientScopes, errors, idempotencyKey, json, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { testClockIdInput } from '../test-clocks/openapi';
 
 const out = (description: string) => ({ ...ref('Money'), description });
@@ -44,6 +44,11 @@ export const operationSchemas = {
       fixed_discount_brl: nullableMoney,
       is_partial: { type: 'boolean' },
       stock_item_id: { type: ['string', 'null'], format: 'uuid' },
+      grace_days: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Days after the due date the payer may still pay before the title turns OVERDUE (its operation\'s policy; 0 without one)' },
+      overdue_at: {
+        type: 'string', format: 'date-time',
+        description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
+      },
       pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },
@@ -66,7 +71,9 @@ export const operationSchemas = {
   },
   Operation: {
     type: 'object',
-    description: 'Creation response and read. Read the state as `lifecycle_status ?? status`.',
+    description: 'Creation response and read. The contract names the state twice, by channel: the answer to `POST /v1/operations/direct` fills `status` '
+      + 'and leaves `lifecycle_status` and `created_at` null; the stock path\'s answer and every read fill `lifecycle_status` and `created_at` and leave `status` null. '
+      + 'They are one state: read it as `lifecycle_status ?? status`, and `created_at` from a read (or the `operation.created` event\'s `occurred_at`).',
     required: ['id', 'display_number', 'status', 'lifecycle_status', 'opr_gross_future_value', 'opr_net_future_value', 'opr_present_value_discount',
       'opr_net_present_liquid_value', 'opr_net_liquid_value', 'other_debt_discounts', 'average_days_in_advance', 'floating_days', 'product_id',
       'needs_backoffice_approval', 'created_at', 'titles', 'fee_hierarchy', 'has_partial_anticipations', 'contract_details', 'signers_count', 'disbursement_method'],
@@ -119,6 +126,29 @@ const directBody = {
   ],
 };
 
+/**
+ * Whole bodies for the reference: no assignor's CNPJ is a payer's (the simulation examples' payer), and each example has
+ * its own assignor, since an assignor registered once keeps the disbursement method of its registration.
+ */
+const DIRECT_RECEIVABLE = {
+  external_id: 'NF-1001', payer_name: 'Acme Ltda', payer_document: '11.222.333/0001-81', due_date: '2027-01-15',
+  net_future_value: '10000.00', requested_net_future_value: '10000.00',
+};
+const DIRECT_EXAMPLES = {
+  pix_on_document: {
+    summary: 'A company paid by PIX on its CNPJ (`bank: {}` would do the same)',
+    value: { name: 'Comercial Exemplo Ltda', type: 'J', cnpj: '45.237.189/0001-79', email: 'finance@comercial.example', bank: { use_document_pix: true }, receivables: [DIRECT_RECEIVABLE] },
+  },
+  bank_account: {
+    summary: 'A company paid into a bank account, with two receivables (the second anticipated in part) and the dev seed\'s product of originator A',
+    value: {
+      name: 'Industria Modelo S.A.', type: 'J', cnpj: '31.855.446/0001-21', email: 'tesouraria@industria.example', product_id: '01930000-0000-7000-8000-0000000000a3',
+      bank: { code: '341', agency: '0001', account: '12345-6', type: 'CC' },
+      receivables: [DIRECT_RECEIVABLE, { ...DIRECT_RECEIVABLE, external_id: 'NF-1002', due_date: '2027-02-15', net_future_value: '5000.00', requested_net_future_value: '2500.00' }],
+    },
+  },
+};
+
 export const operationPaths = {
   '/v1/operations/direct': {
     post: {
@@ -130,7 +160,7 @@ export const operationPaths = {
         + 'WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.',
       security: clientScopes('operation:create'),
       parameters: [idempotencyKey(true)],
-      requestBody: jsonBody(directBody),
+      requestBody: { required: true, content: { 'application/json': { schema: directBody, examples: DIRECT_EXAMPLES } } },
       responses: { 201: json('Operation created', ref('Operation')), ...errors(401, 403, 409, 422, 429) },
     },
   },

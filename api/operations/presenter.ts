@@ -1,6 +1,7 @@
 import { renderMoney } from '../../domain/vocabulary';
 import type { Knex } from 'knex';
 import { NotFound } from '../../domain/errors';
+import { overdueAt } from '../../domain/title-rules';
 import { OperationsRepository, type OperationRow, type TitleRow } from '../../db/repositories/operations';
 import type { Schema } from '../openapi/contract-types';
 
@@ -33,6 +34,8 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
     fixed_discount_brl: t.fixedDiscountBrl,
     is_partial: t.isPartial,
     stock_item_id: t.stockItemId,
+    grace_days: t.graceDays ?? 0,
+    overdue_at: overdueAt(t.dueDate, t.graceDays ?? 0),
     pix_charge: t.pixTxid === null ? null : {
       txid: t.pixTxid, status: t.pixStatus!, br_code: t.pixBrCode!, expires_at: t.pixExpiresAt!.toISOString(),
     },

@@ -83,7 +83,7 @@ export async function writeOperation(trx: Knex, input: NewOperation): Promise<Wr
   if (limits.refusal) throw limits.refusal;
   const payersById = new Map([...input.payers.values()].map((payer) => [payer.id, payer]));
   const titleRows: TitleRow[] = (await writes.insertTitles(titles))
-    .map((row) => ({ ...row, payerDocument: payersById.get(row.payerId)!.document, payerName: payersById.get(row.payerId)!.name }))
+    .map((row) => ({ ...row, payerDocument: payersById.get(row.payerId)!.document, payerName: payersById.get(row.payerId)!.name, graceDays: plan.policy.graceDays }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   await settleNettedDebt(trx, { originatorId: input.originatorId, assignorId: assignor.id, operationId: id, amount: plan.priced.otherDebtDiscounts, at: clock?.frozenTime });
   return { id, status, outbox, operation, titles: titleRows };

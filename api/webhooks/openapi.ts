@@ -1,5 +1,6 @@
 import { EVENT_KIND_LIST_MAX_ITEMS, EVENT_TYPES } from '../../domain/events';
 import { URL_REJECTION_CODES } from '../../domain/url-guard';
+import { TLS_FAILURE_CODES } from '../../providers/tls-failure';
 import { clientSecurity, errors, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 
 const timestamp = { type: 'string', format: 'date-time' };
@@ -118,7 +119,8 @@ export const webhookSchemas = {
       next_retry_at: { type: ['string', 'null'], format: 'date-time' },
       error: {
         type: ['string', 'null'],
-        description: 'Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public.',
+        description: 'Why there was no answer: timeout (10 s), connection_refused, connection_failed, a URL guard code when the address connected to is not public, '
+          + `or why the receiver's certificate was refused: ${TLS_FAILURE_CODES.join(', ')} (tls_error: a handshake failure of another kind). Treat an unknown value as a failure like these.`,
       },
       created_at: timestamp,
     },
@@ -161,8 +163,12 @@ export const webhookPaths = {
   '/v1/webhooks/{webhook_id}/deliveries': {
     get: {
       operationId: 'listWebhookDeliveries', tags: ['webhooks'], summary: 'Delivery attempts of a subscription, newest first', security: read,
-      description: 'Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator\'s.',
-      parameters: [webhookId, ...pagination],
+      description: 'Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator\'s. '
+        + '`operation_id` keeps the attempts that carried that operation\'s story, as `GET /v1/events?operation_id=` lists it.',
+      parameters: [webhookId, ...pagination, {
+        name: 'operation_id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' },
+        description: 'Only the attempts carrying events of this operation or of its titles, PIX charges and payables.',
+      }],
       responses: { 200: json('Page of delivery records', listOf(ref('WebhookDelivery'))), ...errors(401, 403, 404, 422, 429) },
     },
   },
@@ -201,7 +207,8 @@ export const webhookPaths = {
       operationId: 'recoverWebhook', tags: ['webhooks'], security: write,
       summary: 'Re-deliver every event of a window this endpoint is subscribed to, in order, in the background',
       description: 'For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. '
-        + 'Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; '
+        + 'Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days, '
+        + '`recover_window_before_endpoint` when since is before the endpoint\'s `created_at` (it was never subscribed to earlier events; `endpoint_created_at` says from when); '
         + '409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; '
         + '503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).',
       parameters: [webhookId, idempotencyKey(false)],

@@ -27,7 +27,8 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
   }));
 
   router.get('/v1/webhooks/:webhook_id/deliveries', handle(async (req, uow) => {
-    const { items, total } = await service(req, uow).deliveriesOf(webhookId(req), page(req));
+    const operationId = typeof req.query.operation_id === 'string' ? req.query.operation_id : null;
+    const { items, total } = await service(req, uow).deliveriesOf(webhookId(req), page(req), operationId);
     return ok({ items: items.map(presentDelivery), total, ...page(req) });
   }));
 

@@ -28,6 +28,18 @@ export interface WebhookServiceDeps {
   resolveHost: HostResolver;
 }
 
+/**
+ * An endpoint receives the events recorded after its creation only; a window starting earlier would
+ * silently re-deliver less than it names, so it is refused, saying from when it may start.
+ */
+function refuseWindowBeforeEndpoint(subscription: WebhookSubscription, since: Date): void {
+  if (since >= subscription.createdAt) return;
+  throw new RuleViolation({
+    code: 'recover_window_before_endpoint', endpoint_created_at: subscription.createdAt.toISOString(),
+    message: `The endpoint was created at ${subscription.createdAt.toISOString()} and receives only the events recorded since; since must not be earlier`,
+  });
+}
+
 /** How long a rotated-out secret keeps signing beside the new one unless the rotation says less. */
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
 
@@ -65,9 +77,9 @@ export class WebhookService {
     if (!(await this.subscriptions.delete(id))) throw new NotFound('webhook_not_found');
   }
 
-  async deliveriesOf(id: string, page: Page): Promise<{ items: WebhookDelivery[]; total: number }> {
+  async deliveriesOf(id: string, page: Page, operationId: string | null): Promise<{ items: WebhookDelivery[]; total: number }> {
     await this.live(id);
-    return this.deliveries.list(id, page);
+    return this.deliveries.list(id, page, operationId);
   }
 
   /**
@@ -125,6 +137,7 @@ export class WebhookService {
       throw new RuleViolation({ code: 'recover_since_beyond_retention', message: `Events are kept ${EVENT_RETENTION_DAYS} days; since must be within them`, kept_since: keptSince(now).toISOString() });
     }
     if (window.since >= until) throw new RuleViolation({ code: 'recover_window_empty', message: 'since must be before until (and before now)' });
+    refuseWindowBeforeEndpoint(subscription, window.since);
     const recoveryId = uuidv7();
     const { config, temporal } = this.deps;
     const start = recoveryStart({
@@ -153,7 +166,8 @@ export class WebhookService {
     if (!before) throw new NotFound('webhook_not_found');
     const subscription = (await this.subscriptions.enable(id))!;
     const disabledAt = before.health.disabledAt;
-    const recovery = recover && disabledAt ? await this.recover(id, { since: new Date(Math.max(disabledAt.getTime(), keptSince(now).getTime())), until: now }, now) : null;
+    const since = new Date(Math.max(disabledAt?.getTime() ?? 0, before.createdAt.getTime(), keptSince(now).getTime()));
+    const recovery = recover && disabledAt ? await this.recover(id, { since, until: now }, now) : null;
     return { subscription, recovery };
   }
 

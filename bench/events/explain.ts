@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     const now = new Date();
     const events = new EventLogRepository(infra.db, busiest);
     const some = await infra.db('events').where({ originator_id: busiest }).where('occurred_at', '>=', keptSince(now)).orderBy('occurred_at', 'desc').offset(500).first('event_id', 'object_id');
-    const base: EventFilter = { types: [], createdGte: null, createdLt: null, objectId: null, deliverySuccess: null, keptSince: keptSince(now) };
+    const base: EventFilter = { types: [], createdGte: null, createdLt: null, objectId: null, operationId: null, deliverySuccess: null, keptSince: keptSince(now) };
     const cases: [string, EventFilter, { after: string } | null][] = [
       ['newest 100, no filter', base, null],
       ['next page (starting_after)', base, { after: some.event_id }],

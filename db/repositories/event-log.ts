@@ -1,12 +1,15 @@
 import type { EventType, StoredEvent } from '../../domain/events';
 import { Statement, statementRows } from '../statement';
 import { TenantScopedRepository } from './tenant-scoped';
+import { operationObjectIds } from './operation-objects';
 
 export interface EventFilter {
   types: EventType[];
   createdGte: Date | null;
   createdLt: Date | null;
   objectId: string | null;
+  /** Only the events of this operation and of its titles, charges and payables. */
+  operationId: string | null;
   /** false: some subscribed endpoint has not received it yet; true: none is waiting for it. */
   deliverySuccess: boolean | null;
   /** Nothing older is listed, whether or not the expiry has deleted it yet. */
@@ -85,6 +88,10 @@ export function eventPageStatement(originatorId: string, filter: EventFilter, st
   if (filter.createdGte) where.push(`e.occurred_at >= ${bind(filter.createdGte)}`);
   if (filter.createdLt) where.push(`e.occurred_at < ${bind(filter.createdLt)}`);
   if (filter.objectId) where.push(`e.object_id = ${bind(filter.objectId)}`);
+  if (filter.operationId) {
+    const operation = bind(filter.operationId);
+    where.push(`e.object_id = any(array(${operationObjectIds(() => operation)}))`);
+  }
   // Waiting events drive the query (they are few), each then read by its key.
   if (filter.deliverySuccess === false) where.push(`e.event_id = any(array(${AWAITED_BY_AN_ENDPOINT}))`);
   if (filter.deliverySuccess === true) where.push(`e.event_id not in (${AWAITED_BY_AN_ENDPOINT})`);

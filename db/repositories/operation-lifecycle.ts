@@ -77,7 +77,7 @@ export class OperationLifecycleRepository {
     for (const title of cancelled) {
       await recordTitleEvent(this.db, { id: title.id, originatorId: title.originator_id, operationId: title.operation_id, externalId: title.external_id }, 'title.cancelled', {
         outstanding_balance: title.outstanding_balance,
-      });
+      }, 0, at);
     }
     await this.db('stock_items').where({ operation_id: id, status: 'ANTICIPATED' }).update({ status: 'IN_STOCK', operation_id: null, updated_at: at });
   }

@@ -10,7 +10,7 @@ export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' |
 /** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
 type PixChargeFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt';
 
-export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'createdAt' | 'updatedAt' | PixChargeFields>
+export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | 'createdAt' | 'updatedAt' | PixChargeFields>
   & Partial<Pick<TitleRow, 'createdAt' | 'updatedAt'>>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 
@@ -35,10 +35,10 @@ export class OperationWritesRepository {
 
   /** The titles, without the payer's columns a read joins in. */
   /** New titles have no PIX charge yet: one is issued at PAID. */
-  async insertTitles(titles: NewTitleRow[]): Promise<Omit<TitleRow, 'payerDocument' | 'payerName'>[]> {
+  async insertTitles(titles: NewTitleRow[]): Promise<Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays'>[]> {
     const rows = await this.trx('titles').insert(titles.map(toColumns)).returning('*');
     return rows.map((row: Record<string, unknown>) => ({
-      ...fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName' | PixChargeFields>>(row), pixTxid: null, pixStatus: null, pixBrCode: null, pixExpiresAt: null,
+      ...fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | PixChargeFields>>(row), pixTxid: null, pixStatus: null, pixBrCode: null, pixExpiresAt: null,
     }));
   }
 

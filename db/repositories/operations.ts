@@ -78,6 +78,8 @@ export interface TitleRow {
   pixStatus: PixChargeStatus | null;
   pixBrCode: string | null;
   pixExpiresAt: Date | null;
+  /** Its operation's policy's grace days (null without a policy). */
+  graceDays: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -87,6 +89,9 @@ const TITLE_COLUMNS = [
   'titles.*', 'payers.document as payer_document', 'payers.name as payer_name',
   'pix_charges.txid as pix_txid', 'pix_charges.status as pix_status', 'pix_charges.br_code as pix_br_code', 'pix_charges.expires_at as pix_expires_at',
 ];
+
+/** The grace days of the title's operation's policy. */
+const GRACE_DAYS = '(select p.grace_days from operations as o join policies as p on p.id = o.policy_id where o.id = titles.operation_id) as grace_days';
 
 export interface TitleFilters {
   status?: string;
@@ -127,7 +132,7 @@ export class OperationsRepository extends TenantScopedRepository {
 
   private titles() {
     return this.scoped('titles').join('payers', 'payers.id', 'titles.payer_id').leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id')
-      .select(TITLE_COLUMNS);
+      .select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS)]);
   }
 
   async titlesOf(operationIds: readonly string[]): Promise<TitleRow[]> {
@@ -155,7 +160,7 @@ export class OperationsRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('titles.due_date', '<=', filters.dueTo);
       return query;
     };
-    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id').select(TITLE_COLUMNS));
+    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id').select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS)]));
     const { items, total } = await paged<Record<string, unknown>>(filtered, withPayer, limit, offset);
     return { items: items.map((row) => fromColumns<TitleRow>(row)), total };
   }

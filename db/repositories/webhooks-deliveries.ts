@@ -1,5 +1,6 @@
 import type { EventType, StoredEvent } from '../../domain/events';
 import { TenantScopedRepository } from './tenant-scoped';
+import { OPERATION_OBJECT_ID_PARAMS, operationObjectIds } from './operation-objects';
 import type { Page } from './webhooks';
 
 /** One delivery attempt: the contract's delivery record. */
@@ -53,8 +54,14 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
 
 /** The delivery log of one originator, and the events its deliveries carry. */
 export class WebhookDeliveryRepository extends TenantScopedRepository {
-  async list(subscriptionId: string, page: Page): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const of = () => this.scoped('webhook_deliveries').where({ subscription_id: subscriptionId });
+  /** The subscription's attempts, newest first; with `operationId`, only those carrying that operation's story (`operationObjectIds`). */
+  async list(subscriptionId: string, page: Page, operationId: string | null = null): Promise<{ items: WebhookDelivery[]; total: number }> {
+    const of = () => {
+      const attempts = this.scoped('webhook_deliveries').where({ subscription_id: subscriptionId });
+      if (operationId === null) return attempts;
+      return attempts.whereRaw(`event_id in (select e.event_id from events as e where e.object_id = any(array(${operationObjectIds(() => '?')})))`,
+        Array(OPERATION_OBJECT_ID_PARAMS).fill(operationId));
+    };
     const [rows, [{ count }]] = await Promise.all([
       of().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'attempt_number', order: 'desc' }]).limit(page.limit).offset(page.offset),
       of().count({ count: '*' }),

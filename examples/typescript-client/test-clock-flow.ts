@@ -1,12 +1,13 @@
 /**
  * Sandbox test clocks through the generated client: a clock 30 days ahead, a simulation priced at its time, an operation
- * created on it, one advance and the wait for `ready`.
+ * created on it, signed and PAID, then one advance past its title's `overdue_at` and the wait for `ready`: the title is
+ * OVERDUE and the assignor owes its repurchase, a payable (`GET /v1/assignor-payables?origin_title_id=`).
  *   npm run dev   # in another terminal
  *   npx tsx examples/typescript-client/test-clock-flow.ts
  */
 import { randomUUID } from 'node:crypto';
 import { apiClient, expectData } from './client';
-import { FlowOptions, runFromCommandLine } from './whole-flow';
+import { FlowOptions, runFromCommandLine, signedAndPaid } from './whole-flow';
 
 const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,16 +40,23 @@ export async function runTestClockFlow(options: FlowOptions) {
   }), 'create');
   const operation = expectData(await api.GET('/v1/operations/{id}', { params: { path: { id: created.id } } }), 'read');
   log(`created ${operation.display_number} on clock ${operation.test_clock_id} at ${operation.created_at}`);
+  // Signing and the PIX happen in real time while the clock stands still.
+  const [title] = (await signedAndPaid(api, created.id, deadline, log)).titles;
+  log(`title ${title.external_id} due ${title.due_date}: ${title.grace_days} grace days, overdue at ${title.overdue_at} if unpaid`);
 
   const advanced = expectData(await api.POST('/v1/test-clocks/{id}/advance', {
-    params: { path: { id: clock.id }, header: { 'Idempotency-Key': randomUUID() } }, body: { frozen_time: new Date(start.getTime() + 60 * DAY_MS).toISOString() },
+    params: { path: { id: clock.id }, header: { 'Idempotency-Key': randomUUID() } }, body: { frozen_time: new Date(Date.parse(title.overdue_at!) + DAY_MS).toISOString() },
   }), 'advance');
   log(`advancing to ${advanced.frozen_time}`);
   for (;;) {
     const read = expectData(await api.GET('/v1/test-clocks/{id}', { params: { path: { id: clock.id } } }), 'read clock');
     if (read.status === 'ready') {
       log(`ready at ${read.frozen_time}`);
-      return { clock: read, operation, businessDate: priced.business_date };
+      const overdue = expectData(await api.GET('/v1/titles/{id}', { params: { path: { id: title.id } } }), 'read title');
+      log(`title ${overdue.external_id}: ${overdue.status}, ${overdue.outstanding_balance} unpaid`);
+      const payables = expectData(await api.GET('/v1/assignor-payables', { params: { query: { origin_title_id: title.id } } }), 'payables');
+      for (const payable of payables.items) log(`payable ${payable.id}: ${payable.status} ${payable.amount_brl}, due ${payable.due_date}`);
+      return { clock: read, operation, businessDate: priced.business_date, title: overdue, payables: payables.items };
     }
     if (Date.now() > deadline) throw new Error('the clock is still advancing');
     await sleep(250);

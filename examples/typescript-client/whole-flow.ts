@@ -40,6 +40,33 @@ async function signThroughSandboxPage(signUrl: string): Promise<void> {
   if (!signed.ok) throw new Error(`signing answered ${signed.status}`);
 }
 
+type Api = ReturnType<typeof apiClient>;
+
+/** Reads the operation until its `lifecycle_status` is `wanted`. */
+export async function untilStatus(api: Api, id: string, wanted: string, deadline: number) {
+  for (;;) {
+    const op = expectData(await api.GET('/v1/operations/{id}', { params: { path: { id } } }), 'read');
+    if (op.lifecycle_status === wanted) return op;
+    if (Date.now() > deadline) throw new Error(`still ${op.lifecycle_status}, waiting for ${wanted}`);
+    await sleep(250);
+  }
+}
+
+/** Every signer signs through the sandbox signing page once the contract is out; then the PIX settles and the operation is PAID. */
+export async function signedAndPaid(api: Api, id: string, deadline: number, log: (line: string) => void) {
+  // The contract goes out on its own after approval; the signers route answers 404/409 until then.
+  let signers;
+  for (;;) {
+    const res = await api.GET('/v1/operations/{id}/contract/signers', { params: { path: { id } } });
+    if (res.data) { signers = res.data; break; }
+    if (![404, 409].includes(res.response.status) || Date.now() > deadline) throw new Error(`signers: ${res.response.status} ${JSON.stringify(res.error)}`);
+    await sleep(250);
+  }
+  for (const signer of signers.signers) if (signer.sign_url) await signThroughSandboxPage(signer.sign_url);
+  log(`signed by ${signers.signers.map((s) => s.name).join(', ')}`);
+  return untilStatus(api, id, 'PAID', deadline);
+}
+
 export async function runWholeFlow(options: FlowOptions): Promise<{ operationId: string; status: string; events: { type: string; sequence: number }[] }> {
   const log = options.log ?? (() => undefined);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
@@ -67,27 +94,7 @@ export async function runWholeFlow(options: FlowOptions): Promise<{ operationId:
   log(`created ${created.display_number} (${created.status})`);
   const id = created.id;
 
-  const waitFor = async (wanted: string) => {
-    for (;;) {
-      const op = expectData(await api.GET('/v1/operations/{id}', { params: { path: { id } } }), 'read');
-      if (op.lifecycle_status === wanted) return op;
-      if (Date.now() > deadline) throw new Error(`still ${op.lifecycle_status}, waiting for ${wanted}`);
-      await sleep(250);
-    }
-  };
-
-  // The contract goes out on its own after approval; the signers route answers 404/409 until then.
-  let signers;
-  for (;;) {
-    const res = await api.GET('/v1/operations/{id}/contract/signers', { params: { path: { id } } });
-    if (res.data) { signers = res.data; break; }
-    if (![404, 409].includes(res.response.status) || Date.now() > deadline) throw new Error(`signers: ${res.response.status} ${JSON.stringify(res.error)}`);
-    await sleep(250);
-  }
-  for (const signer of signers.signers) if (signer.sign_url) await signThroughSandboxPage(signer.sign_url);
-  log(`signed by ${signers.signers.map((s) => s.name).join(', ')}`);
-
-  const paid = await waitFor('PAID');
+  const paid = await signedAndPaid(api, id, deadline, log);
   log(`PAID: ${paid.opr_net_present_liquid_value} by PIX`);
 
   for (const title of paid.titles) {
@@ -105,7 +112,7 @@ export async function runWholeFlow(options: FlowOptions): Promise<{ operationId:
     const payment = expectData(result, 'payer payment');
     log(`payer paid title ${title.external_id}: ${payment.title_status}`);
   }
-  const settled = await waitFor('SETTLED');
+  const settled = await untilStatus(api, id, 'SETTLED', deadline);
   log(`SETTLED: ${settled.display_number}`);
 
   // What the webhooks carried, pulled: every event about this operation, newest first, page by page.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createDatabase, ROOT, say, startInfra } from './infra.mjs';
 import { keptSecrets } from './secrets.mjs';
 import { migrateAndSeed, serviceEnv, startServices } from './stack.mjs';
+import { ensureDevCa, withDevCa } from './dev-ca.mjs';
 
 const apiPort = Number(process.env.PORT ?? 8000);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 8100);
@@ -13,6 +14,7 @@ const databaseUrl = process.env.DATABASE_URL ?? (await createDatabase(infra.serv
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 // METRICS_PORT sets the api's metrics port; the worker's is the next one.
 const metricsPorts = { api: Number(process.env.METRICS_PORT ?? 9464), worker: Number(process.env.METRICS_PORT ?? 9464) + 1 };
+const devCa = await ensureDevCa(path.join(ROOT, '.data', 'dev-ca'));
 const env = serviceEnv({
   databaseUrl, temporalAddress: infra.temporalAddress, apiPort, sandboxPort,
   overrides: {
@@ -21,6 +23,8 @@ const env = serviceEnv({
     // The codec endpoint answers CORS only for Temporal Web's origin (both spellings of loopback).
     CODEC_CORS_ORIGINS: process.env.CODEC_CORS_ORIGINS ?? (infra.temporalWebUrl ? [infra.temporalWebUrl, infra.temporalWebUrl.replace('127.0.0.1', 'localhost')].join(',') : ''),
     ...(infra.temporalWebUrl ? { TEMPORAL_WEB_URL: infra.temporalWebUrl } : {}),
+    // A local HTTPS receiver serving the dev CA's certificate is trusted by the worker's deliveries.
+    WEBHOOKS_EXTRA_CA_PEM: withDevCa(process.env.WEBHOOKS_EXTRA_CA_PEM, devCa.caPem),
   },
 });
 
@@ -64,6 +68,8 @@ say([
   'Second admin   admin2@example.com / admin2-dev-password, TOTP secret GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ (confirms the first admin\'s grants of approver or admin)',
   `Staff mailbox  ${sandboxUrl}/mail/mailbox?to=<email>   (invitations and their enrolment tokens)`,
   `API reference  ${apiUrl}/docs/   (with the integration guides)`,
+  `Local HTTPS    a receiver on https://localhost or https://127.0.0.1 serves ${path.relative(ROOT, devCa.cert)} with key ${path.relative(ROOT, devCa.key)};`,
+  `               the worker trusts their CA, ${path.relative(ROOT, devCa.ca)}. Or forward to plain HTTP: npx receivables-anticipation-api listen --forward-to http://localhost:4242/webhook`,
   `Token          curl -s -X POST ${apiUrl}/v1/auth/token -H 'Content-Type: application/json' -d '{"client_id":"zk_sbx_demo_a","client_secret":"sk_sbx_demo_a_secret"}'`,
   'Ctrl-C stops everything; data stays in .data/ for the next run.',
   '',

@@ -152,7 +152,7 @@ export async function blackBoxFlow(api, { prepared, env }) {
   const deliveries = await api.call('GET', `/v1/webhooks/${hookId}/deliveries`, { token });
   await api.call('POST', `/v1/webhooks/${hookId}/deliveries/${deliveries.body?.items?.[0]?.id ?? unknownId}/retry`, write(token, undefined));
   await api.call('POST', `/v1/webhooks/${hookId}/rotate-secret`, write(token, { previous_secret_expires_in_seconds: 60 }));
-  const recovery = await api.call('POST', `/v1/webhooks/${hookId}/recover`, write(token, { since: new Date(Date.now() - 3_600_000).toISOString() }));
+  const recovery = await api.call('POST', `/v1/webhooks/${hookId}/recover`, write(token, { since: hook.body?.created_at ?? new Date().toISOString() }));
   await api.call('GET', `/v1/webhooks/${hookId}/recoveries/${recovery.body?.recovery_id ?? recovery.body?.id ?? unknownId}`, { token });
   await api.call('POST', `/v1/webhooks/${hookId}/enable`, write(token, {}));
   await api.call('DELETE', `/v1/webhooks/${hookId}`, write(token, undefined));

@@ -160,7 +160,7 @@ describe('webhook recovery, endpoint health and throttle', function () {
     expect(perSecond.size).to.be.at.least(3);
   });
 
-  it('refuses an empty or expired window, and answers 404 for another originator\'s recovery', async () => {
+  it('refuses an empty or expired window, or one starting before the endpoint existed, and answers 404 for another originator\'s recovery', async () => {
     const { receiver } = await switchable();
     const sub = await subscribe(receiver);
     const other = await buildIntegrator(stack.client);
@@ -170,7 +170,11 @@ describe('webhook recovery, endpoint health and throttle', function () {
     expect(empty.body.detail.code).to.equal('recover_window_empty');
     const old = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 31 * 86_400_000).toISOString() }, { token: sub.token });
     expect(old.body.detail.code).to.equal('recover_since_beyond_retention');
-    const started = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: sub.token });
+    const createdAt: string = sub.webhook.created_at;
+    const before = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(Date.parse(createdAt) - 1).toISOString() }, { token: sub.token });
+    expect(before.status, before.text).to.equal(422);
+    expect(before.body.detail).to.include({ code: 'recover_window_before_endpoint', endpoint_created_at: createdAt });
+    const started = await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: createdAt }, { token: sub.token });
     expect(started.status, started.text).to.equal(202);
     expect((await stack.client.get(`/v1/webhooks/${sub.webhookId}/recoveries/${started.body.id}`, { token: other.token })).status).to.equal(404);
     expect((await stack.client.post(`/v1/webhooks/${sub.webhookId}/recover`, { since: new Date(now - 60_000).toISOString() }, { token: other.token })).status).to.equal(404);

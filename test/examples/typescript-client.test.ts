@@ -28,14 +28,20 @@ describe('examples/typescript-client', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8') === await generateSchema(live), 'schema.d.ts is stale: npm run example:client').to.equal(true);
   });
 
-  it('creates a test clock, prices and creates an operation on it and advances it, through the generated client only', async () => {
-    const { credential } = await buildOperationsIntegrator(client);
-    const result = await runTestClockFlow({ baseUrl, clientId: credential.clientId, clientSecret: credential.secret, assignorCnpj: cnpj(), payerCnpj: cnpj() });
+  it('creates a test clock, prices, creates and signs an operation on it, and advances it until its title is overdue with a payable, through the generated client only', async () => {
+    const { credential } = await buildOperationsIntegrator(client, { graceDays: 3 });
+    const lines: string[] = [];
+    const result = await runTestClockFlow({
+      baseUrl, clientId: credential.clientId, clientSecret: credential.secret, assignorCnpj: cnpj(), payerCnpj: cnpj(), log: (line) => lines.push(line), timeoutMs: 120_000,
+    });
     const start = Date.parse(result.operation.created_at!);
     expect(result.operation.test_clock_id).to.equal(result.clock.id);
     expect(start - Date.now()).to.be.greaterThan(29 * 86_400_000);
     expect(result.businessDate).to.equal(businessDate(new Date(start)));
-    expect(Date.parse(result.clock.frozen_time) - start).to.equal(60 * 86_400_000);
+    expect(result.title).to.include({ status: 'OVERDUE', grace_days: 3 });
+    expect(Date.parse(result.clock.frozen_time) - Date.parse(result.title.overdue_at!)).to.equal(86_400_000);
+    expect(result.payables.map((p) => [p.origin, p.origin_title_id, p.status, p.amount_brl])).to.deep.equal([['TITLE_OVERDUE', result.title.id, 'OPEN', '10000.00']]);
+    expect(lines.some((line) => line.startsWith(`payable ${result.payables[0].id}: OPEN`))).to.equal(true);
   });
 
   it('runs a direct operation from token to SETTLED through the generated client only', async () => {

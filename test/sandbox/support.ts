@@ -74,31 +74,8 @@ export async function startSilentServer(): Promise<{ url: string; close(): Promi
   return { url, close: () => shut(server) };
 }
 
-/**
- * Signs as a person would: opens the page behind `sign_url`, then submits its form with the
- * form's own action and button value.
- */
-export async function signThroughPage(signUrl: string): Promise<{ status: number; html: string }> {
-  return (await signingForm(signUrl))();
-}
-
-/** Opens the signing page; the function returned presses its button (so a test can time the press). */
-export async function signingForm(signUrl: string): Promise<() => Promise<{ status: number; html: string }>> {
-  const page = await fetch(signUrl);
-  const html = await page.text();
-  if (page.status !== 200) throw new Error(`signing page answered ${page.status}: ${html}`);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  const button = /<button type="submit" name="([^"]+)" value="([^"]+)"/.exec(html);
-  if (!action || !button) throw new Error('signing page has no signing form');
-  return async () => {
-    const response = await fetch(new URL(action.replace(/&amp;/g, '&'), signUrl), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ [button[1]]: button[2] }).toString(),
-    });
-    return { status: response.status, html: await response.text() };
-  };
-}
+/** Signs as a person would, through the CLI's own `trigger` code (the page's form, its action and button value). */
+export { signingForm, signThroughPage } from '../../cli/sandbox-signing';
 
 /** Expects `promise` to reject and returns what it rejected with. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

@@ -59,8 +59,9 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (n: number) => Answer | Promise<Answer> = () => 200): Promise<TestReceiver> {
-  const { certPem, keyPem } = await testCa();
+/** `certificate`: what the receiver serves instead of the test CA's certificate (a self-signed one, the dev CA's). */
+export async function startReceiver(answer: (n: number) => Answer | Promise<Answer> = () => 200, certificate?: { certPem: string; keyPem: string }): Promise<TestReceiver> {
+  const { certPem, keyPem } = certificate ?? await testCa();
   const requests: ReceivedRequest[] = [];
   const server = https.createServer({ cert: certPem, key: keyPem }, (req, res) => {
     const chunks: Buffer[] = [];

@@ -121,11 +121,15 @@ export async function closeApi(running: RunningApi): Promise<void> {
   await running.close();
 }
 
-/** Provider callbacks reach the shared api, so the worker hands out its real address. */
-export function sharedWorker(): Promise<Pick<RunningWorker, 'metricsUrl' | 'stop'>> {
+/**
+ * Provider callbacks reach the shared api, so the worker hands out its real address. `overrides`
+ * (settings of the worker's own) apply to the worker this call starts, not to one already running:
+ * a test that needs them stops the shared worker first (`stopSharedWorker`), and again at its end.
+ */
+export function sharedWorker(overrides: Record<string, string> = {}): Promise<Pick<RunningWorker, 'metricsUrl' | 'stop'>> {
   if (cluster) worker ??= Promise.resolve({ metricsUrl: cluster.workerMetricsUrl, stop: leftRunning });
   worker ??= Promise.all([providerUrls(), webhookWorkerEnv(), sharedApi()])
-    .then(([urls, webhooks, running]) => startWorker(testConfig({ ...urls, ...webhooks, PUBLIC_URL: running.url }), { resolveHost: fixedResolver(WORKER_HOSTS) }));
+    .then(([urls, webhooks, running]) => startWorker(testConfig({ ...urls, ...webhooks, PUBLIC_URL: running.url, ...overrides }), { resolveHost: fixedResolver(WORKER_HOSTS) }));
   return worker;
 }
 

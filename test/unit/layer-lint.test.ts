@@ -31,6 +31,8 @@ const UPWARD: Array<[file: string, code: string, folder: string]> = [
   ['workflows/phases/titles.ts', "import type { Knex } from '../../db/connection';\nexport type X = Knex;\n", 'db/'],
   ['worker/main.ts', "import { buildApp } from '../api/app';\nexport const x = buildApp;\n", 'api/'],
   ['api/operations/routes.ts', "import { startWorker } from '../../worker/runtime';\nexport const x = startWorker;\n", 'worker/'],
+  ['cli/listen.ts', "import { loadConfig } from '../platform/config/config';\nexport const x = loadConfig;\n", 'platform/'],
+  ['cli/trigger.ts', "import { buildApp } from '../api/app';\nexport const x = buildApp;\n", 'api/'],
 ];
 
 describe('The layer floors (eslint.config.mjs)', function () {

@@ -14,6 +14,7 @@ import { buildIntegrator, buildOriginator } from '../support/factories';
 import { Answer, RECEIVER_HOST, startReceiver, testCa, TestReceiver } from '../support/https-receiver';
 import { eventually, fixedResolver } from '../support/webhooks';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { generate } from 'selfsigned';
 
 /**
  * One attempt, straight through the activity with the guard configured as in production: the
@@ -94,11 +95,28 @@ describe('webhook delivery attempt', () => {
     expect((await p.records())[0]).to.include({ responseStatusCode: 302, deliveredSuccessfully: false, error: null });
   });
 
-  it('refuses a certificate from a CA that configuration does not trust', async () => {
+  it('refuses a certificate from a CA that configuration does not trust, and says so', async () => {
     const target = await receiver();
     const p = await pair(target.url());
     expect(await attempt(p, await activities({ allowPrivateHosts: true, trustTestCa: false }))).to.equal('failed');
-    expect((await p.records())[0].error).to.equal('tls_error');
+    expect((await p.records())[0].error).to.equal('unknown_certificate_authority');
+  });
+
+  it('names a self-signed certificate and a certificate for another host as the reasons of a failed handshake', async () => {
+    const own = await generate([{ name: 'commonName', value: RECEIVER_HOST }], {
+      keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: RECEIVER_HOST }] }],
+    });
+    const selfSigned = await startReceiver(() => 200, { certPem: own.cert, keyPem: own.private });
+    receivers.push(selfSigned);
+    const p = await pair(selfSigned.url());
+    expect(await attempt(p, await activities({ allowPrivateHosts: true }))).to.equal('failed');
+    expect((await p.records())[0].error).to.equal('self_signed_certificate');
+
+    const target = await receiver();
+    const elsewhere = await pair(target.url().replace(RECEIVER_HOST, 'elsewhere.test'));
+    expect(await attempt(elsewhere, await activities({ allowPrivateHosts: true, hosts: { 'elsewhere.test': ['127.0.0.1'] } }))).to.equal('failed');
+    expect((await elsewhere.records())[0].error).to.equal('hostname_mismatch');
+    expect(target.requests).to.have.length(0);
   });
 
   describe('the workflow', () => {

@@ -186,7 +186,7 @@ export class TitleTracking {
     for (const titleId of [...this.chargesToClose]) {
       this.chargesToClose.delete(titleId);
       try {
-        await this.collection.closePixCharge({ titleId });
+        await this.collection.closePixCharge({ titleId, ...this.run.at() });
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         log.warn('PIX charge not closed', { titleId, error: err.cause?.message });

@@ -1450,7 +1450,7 @@ export interface paths {
         };
         /**
          * Delivery attempts of a subscription, newest first
-         * @description Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator's.
+         * @description Each attempt with its answer status and timing, paginated with `limit` and `offset`. 404 when the subscription is unknown or another originator's. `operation_id` keeps the attempts that carried that operation's story, as `GET /v1/events?operation_id=` lists it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1512,7 +1512,7 @@ export interface paths {
         put?: never;
         /**
          * Re-deliver every event of a window this endpoint is subscribed to, in order, in the background
-         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days; 409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
+         * @description For a receiver that was down or dropped events: the recovery runs as a background job whose progress `GET .../recoveries/{recovery_id}` reads. Deliveries count against `max_per_second`. 422 `recover_window_empty` when since is not before until (or now), `recover_since_beyond_retention` beyond 30 days, `recover_window_before_endpoint` when since is before the endpoint's `created_at` (it was never subscribed to earlier events; `endpoint_created_at` says from when); 409 `webhook_recovery_running` (with its `recovery_id`) while another recovery of the endpoint still runs; 503 `webhook_recovery_unavailable` when the job cannot be started right now (nothing was written; retry).
          */
         post: operations["recoverWebhook"];
         delete?: never;
@@ -2098,7 +2098,7 @@ export interface components {
             address?: components["schemas"]["Address"] | null;
             /**
              * @description Required for type J; numeric or alphanumeric, punctuation accepted
-             * @example 11.222.333/0001-81
+             * @example 45.237.189/0001-79
              */
             cnpj?: string | null;
             /**
@@ -2306,13 +2306,14 @@ export interface components {
                 occurred_at: string;
             }[];
         };
-        /** @description Used only when code, agency and account are all non-empty; otherwise PIX on the assignor's document. */
+        /** @description Where the assignor is paid. Required, and `{}` is accepted: the disbursement is then a PIX to the assignor's own document as key (its CNPJ, else its CPF). A bank account is used only when `code`, `agency` and `account` are all non-empty and `use_document_pix` is not true; an incomplete account is not refused, it silently falls back to PIX on the document (the operation's `disbursement_method` says which was chosen). It is read only for an assignor not yet paid anywhere: one registered earlier keeps its account. */
         Bank: {
             account?: string | null;
             agency?: string | null;
             code?: string | null;
             /** @description CC (default), SA, CP; any other value is treated as CC */
             type?: string | null;
+            /** @description true: PIX to the assignor's document even when a complete account is given; false or null: the account when complete */
             use_document_pix?: boolean | null;
         };
         CetFinding: {
@@ -2483,7 +2484,7 @@ export interface components {
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
         NullablePositiveMoneyInput: components["schemas"]["PositiveMoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
-        /** @description Creation response and read. Read the state as `lifecycle_status ?? status`. */
+        /** @description Creation response and read. The contract names the state twice, by channel: the answer to `POST /v1/operations/direct` fills `status` and leaves `lifecycle_status` and `created_at` null; the stock path's answer and every read fill `lifecycle_status` and `created_at` and leave `status` null. They are one state: read it as `lifecycle_status ?? status`, and `created_at` from a read (or the `operation.created` event's `occurred_at`). */
         Operation: {
             /** Format: uuid */
             assignor_id?: string;
@@ -3091,6 +3092,11 @@ export interface components {
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
             fixed_discount_brl: components["schemas"]["Money"] | null;
+            /**
+             * Format: int32
+             * @description Days after the due date the payer may still pay before the title turns OVERDUE (its operation's policy; 0 without one)
+             */
+            grace_days?: number;
             /** @description Deprecated name of gross_future_value */
             gross_face_value?: components["schemas"]["Money"];
             /** @description Gross face value */
@@ -3112,6 +3118,11 @@ export interface components {
             operation_id?: string;
             /** @description What the payer still owes on the anticipated value */
             outstanding_balance: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When a balance still unpaid turns the title OVERDUE and opens the assignor's payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it
+             */
+            overdue_at?: string;
             /** @description What the payer has paid */
             paid_amount?: components["schemas"]["Money"];
             payer_document?: string;
@@ -3192,7 +3203,7 @@ export interface components {
             delivered_successfully: boolean;
             /** Format: int64 */
             duration_ms: number;
-            /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, tls_error, or a URL guard code when the address connected to is not public. */
+            /** @description Why there was no answer: timeout (10 s), connection_refused, connection_failed, a URL guard code when the address connected to is not public, or why the receiver's certificate was refused: self_signed_certificate, self_signed_certificate_in_chain, unknown_certificate_authority, hostname_mismatch, certificate_expired, certificate_not_yet_valid, certificate_revoked, tls_error (tls_error: a handshake failure of another kind). Treat an unknown value as a failure like these. */
             error: string | null;
             /** Format: uuid */
             event_id: string;
@@ -9307,6 +9318,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only the events about this operation, title, stock item or payable (the envelope's `object_id`). */
                 object_id?: string;
+                /** @description An operation's whole story: the events of the operation and of its titles, their PIX charges and the payables its overdue titles opened. */
+                operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
                 /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 428 characters). */
@@ -12805,7 +12818,7 @@ export interface operations {
                     assignor_document?: string | null;
                     /**
                      * @description Required for type J; numeric or alphanumeric, punctuation accepted
-                     * @example 11.222.333/0001-81
+                     * @example 45.237.189/0001-79
                      */
                     cnpj?: string | null;
                     /**
@@ -15404,6 +15417,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
                 offset?: components["parameters"]["Offset"];
+                /** @description Only the attempts carrying events of this operation or of its titles, PIX charges and payables. */
+                operation_id?: string;
             };
             header?: never;
             path: {
