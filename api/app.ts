@@ -53,6 +53,7 @@ import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
+import { registrarRoutes } from './registrar/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../platform/crypto/payload-codec';
 import { CipherRing } from '../platform/crypto/cipher-ring';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): Express {
     eventRoutes(now, deps.cache),
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     collectionRoutes({ db, temporal: deps.temporal, config, audit, now, logger }),
+    registrarRoutes({ config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

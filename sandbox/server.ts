@@ -13,9 +13,12 @@ import { pixRoutes } from './pix/routes';
 import { CollectionBook } from './api-pix/charges';
 import { apiPixRoutes } from './api-pix/routes';
 import { StateFile } from './state-file';
+import { EscrituradorBook } from './escriturador/book';
+import { escrituradorRoutes, presentAct } from './escriturador/routes';
+import type { EscrituradorEvent } from '../domain/escriturador/port';
 import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix', '/api-pix'];
+const MOUNTS = ['/esign', '/pix', '/api-pix', '/escriturador'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -30,6 +33,8 @@ export interface RunningSandbox {
   pixUrl: string;
   /** The collection PSP's API Pix base (`…/api-pix/v2`); its token endpoint is `…/api-pix/oauth/token`. */
   apiPixUrl: string;
+  /** The escriturador's API base (`…/escriturador`), its controls under `…/escriturador/sandbox`. */
+  escrituradorUrl: string;
   close(): Promise<void>;
 }
 
@@ -52,6 +57,15 @@ function settlementCallback(payment: Payment) {
     settled_amount: payment.settledAmount,
     rejection_reason: payment.rejectionReason,
     settled_at: payment.settledAt,
+  };
+}
+
+/** The escriturador's webhook body: snake_case, as its API answers. */
+function escrituradorEvent(event: EscrituradorEvent) {
+  if (event.type !== 'duplicata.settled') return { evento: event.type, id: event.eventId, ato: presentAct(event.act) };
+  return {
+    evento: event.type, id: event.eventId, duplicata_id: event.duplicataId, chave_nfe: event.nfeKey, n_dup: event.installment, titular: event.holderDocument,
+    valor: event.amount, valor_pago: event.paidAmount, liquidada: event.settled, data_pagamento: event.paidAt,
   };
 }
 
@@ -80,9 +94,14 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     if (url) background.notify(url, settlementCallback(payment), config.callbackSecrets.pix, { payment_id: payment.id });
   });
   const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
+  const duplicatas = new EscrituradorBook(() => new Date(), (event) => {
+    const url = duplicatas.webhookUrl;
+    const secret = config.registrar.webhookSecret;
+    if (url && secret) background.notify(url, escrituradorEvent(event), secret, { event_id: event.eventId });
+  });
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot() });
+    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), escriturador: duplicatas.snapshot() });
   }
   const saved = stateFile?.load();
   if (saved) {
@@ -90,6 +109,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     ledger.restore(saved.pix);
     faults.restore(saved.faults);
     collection.restore(saved.collection);
+    if (saved.escriturador) duplicatas.restore(saved.escriturador);
   }
 
   const app = express();
@@ -116,7 +136,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     next();
   });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, escriturador: `${baseUrl}/escriturador`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
@@ -130,6 +150,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
       else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { txid: pix[0].txid });
     },
   }));
+  app.use('/escriturador', escrituradorRoutes(duplicatas, { apiKey: config.registrar.apiKey, now: () => new Date() }));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -144,6 +165,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     esignUrl: `${url}/esign`,
     pixUrl: `${url}/pix`,
     apiPixUrl: `${url}/api-pix/v2`,
+    escrituradorUrl: `${url}/escriturador`,
     async close() {
       background.stop();
       server.closeAllConnections();

@@ -3,12 +3,15 @@ import path from 'node:path';
 import type { EsignSnapshot } from './esign/documents';
 import type { PixSnapshot } from './pix/payments';
 import type { CollectionSnapshot } from './api-pix/charges';
+import type { EscrituradorSnapshot } from './escriturador/book';
 
 export interface SandboxState {
   esign: EsignSnapshot;
   pix: PixSnapshot;
   /** Absent in a file written before the collection PSP existed. */
   collection?: CollectionSnapshot;
+  /** Absent in a file written before the escriturador existed. */
+  escriturador?: EscrituradorSnapshot;
   faults: [string, number][];
 }
 

@@ -22,6 +22,7 @@ import { systemPaths, systemSchemas } from '../backoffice/system-openapi';
 import { providerCallbackPaths } from '../provider-callbacks/openapi';
 import { testClockPaths, testClockSchemas } from '../test-clocks/openapi';
 import { collectionPaths, collectionSchemas } from '../collection/openapi';
+import { registrarPaths } from '../registrar/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
@@ -78,6 +79,7 @@ const PARTS: Part[] = [
   { paths: providerCallbackPaths },
   { paths: titlePaymentPaths, schemas: titlePaymentSchemas },
   { paths: collectionPaths, schemas: collectionSchemas },
+  { paths: registrarPaths },
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },

@@ -34,6 +34,11 @@ function refuseInProd(config: Config): void {
     if (looksLikeTestValue(collection.callbackSecret)) refuse('PIX_COLLECTION_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');
     if (looksLikeTestValue(collection.clientSecret)) refuse('PIX_COLLECTION_CLIENT_SECRET looks like a test value (the PSP\'s client secret)');
   }
+  const { registrar } = config;
+  if (registrar.callbackSecret !== null) {
+    if (looksLikeTestValue(registrar.callbackSecret)) refuse('REGISTRAR_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');
+    if (looksLikeTestValue(registrar.apiKey)) refuse('REGISTRAR_API_KEY looks like a test value (the escriturador\'s API key)');
+  }
 }
 
 /**

@@ -170,6 +170,11 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', '/v1/internal/pix-collection/pix', { body: { pix: [] }, invalid: true });
   await api.call('POST', '/v1/internal/pix-collection/sweep', { invalid: true });
 
+  // The sandbox escriturador: a competitor acquires a key's duplicatas, a malformed key, an outage ended at once.
+  await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }));
+  await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '1234', holder_document: '11222333000181' }, { invalid: true }));
+  await api.call('POST', '/v1/sandbox/registrar/outage', write(token, { seconds: 0 }));
+
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });
   await api.call('GET', `/v1/events/${events.body?.items?.[0]?.event_id ?? unknownId}`, { token });
