@@ -1,9 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import { RegistrationSettingsRepository } from '../db/repositories/registration-settings';
 import { actCancelKey, paymentInformKey, RegistrationSettings, titleActKey } from '../domain/escriturador/negotiation';
 import type { Act, Duplicata, Escriturador, NegotiationOutcome } from '../domain/escriturador/port';
 import { RegistrarError } from '../providers/provider-errors';
 
 export interface RegistrationActivityDeps {
+  db: Knex;
   escriturador: Escriturador;
 }
 
@@ -25,17 +28,23 @@ async function provider<T>(work: () => Promise<T>): Promise<T> {
  * about (the title, the act, the payment), so an activity retried after a lost answer, or run
  * again by a replayed workflow, records nothing twice.
  */
-export function createRegistrationActivities({ escriturador }: RegistrationActivityDeps) {
+export function createRegistrationActivities({ db, escriturador }: RegistrationActivityDeps) {
+  const settings = new RegistrationSettingsRepository(db);
   return {
+    /** Null: the originator registers nothing (no escriturador configured for it). */
+    registrationSettingsOf({ originatorId }: { originatorId: string }): Promise<RegistrationSettings | null> {
+      return settings.ofOriginator(originatorId);
+    },
+
     lookupDuplicatas({ nfeKey }: { nfeKey: string }): Promise<Duplicata[]> {
       return provider(() => escriturador.lookup(nfeKey));
     },
 
     /** The title's acquisition from the assignor by the originator's holder, with the originator's negotiation type. */
     registerTitleAct(input: { titleId: string; duplicataId: string; assignorDocument: string; settings: RegistrationSettings }): Promise<NegotiationOutcome> {
-      const { settings } = input;
+      const { holderDocument, negotiationType } = input.settings;
       return provider(() => escriturador.negotiate({
-        kind: 'transfer', duplicataId: input.duplicataId, fromDocument: input.assignorDocument, toDocument: settings.holderDocument, negotiationType: settings.negotiationType,
+        kind: 'transfer', duplicataId: input.duplicataId, fromDocument: input.assignorDocument, toDocument: holderDocument, negotiationType,
       }, titleActKey(input.titleId)));
     },
 

@@ -10,8 +10,10 @@ import { EscrituradorSandboxControls } from '../../providers/escriturador/sandbo
 import { RegistrarError } from '../../providers/provider-errors';
 import { RunningSandbox, startSandbox } from '../../sandbox/server';
 import { cnpj, nfeOf } from '../support/documents';
+import { buildOriginator } from '../support/factories';
+import { RegistrationSettingsRepository } from '../../db/repositories/registration-settings';
 import { ApiClient } from '../support/http';
-import { sandboxCallbackSecrets } from '../support/stack';
+import { sandboxCallbackSecrets, testDb } from '../support/stack';
 import { CallbackReceiver, rejectionOf, unique } from './support';
 
 const WEBHOOK_SECRET = 'registrar-webhook-secret-for-tests';
@@ -229,15 +231,25 @@ describe('registration activities against the sandbox escriturador', function ()
   before(async () => {
     running = await startSandbox({ port: 0, logLevel: 'error', callbackSecrets: sandboxCallbackSecrets() });
     const settings = { url: running.escrituradorUrl, apiKey: SANDBOX_REGISTRAR_API_KEY, timeoutMs: 2_000 };
-    activities = createRegistrationActivities({ escriturador: new HttpEscriturador(settings) });
+    activities = createRegistrationActivities({ db: testDb(), escriturador: new HttpEscriturador(settings) });
     controls = new EscrituradorSandboxControls(settings);
   });
   after(() => running.close());
 
+  it('reads an originator\'s registration settings, none for an originator without them', async () => {
+    const [configured, bare] = [await buildOriginator(), await buildOriginator()];
+    const saved = registrationSettings({ registrar: 'sandbox', holderDocument: cnpj(), negotiationType: 'desconto' });
+    await new RegistrationSettingsRepository(testDb()).save(configured, saved, new Date());
+    expect(await activities.registrationSettingsOf({ originatorId: configured })).to.deep.equal(saved);
+    expect(await activities.registrationSettingsOf({ originatorId: bare })).to.equal(null);
+  });
+
   it('registers a title\'s act once however often the activity runs, and cancels it once', async () => {
     const seller = cnpj();
     const { nfe_key: nfeKey } = nfeOf(seller);
-    const settings = registrationSettings({ registrar: 'sandbox', holderDocument: cnpj() });
+    const originatorId = await buildOriginator();
+    await new RegistrationSettingsRepository(testDb()).save(originatorId, registrationSettings({ registrar: 'sandbox', holderDocument: cnpj() }), new Date());
+    const settings = (await activities.registrationSettingsOf({ originatorId }))!;
     expect(settings.negotiationType).to.equal('aquisicao_com_regresso');
     const [duplicata] = await activities.lookupDuplicatas({ nfeKey });
     const input = { titleId: unique('title'), duplicataId: duplicata.duplicataId, assignorDocument: seller, settings };
