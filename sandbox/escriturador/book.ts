@@ -12,7 +12,8 @@ export interface NewInstallment {
   value: string;
 }
 
-type Outcome = { actId: string } | { refused: RefusalReason };
+/** What a key produced, and the request it came with (a key reused for another request is refused). */
+type Outcome = ({ actId: string } | { refused: RefusalReason }) & { request: string };
 
 export interface EscrituradorSnapshot {
   duplicatas: Duplicata[];
@@ -78,10 +79,12 @@ export class EscrituradorBook {
   /** The same key answers what it answered first, a refusal included. */
   negotiate(request: NegotiationRequest, idempotencyKey: string): { act: Act; replayed: boolean } {
     const duplicata = this.find(request.duplicataId);
+    const fingerprint = JSON.stringify(request);
     const { value, replayed } = this.replays.run(idempotencyKey, (): Outcome => {
       const refused = this.refusalOf(duplicata, request.fromDocument);
-      return refused ? { refused } : { actId: this.record(duplicata, request).actId };
+      return refused ? { refused, request: fingerprint } : { actId: this.record(duplicata, request).actId, request: fingerprint };
     });
+    if (value.request !== fingerprint) throw new Refusal(422, 'idempotency_key_reused', 'this Idempotency-Key was sent with another request');
     if ('refused' in value) throw new Refusal(409, value.refused, value.refused === 'not_holder'
       ? 'the party negotiating never held this duplicata'
       : 'the party negotiating has transferred this duplicata already');

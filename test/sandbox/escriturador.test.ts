@@ -84,7 +84,7 @@ describe('sandbox escriturador through the adapter', function () {
     expect(new Set(found.map((d) => d.duplicataId)).size).to.equal(2);
   });
 
-  it('records a transfer once per idempotency key: the holder moves, the act is registered with its negotiation type and time', async () => {
+  it('records a transfer once per idempotency key (refusing the key with another request): the holder moves, the act is registered with its negotiation type and time', async () => {
     const { seller, nfeKey } = invoice();
     const holder = cnpj();
     const duplicata = await onlyDuplicata(nfeKey);
@@ -96,6 +96,8 @@ describe('sandbox escriturador through the adapter', function () {
     if (first.outcome !== 'registered') return;
     expect(first.act).to.include({ kind: 'transfer', negotiationType: 'aquisicao_com_regresso', fromDocument: seller, toDocument: holder, status: 'registered', cancelledAt: null });
     expect(Date.now() - Date.parse(first.act.registeredAt)).to.be.within(0, 60_000);
+    const reused = await rejectionOf(escriturador.negotiate(transfer(duplicata.duplicataId, seller, cnpj()), key));
+    expect(reused).to.include({ code: 'registrar_refused', providerStatus: 422, refusalCode: 'idempotency_key_reused' });
     const status = await escriturador.status(duplicata.duplicataId);
     expect(status.duplicata.holderDocument).to.equal(holder);
     expect(status.acts.map((act) => act.actId)).to.deep.equal([first.act.actId]);
@@ -117,9 +119,10 @@ describe('sandbox escriturador through the adapter', function () {
     const [away] = await controls.transferAway(nfeKey, competitor);
     expect(away.holderDocument).to.equal(competitor);
     const key = unique('act');
-    const refused = await escriturador.negotiate(transfer(away.duplicataId, seller, cnpj()), key);
+    const request = transfer(away.duplicataId, seller, cnpj());
+    const refused = await escriturador.negotiate(request, key);
     expect(refused).to.deep.equal({ outcome: 'refused', reason: 'already_transferred' });
-    expect(await escriturador.negotiate(transfer(away.duplicataId, seller, cnpj()), key)).to.deep.equal(refused);
+    expect(await escriturador.negotiate(request, key)).to.deep.equal(refused);
     expect((await escriturador.status(away.duplicataId)).duplicata.holderDocument).to.equal(competitor);
   });
 
