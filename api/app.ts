@@ -56,6 +56,7 @@ import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
 import { sefazRoutes } from './sefaz/routes';
 import { sefazAtCreation } from '../providers/sefaz/client';
+import { registrarRoutes } from './registrar/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../platform/crypto/payload-codec';
 import { CipherRing } from '../platform/crypto/cipher-ring';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
     testClockRoutes({ db, temporal: deps.temporal, config, audit, now }),
     collectionRoutes({ db, temporal: deps.temporal, config, audit, now, logger }),
     sefazRoutes({ config }),
+    registrarRoutes({ config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

@@ -128,6 +128,7 @@ FIELD_FORMATS = {
     "document": "br-document",
     "payer_document": "br-document",
     "assignor_document": "br-document",
+    "holder_document": "cnpj",
     "product_id": "dev-product",
     "policy_id": "dev-policy",
     "assignor_id": "dev-assignor",
@@ -392,6 +393,9 @@ POSITIVE_BODIES = {
     ("POST", "/v1/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/backoffice/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/auth/token"): _token_request,
+    # A valid key (check digit, model 55); a generated outage would leave the escriturador down for the rest of the run.
+    ("POST", "/v1/sandbox/registrar/transfers"): lambda case, body: valid_bodies.nfe(body, ASSIGNOR_DOCUMENT),
+    ("POST", "/v1/sandbox/registrar/outage"): lambda case, body: {**body, "seconds": 0},
 }
 # A delivery exists only once an event was delivered, and only under its subscription.
 RETRY = ("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry")

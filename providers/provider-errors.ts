@@ -43,3 +43,15 @@ export class PixCollectionError extends ProviderError<PixCollectionErrorCode> {}
 
 /** SEFAZ could not be asked: unreachable, timed out, failed (5xx) or answered what we could not read. */
 export class SefazError extends ProviderError<'sefaz_unavailable'> {}
+/**
+ * The escriturador of duplicatas: `registrar_refused` a request it refused (4xx) other than a
+ * negotiation's refusal, which is an answer (domain/escriturador/port.ts); `registrar_unavailable`
+ * anything transient. `refusalCode`: the escriturador's own code for a 4xx.
+ */
+export type RegistrarErrorCode = 'registrar_refused' | 'registrar_unavailable';
+
+export class RegistrarError extends ProviderError<RegistrarErrorCode> {
+  constructor(code: RegistrarErrorCode, message: string, providerStatus: number | null, readonly refusalCode: string | null = null) {
+    super(code, message, providerStatus);
+  }
+}

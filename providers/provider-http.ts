@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
  * covers the whole exchange (headers and body); every failure, including a reply of the wrong
  * shape, becomes the caller's typed error, so no provider payload escapes an adapter.
  */
-export type Fail = (message: string, providerStatus: number | null) => Error;
+export type Fail = (message: string, providerStatus: number | null, refusalCode: string | null) => Error;
 
 export interface ProviderRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
@@ -80,18 +80,19 @@ export function unreachable(err: unknown, timeoutMs: number, url: string): strin
   return `unreachable (${code})`;
 }
 
-/** Our providers' `{error: {code, message}}`, or API Pix's problem+json `{type, title, detail}`. */
-function refusal(status: number, text: string): string {
+/** Our providers' `{error: {code, message}}`, or API Pix's problem+json `{type, title, detail}`; the code for a caller that tells refusals apart. */
+function refusal(status: number, text: string): { message: string; code: string | null } {
   try {
     const reply = new Reader(JSON.parse(text));
     try {
       const error = reply.at('error');
-      return `provider answered ${status} ${error.at('code').text()}: ${error.at('message').text()}`;
+      const code = error.at('code').text();
+      return { message: `provider answered ${status} ${code}: ${error.at('message').text()}`, code };
     } catch {
-      return `provider answered ${status} ${reply.at('type').text()}: ${reply.at('detail').text()}`;
+      return { message: `provider answered ${status} ${reply.at('type').text()}: ${reply.at('detail').text()}`, code: null };
     }
   } catch {
-    return `provider answered ${status}`;
+    return { message: `provider answered ${status}`, code: null };
   }
 }
 
@@ -121,14 +122,17 @@ export class ProviderHttp {
       status = response.status;
       text = await response.text();
     } catch (err) {
-      throw fail(unreachable(err, this.timeoutMs, this.baseUrl), null);
+      throw fail(unreachable(err, this.timeoutMs, this.baseUrl), null, null);
     }
-    if (status < 200 || status > 299) throw fail(refusal(status, text), status);
+    if (status < 200 || status > 299) {
+      const refused = refusal(status, text);
+      throw fail(refused.message, status, refused.code);
+    }
     try {
       return parse(new Reader(JSON.parse(text)));
     } catch (err) {
       // Not a refusal: what happened is unknown, so it is treated like no answer (retry with the same key).
-      throw fail(`unexpected reply to a ${status}: ${(err as Error).message}`, null);
+      throw fail(`unexpected reply to a ${status}: ${(err as Error).message}`, null, null);
     }
   }
 }

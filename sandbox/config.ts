@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SANDBOX_COLLECTION_CLIENT } from '../platform/config/config';
+import { SANDBOX_COLLECTION_CLIENT, SANDBOX_REGISTRAR_API_KEY } from '../platform/config/config';
 
 /**
  * The sandbox providers' own configuration: a separate process from the api, so it does not share
@@ -25,6 +25,11 @@ export interface SandboxConfig {
    * are signed with (the api's PIX_COLLECTION_CALLBACK_SECRET; without one no webhook is sent).
    */
   collection: { clientId: string; clientSecret: string; webhookSecret: string | null };
+  /**
+   * The escriturador (under `/escriturador`): the API key its clients send, and the secret its
+   * webhooks are signed with (the api's REGISTRAR_CALLBACK_SECRET; without one no webhook is sent).
+   */
+  registrar: { apiKey: string; webhookSecret: string | null };
   logLevel: string;
   /** Where documents, payments and magic counters survive restarts; null keeps them in memory (tests). */
   stateFile: string | null;
@@ -44,6 +49,7 @@ export const SANDBOX_DEFAULTS: Omit<SandboxConfig, 'callbackSecrets'> = {
   logLevel: 'info',
   stateFile: null,
   collection: { ...SANDBOX_COLLECTION_CLIENT, webhookSecret: null },
+  registrar: { apiKey: SANDBOX_REGISTRAR_API_KEY, webhookSecret: null },
 };
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +90,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
       clientSecret: given(env, 'PIX_COLLECTION_CLIENT_SECRET') ?? d.collection.clientSecret,
       webhookSecret: given(env, 'PIX_COLLECTION_CALLBACK_SECRET') ?? null,
     },
+    registrar: { apiKey: given(env, 'REGISTRAR_API_KEY') ?? d.registrar.apiKey, webhookSecret: given(env, 'REGISTRAR_CALLBACK_SECRET') ?? null },
     logLevel: given(env, 'LOG_LEVEL') ?? d.logLevel,
     // A process started from the environment is the long-lived one (dev, cluster, compose): it keeps its state.
     stateFile: path.resolve(given(env, 'SANDBOX_STATE_FILE') ?? path.join('.data', 'sandbox-state.json')),

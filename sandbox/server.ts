@@ -16,9 +16,12 @@ import { StateFile } from './state-file';
 import { MailBook, mailRoutes } from './mail/mailbox';
 import { NfeBook } from './sefaz/nfe-book';
 import { sefazRoutes } from './sefaz/routes';
+import { EscrituradorBook } from './escriturador/book';
+import { escrituradorRoutes, presentAct } from './escriturador/routes';
+import type { EscrituradorEvent } from '../domain/escriturador/port';
 import { observeHttpRequest, registry } from '../platform/telemetry/registry';
 
-const MOUNTS = ['/esign', '/pix', '/api-pix', '/mail', '/sefaz'];
+const MOUNTS = ['/esign', '/pix', '/api-pix', '/mail', '/sefaz', '/escriturador'];
 
 /** The matched route's template under its mount point (one of MOUNTS), or `unmatched`. */
 function routeOf(req: express.Request): string {
@@ -37,6 +40,8 @@ export interface RunningSandbox {
   mailUrl: string;
   /** SEFAZ's two web services and the sandbox's controls of them, under `…/sefaz`. */
   sefazUrl: string;
+  /** The escriturador's API base (`…/escriturador`), its controls under `…/escriturador/sandbox`. */
+  escrituradorUrl: string;
   close(): Promise<void>;
 }
 
@@ -59,6 +64,15 @@ function settlementCallback(payment: Payment) {
     settled_amount: payment.settledAmount,
     rejection_reason: payment.rejectionReason,
     settled_at: payment.settledAt,
+  };
+}
+
+/** The escriturador's webhook body: snake_case, as its API answers. */
+function escrituradorEvent(event: EscrituradorEvent) {
+  if (event.type !== 'duplicata.settled') return { evento: event.type, id: event.eventId, ato: presentAct(event.act) };
+  return {
+    evento: event.type, id: event.eventId, duplicata_id: event.duplicataId, chave_nfe: event.nfeKey, n_dup: event.installment, titular: event.holderDocument,
+    valor: event.amount, valor_pago: event.paidAmount, liquidada: event.settled, data_pagamento: event.paidAt,
   };
 }
 
@@ -89,9 +103,17 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
   const collection = new CollectionBook(() => `${new URL(baseUrl).host}/api-pix/qr/v2`, { nome: 'Receivables Sandbox PSP', cidade: 'SAO PAULO' });
   const mail = new MailBook();
   const nfes = new NfeBook(() => new Date());
+  const duplicatas = new EscrituradorBook(() => new Date(), (event) => {
+    const url = duplicatas.webhookUrl;
+    const secret = config.registrar.webhookSecret;
+    if (url && secret) background.notify(url, escrituradorEvent(event), secret, { event_id: event.eventId });
+  });
   const stateFile = config.stateFile ? new StateFile(config.stateFile) : null;
   function save(): void {
-    stateFile?.save({ esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(), mail: mail.snapshot(), sefaz: nfes.snapshot() });
+    stateFile?.save({
+      esign: book.snapshot(), pix: ledger.snapshot(), faults: faults.snapshot(), collection: collection.snapshot(),
+      mail: mail.snapshot(), sefaz: nfes.snapshot(), escriturador: duplicatas.snapshot(),
+    });
   }
   const saved = stateFile?.load();
   if (saved) {
@@ -101,6 +123,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     collection.restore(saved.collection);
     mail.restore(saved.mail);
     if (saved.sefaz) nfes.restore(saved.sefaz);
+    if (saved.escriturador) duplicatas.restore(saved.escriturador);
   }
 
   const app = express();
@@ -127,7 +150,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     next();
   });
   app.get('/', (_req, res) => {
-    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, mailbox: `${baseUrl}/mail/mailbox?to=<email>`, sefaz: `${baseUrl}/sefaz`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
+    res.json({ esign: `${baseUrl}/esign`, pix: `${baseUrl}/pix`, mailbox: `${baseUrl}/mail/mailbox?to=<email>`, sefaz: `${baseUrl}/sefaz`, escriturador: `${baseUrl}/escriturador`, state: stateFile ? 'kept in a file: a restart forgets nothing' : 'in memory: a restart forgets everything', magic_values: MAGIC_EFFECTS });
   });
   app.use('/esign', esignRoutes(book, (signer) => `${baseUrl}/esign/sign/${signer.token}`), signingPage(book));
   app.use('/pix', pixRoutes(ledger));
@@ -143,6 +166,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
   }));
   app.use('/mail', mailRoutes(mail));
   app.use('/sefaz', sefazRoutes(nfes, () => new Date()));
+  app.use('/escriturador', escrituradorRoutes(duplicatas, { apiKey: config.registrar.apiKey, now: () => new Date() }));
   app.use((_req, _res, next) => next(notFound('route')));
   app.use(sandboxErrors(logger));
 
@@ -159,6 +183,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
     apiPixUrl: `${url}/api-pix/v2`,
     mailUrl: `${url}/mail`,
     sefazUrl: `${url}/sefaz`,
+    escrituradorUrl: `${url}/escriturador`,
     async close() {
       background.stop();
       server.closeAllConnections();

@@ -5,6 +5,7 @@ import type { PixSnapshot } from './pix/payments';
 import type { CollectionSnapshot } from './api-pix/charges';
 import type { StaffMail } from './mail/mailbox';
 import type { SefazSnapshot } from './sefaz/nfe-book';
+import type { EscrituradorSnapshot } from './escriturador/book';
 
 export interface SandboxState {
   esign: EsignSnapshot;
@@ -13,6 +14,8 @@ export interface SandboxState {
   collection?: CollectionSnapshot;
   /** Absent in a file written before the staff mailbox existed. */
   mail?: StaffMail[];
+  /** Absent in a file written before the escriturador existed. */
+  escriturador?: EscrituradorSnapshot;
   faults: [string, number][];
   /** Absent in a file written before the SEFAZ service existed. */
   sefaz?: SefazSnapshot;

@@ -24,6 +24,7 @@ import { providerCallbackPaths } from '../provider-callbacks/openapi';
 import { testClockPaths, testClockSchemas } from '../test-clocks/openapi';
 import { collectionPaths, collectionSchemas } from '../collection/openapi';
 import { sefazPaths, sefazSchemas } from '../sefaz/openapi';
+import { registrarPaths } from '../registrar/openapi';
 import { pipelineHeaders, withPipelineAnswers } from './pipeline-answers';
 import { addLinks } from './links';
 import { withFormatBounds } from './format-bounds';
@@ -81,6 +82,7 @@ const PARTS: Part[] = [
   { paths: titlePaymentPaths, schemas: titlePaymentSchemas },
   { paths: collectionPaths, schemas: collectionSchemas },
   { paths: sefazPaths, schemas: sefazSchemas },
+  { paths: registrarPaths },
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },

@@ -1101,6 +1101,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/registrar/outage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: the escriturador unreachable for a while
+         * @description Outside production only (404 not_found there). The sandbox escriturador drops every connection unanswered for `seconds` from now. 0 ends an outage now.
+         */
+        post: operations["startSandboxRegistrarOutage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/registrar/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: another financier acquires an NF-e's duplicatas now
+         * @description Outside production only (404 not_found there). The sandbox escriturador records, now, the transfer of every duplicata of `nfe_key` to `holder_document`, as if a competitor had got there first: a later transfer asked by the seller is refused (`already_transferred`). Duplicatas not issued yet are issued first (one installment `001` of 1000.00, due in 30 days). 422 for a malformed key (validation_error; NFE_KEY_CHECK_DIGIT_MISMATCH...) or CNPJ.
+         */
+        post: operations["transferSandboxDuplicatas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/sefaz/outage": {
         parameters: {
             query?: never;
@@ -11759,6 +11799,362 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxNfe"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startSandboxRegistrarOutage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: int32 */
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description When the outage ends */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        until: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transferSandboxDuplicatas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A CNPJ (14 characters; punctuation accepted) */
+                    holder_document: string;
+                    nfe_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key's duplicatas with their holder now */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicatas: {
+                            /** @description The escriturador's id of the duplicata */
+                            duplicata_id: string;
+                            /** @description The holder's CPF or CNPJ as stored, without punctuation */
+                            holder_document: string;
+                            /** @description The NF-e's nDup */
+                            installment: string;
+                        }[];
+                        nfe_key: string;
+                    };
                 };
             };
             /** @description Not authenticated */

@@ -39,6 +39,11 @@ function refuseInProd(config: Config): void {
   const { sefaz } = config;
   if (Object.keys(sefaz.authorizers).length === 0 || sefaz.distributionUrl === '') refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL are required');
   if ([...Object.values(sefaz.authorizers), sefaz.distributionUrl].some((url) => !url.startsWith('https://'))) refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL must be https');
+  const { registrar } = config;
+  if (registrar.callbackSecret !== null) {
+    if (looksLikeTestValue(registrar.callbackSecret)) refuse('REGISTRAR_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');
+    if (looksLikeTestValue(registrar.apiKey)) refuse('REGISTRAR_API_KEY looks like a test value (the escriturador\'s API key)');
+  }
 }
 
 /**

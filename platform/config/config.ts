@@ -17,6 +17,9 @@ export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 /** The sandbox collection PSP's OAuth2 client (sandbox/api-pix): the defaults outside production. */
 export const SANDBOX_COLLECTION_CLIENT = { clientId: 'sandbox-collection-client', clientSecret: 'sandbox-collection-secret' };
 
+/** The sandbox escriturador's API key (sandbox/escriturador): the default outside production. */
+export const SANDBOX_REGISTRAR_API_KEY = 'sandbox-registrar-key';
+
 export interface Config {
   serviceEnv: ServiceEnv;
   apiVersion: string;
@@ -66,6 +69,13 @@ export interface Config {
    * (API Pix requires it of every PSP's clients), for the token and the API alike.
    */
   collection: { apiUrl: string; tokenUrl: string; clientId: string; clientSecret: string; callbackSecret: string | null; sweepWindowHours: number; tls: ClientTls | null };
+  /**
+   * The escriturador of duplicatas escriturais: its API (the sandbox's controls under it outside
+   * production), the API key sent as a bearer, and the secret its webhooks are signed with (null:
+   * its webhooks are refused). Which escriturador, holder and negotiation type each originator
+   * uses are the originator's data (domain/escriturador/negotiation.ts), not configuration.
+   */
+  registrar: { url: string; apiKey: string; callbackSecret: string | null; timeoutMs: number };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   /** Checking NF-e at SEFAZ (platform/config/sefaz.ts); `tls` is the platform's ICP-Brasil A1 certificate. */
   sefaz: SefazSettings;
@@ -329,6 +339,12 @@ export function loadConfig(env: Env = process.env): Config {
       callbackSecret: optional(env, 'PIX_COLLECTION_CALLBACK_SECRET') === null ? null : secret(env, 'PIX_COLLECTION_CALLBACK_SECRET'),
       sweepWindowHours: int(env, 'PIX_COLLECTION_SWEEP_WINDOW_HOURS', 48, 1),
       tls: tlsSettings(env, 'PIX_COLLECTION'),
+    },
+    registrar: {
+      url: str(env, 'REGISTRAR_URL', 'http://127.0.0.1:8100/escriturador'),
+      apiKey: str(env, 'REGISTRAR_API_KEY', SANDBOX_REGISTRAR_API_KEY),
+      callbackSecret: optional(env, 'REGISTRAR_CALLBACK_SECRET') === null ? null : secret(env, 'REGISTRAR_CALLBACK_SECRET'),
+      timeoutMs: int(env, 'REGISTRAR_TIMEOUT_MS', 5_000, 1),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },

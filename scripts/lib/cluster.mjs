@@ -123,6 +123,7 @@ export async function startCluster({
       PIX_COLLECTION_URL: env.PIX_COLLECTION_URL ?? `${sandboxUrl}/api-pix/v2`,
       PIX_COLLECTION_TOKEN_URL: env.PIX_COLLECTION_TOKEN_URL ?? `${sandboxUrl}/api-pix/oauth/token`,
       SEFAZ_SANDBOX_URL: env.SEFAZ_SANDBOX_URL ?? `${sandboxUrl}/sefaz`,
+      REGISTRAR_URL: env.REGISTRAR_URL ?? `${sandboxUrl}/escriturador`,
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_STATE_FILE: path.join(dataDir, 'sandbox-state.json'),
       WEBHOOKS_ALLOW_PRIVATE_HOSTS: env.WEBHOOKS_ALLOW_PRIVATE_HOSTS ?? 'true',

@@ -182,6 +182,10 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', `/v1/sandbox/nfe/${nfeKey}`, write(token, { status: 'authorized', payer_event: 'confirmed' }));
   await api.call('POST', '/v1/sandbox/nfe/1234', write(token, { status: 'authorized' }, { invalid: true }));
   await api.call('POST', '/v1/sandbox/sefaz/outage', write(token, { seconds: 0 }));
+  // The sandbox escriturador: a competitor acquires a key's duplicatas, a malformed key, an outage ended at once.
+  await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }));
+  await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '1234', holder_document: '11222333000181' }, { invalid: true }));
+  await api.call('POST', '/v1/sandbox/registrar/outage', write(token, { seconds: 0 }));
 
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });

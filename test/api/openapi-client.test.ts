@@ -37,6 +37,8 @@ const BODIES: Record<string, string> = {
   pixCollectionSweep: `{}`,
   sweepCollection: `{}`,
   simulateTitlePix: `{ webhook: 'once' }`,
+  transferSandboxDuplicatas: `{ nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }`,
+  startSandboxRegistrarOutage: `{ seconds: 30 }`,
   recordPayerPayment: `{ paid_amount_brl: '100.00', external_id: 'PAY-1' }`,
   simulatePayerPayment: `{ paid_amount_brl: 100, external_id: 'PAY-1' }`,
   createAssignorPayable: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '1000.00', due_date: '2027-01-15', reason: 'chargeback' }`,

@@ -10,7 +10,9 @@ import { rejectionOf, signThroughPage, unique } from './support';
 import { randomUUID } from 'node:crypto';
 import { sandboxCallbackSecrets } from '../support/stack';
 import { ApiPixClient } from '../../providers/api-pix-client';
-import { SANDBOX_COLLECTION_CLIENT } from '../../platform/config/config';
+import { SANDBOX_COLLECTION_CLIENT, SANDBOX_REGISTRAR_API_KEY } from '../../platform/config/config';
+import { HttpEscriturador } from '../../providers/escriturador/client';
+import { cnpj, nfeOf } from '../support/documents';
 
 const recipient = (email: string): PixRecipient => ({
   name: 'Assignor Ltda', document: '11222333000181', email, destination: { kind: 'pix_key', key: '11222333000181' },
@@ -109,5 +111,24 @@ describe('sandbox providers with a state file', () => {
     expect(received.map((p) => p.endToEndId)).to.include(pix.endToEndId);
     expect(await psp.refund(pix.endToEndId, 'R1', '50.00')).to.deep.equal({ id: 'R1', amount: '50.00' });
     expect(await rejectionOf(psp.refund(pix.endToEndId, 'R2', '301.00'))).to.include({ code: 'pix_collection_refused' });
+  });
+
+  it('keeps the escriturador\'s duplicatas, holders, acts and idempotency keys across a restart', async () => {
+    running = await start();
+    const escriturador = (sandbox: RunningSandbox) => new HttpEscriturador({ url: sandbox.escrituradorUrl, apiKey: SANDBOX_REGISTRAR_API_KEY, timeoutMs: 5_000 });
+    const seller = cnpj();
+    const holder = cnpj();
+    const { nfe_key: nfeKey } = nfeOf(seller);
+    const [duplicata] = await escriturador(running).lookup(nfeKey);
+    const request = { kind: 'transfer' as const, duplicataId: duplicata.duplicataId, fromDocument: seller, toDocument: holder, negotiationType: 'aquisicao' as const };
+    const key = unique('act');
+    const registered = await escriturador(running).negotiate(request, key);
+    await running.close();
+
+    running = await start();
+    const after = escriturador(running);
+    expect((await after.lookup(nfeKey)).map((d) => [d.duplicataId, d.holderDocument])).to.deep.equal([[duplicata.duplicataId, holder]]);
+    expect(await after.negotiate(request, key)).to.deep.equal(registered);
+    expect((await after.status(duplicata.duplicataId)).acts).to.have.length(1);
   });
 });

@@ -17,6 +17,8 @@ async function shut(server: Server): Promise<void> {
 export class CallbackReceiver {
   readonly attempts: unknown[] = [];
   readonly accepted: unknown[] = [];
+  /** Every attempt as it came over the wire, for a test that checks its signature. */
+  readonly deliveries: { raw: Buffer; headers: IncomingMessage['headers'] }[] = [];
   private refusals = 0;
   private readonly server = createServer((req, res) => this.receive(req, res));
   url = '';
@@ -49,6 +51,7 @@ export class CallbackReceiver {
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    this.deliveries.push({ raw: Buffer.concat(chunks), headers: req.headers });
     let body: unknown;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));

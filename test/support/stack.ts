@@ -82,7 +82,7 @@ const leftRunning = async () => undefined;
 export function sharedSandbox(): Promise<RunningSandbox> {
   if (cluster) {
     const url = cluster.sandboxUrl;
-    sandbox ??= Promise.resolve({ url, esignUrl: `${url}/esign`, pixUrl: `${url}/pix`, apiPixUrl: `${url}/api-pix/v2`, mailUrl: `${url}/mail`, sefazUrl: `${url}/sefaz`, close: leftRunning });
+    sandbox ??= Promise.resolve({ url, esignUrl: `${url}/esign`, pixUrl: `${url}/pix`, apiPixUrl: `${url}/api-pix/v2`, mailUrl: `${url}/mail`, sefazUrl: `${url}/sefaz`, escrituradorUrl: `${url}/escriturador`, close: leftRunning });
   }
   sandbox ??= startSandbox({
     port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error', callbackSecrets: sandboxCallbackSecrets(),
@@ -99,6 +99,7 @@ async function providerUrls(): Promise<Record<string, string>> {
     PIX_COLLECTION_URL: providers.apiPixUrl, PIX_COLLECTION_TOKEN_URL: providers.apiPixUrl.replace(/\/v2$/, '/oauth/token'),
     MAIL_SANDBOX_URL: providers.mailUrl,
     SEFAZ_SANDBOX_URL: providers.sefazUrl,
+    REGISTRAR_URL: providers.escrituradorUrl,
   };
 }
 

@@ -79,6 +79,8 @@ describe('configuration fails closed', () => {
       ['a test-looking collection webhook secret', { PIX_COLLECTION_CALLBACK_SECRET: 'collection-secret-for-tests', PIX_COLLECTION_CLIENT_SECRET: secret('c') }, /PIX_COLLECTION_CALLBACK_SECRET looks like a test value/],
       ['the sandbox PSP\'s client secret', { PIX_COLLECTION_CALLBACK_SECRET: secret('w') }, /PIX_COLLECTION_CLIENT_SECRET looks like a test value/],
       ['staff e-mail to the sandbox\'s mailbox', { MAIL_SMTP_URL: '' }, /MAIL_SMTP_URL is required/],
+      ['a test-looking escriturador webhook secret', { REGISTRAR_CALLBACK_SECRET: 'registrar-secret-for-tests', REGISTRAR_API_KEY: secret('k') }, /REGISTRAR_CALLBACK_SECRET looks like a test value/],
+      ['the sandbox escriturador\'s API key', { REGISTRAR_CALLBACK_SECRET: secret('r') }, /REGISTRAR_API_KEY looks like a test value/],
     ];
     for (const [what, overrides, message] of refusals) {
       it(`refuses ${what}`, () => {
