@@ -117,7 +117,7 @@ export function buildDocument(publicUrl: string, serviceEnv: ServiceEnv): Served
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Receivables Anticipation API',
-      version: '1.6.0',
+      version: '1.7.0',
       description: 'Multi-tenant API with which originators anticipate receivables owed to their assignors, paid by PIX.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       // The contract names no support desk: integrators are pointed at the served reference and its guides.

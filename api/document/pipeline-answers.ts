@@ -13,7 +13,7 @@ export const pipelineHeaders = {
   'X-Request-Id': header('This request\'s id (UUIDv7), or the caller\'s own `X-Request-Id` when it sent a usable one; it names the request in our logs', { type: 'string', maxLength: 200 }, true),
   'X-Correlation-Id': header('The caller\'s `X-Correlation-Id`, or the request id: carried into workflows and webhook deliveries', { type: 'string', maxLength: 200 }, true),
   'X-Service-Env': header('The deployment\'s environment', { enum: ['prod', 'sandbox', 'dev'] }, true),
-  'X-Service-API-Version': header('The version of this document the deployment serves', { type: 'string', maxLength: 20, examples: ['1.6.0'] }, true),
+  'X-Service-API-Version': header('The version of this document the deployment serves', { type: 'string', maxLength: 20, examples: ['1.7.0'] }, true),
   'X-Service-Banner': header('Outside production only: the environment in capitals', { type: 'string', maxLength: 20, examples: ['SANDBOX'] }),
   'X-RateLimit-Limit': header('Requests per minute of the bucket: the origin address\'s on success, the one that refused on a 429', { type: 'integer', format: 'int32', minimum: 0 }),
   'X-RateLimit-Remaining': header('Requests left in that bucket\'s sliding minute (0 on a 429)', { type: 'integer', format: 'int32', minimum: 0 }),

@@ -257,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8000);
   const config: Config = {
     serviceEnv: svcEnv,
-    apiVersion: '1.6.0',
+    apiVersion: '1.7.0',
     http: {
       host: str(env, 'HOST', '127.0.0.1'),
       port,

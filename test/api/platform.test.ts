@@ -14,13 +14,13 @@ describe('platform rules', () => {
     expect(headers.get('x-service-banner')).to.equal('DEV');
     expect(headers.get('x-request-id')).to.match(/^[\w.:-]+$/);
     expect(headers.get('x-correlation-id')).to.equal(headers.get('x-request-id'));
-    expect(headers.get('x-service-api-version')).to.equal('1.6.0');
+    expect(headers.get('x-service-api-version')).to.equal('1.7.0');
   }
 
   it('serves /v1/health with status, env, version and uptime, and the platform headers', async () => {
     const res = await client.get('/v1/health');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ status: 'ok', env: 'dev', version: '1.6.0' });
+    expect(res.body).to.include({ status: 'ok', env: 'dev', version: '1.7.0' });
     expect(res.body.uptime_seconds).to.be.a('number');
     expectPlatformHeaders(res.headers);
   });
@@ -61,11 +61,11 @@ describe('platform rules', () => {
     expect(wrongType).to.include({ type: 'string_type', input: '[REDACTED]' });
   });
 
-  it('serves the OpenAPI 3.1 document at version 1.6.0 without auth', async () => {
+  it('serves the OpenAPI 3.1 document at version 1.7.0 without auth', async () => {
     const res = await client.get('/v1/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.body.openapi).to.equal('3.1.0');
-    expect(res.body.info.version).to.equal('1.6.0');
+    expect(res.body.info.version).to.equal('1.7.0');
     expect(res.body.paths).to.include.keys('/v1/health', '/v1/flow', '/v1/auth/token', '/v1/.well-known/jwks.json');
   });
 
@@ -120,7 +120,7 @@ describe('platform rules', () => {
     const text = await get.text();
     expect(get.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(Number(get.headers.get('content-length'))).to.equal(Buffer.byteLength(text)).and.to.be.greaterThan(100);
-    expect(JSON.parse(text).version).to.equal('1.6.0');
+    expect(JSON.parse(text).version).to.equal('1.7.0');
     const head = await fetch(`${url}/v1/flow`, { method: 'HEAD' });
     expect(head.status).to.equal(200);
     expect(head.headers.get('content-type')).to.equal('application/json; charset=utf-8');
@@ -141,7 +141,7 @@ describe('platform rules', () => {
     const cut = new ApiClient((await anotherApi({ TEMPORAL_ADDRESS: '127.0.0.1:1' })).url);
     const res = await cut.get('/v1/health');
     expect(res.status).to.equal(503);
-    expect(res.body).to.include({ status: 'degraded', env: 'dev', version: '1.6.0' });
+    expect(res.body).to.include({ status: 'degraded', env: 'dev', version: '1.7.0' });
     expect(res.body.checks).to.deep.equal({ database: 'ok', temporal: 'down' });
     expect(res.body).to.not.have.property('detail');
   });
