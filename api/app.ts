@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps): Express {
     operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache }),
     stockRoutes({ db, temporal: deps.temporal, config, now }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
-    backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
+    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
     staffRoutes({ service: new StaffService(config), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),

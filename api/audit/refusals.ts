@@ -7,6 +7,7 @@ import type { AuditTrail } from './audit-trail';
 const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
   'POST /v1/backoffice/operations/{id}/approve': { action: 'operation.approve', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/deny': { action: 'operation.deny', target: 'operation' },
+  'POST /v1/backoffice/operations/{id}/cancel': { action: 'operation.cancel', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/retry-disbursement': { action: 'operation.retry_disbursement', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/contract/send-for-signature': { action: 'operation.send_for_signature', target: 'operation' },
   'POST /v1/backoffice/titles/{id}/payer-payments': { action: 'title.payer_payment', target: 'title' },

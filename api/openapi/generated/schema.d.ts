@@ -278,7 +278,7 @@ export interface paths {
         };
         /**
          * The audit trail, filtered, newest first, by cursor
-         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id and the record before and after. Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers.
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -298,7 +298,7 @@ export interface paths {
         };
         /**
          * The same page of the audit trail as CSV
-         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id and the record before and after. Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers. Columns: occurred_at, actor_type, actor_id, actor_email, action, target_type, target_id, ip, user_agent, request_id, before, after, prev_hash, hash; the next page's cursor is in the Link header (rel="next").
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers. Columns: occurred_at, actor_type, actor_id, actor_email, action, target_type, target_id, ip, user_agent, request_id, before, after, prev_hash, hash; the next page's cursor is in the Link header (rel="next").
          */
         get: operations["exportAuditEvents"];
         put?: never;
@@ -427,6 +427,26 @@ export interface paths {
          * @description Backoffice users with backoffice:decide (role approver). 409 operation_cannot_be_approved when the operation is no longer WAITING_APPROVAL. Four-eyes: when `approvals_required` is 2, the first approval answers 200 with the operation still WAITING_APPROVAL and the approval in `approvals`; the same approver again is 409 approver_already_approved; the approval of a second approver moves it on. A deny by any approver ends it.
          */
         post: operations["approveOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/operations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an operation of any originator before the money moves, with a reason
+         * @description Backoffice users with backoffice:decide (role approver): the integrator's cancellation, by staff, in the same states (WAITING_APPROVAL, APPROVED_DIRECT, PRE_APPROVED, CONTRACT_ERROR, CONTRACT_SENT, DISBURSEMENT_FAILED); 409 operation_cannot_be_cancelled in any other. The audit row (`operation.cancel`) is written with the cancellation, in its transaction.
+         */
+        post: operations["backofficeCancelOperation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2080,7 +2100,9 @@ export interface components {
                 /** @enum {string} */
                 type: "user" | "client" | "system";
             };
+            /** @description What the action did, as the system recorded it: never what the request sent */
             after: unknown;
+            /** @description The state before the action, as the system read it */
             before: unknown;
             hash: string;
             /** Format: uuid */
@@ -2089,6 +2111,8 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             prev_hash: string;
+            /** @description What the request sent (its own fields, after the schema refused any other); null when it sent nothing and on rows written before it was kept */
+            request: unknown;
             request_id: string | null;
             target: null | {
                 id: string;
@@ -6596,6 +6620,181 @@ export interface operations {
             };
         };
     };
+    backofficeCancelOperation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 16 to 80 characters, scoped per originator, kept 24 hours. A UUID is recommended. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled operation */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     backofficeResendContract: {
         parameters: {
             query?: never;
@@ -6608,10 +6807,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Nothing is read from the body: none, or any JSON, is accepted and ignored */
         requestBody?: {
             content: {
-                "application/json": unknown;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -6973,10 +7171,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Nothing is read from the body: none, or any JSON, is accepted and ignored */
         requestBody?: {
             content: {
-                "application/json": unknown;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
