@@ -32,6 +32,7 @@ import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/routes';
+import { checkpointRoutes } from './audit/checkpoint-routes';
 import { auditRefusals } from './audit/refusals';
 import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
+    checkpointRoutes({ db, cipher: new CipherRing(config.payloadKeys), checkpointLog: config.audit.checkpointLog, audit }),
     staffRoutes({ service: new StaffService(config), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),

@@ -21,6 +21,7 @@ export const STAFF_ACTIONS: Record<string, { action: string; target?: string }> 
   'POST /v1/backoffice/codec/decode': { action: 'codec.decode' },
   'POST /v1/backoffice/collection/sweep': { action: 'collection.sweep' },
   'POST /v1/backoffice/test-clocks/{id}/advance': { action: 'test_clock.advance', target: 'test_clock' },
+  'POST /v1/backoffice/audit/checkpoints': { action: 'audit.checkpoint' },
 };
 
 /** Staff-only routes that are not GETs yet change no record, each with why it needs no audit row. */

@@ -1,3 +1,4 @@
+import { checkpointPaths, checkpointSchemas } from '../audit/checkpoint-openapi';
 import { components } from './components';
 import type { ServiceEnv } from '../../platform/config/config';
 import { platformPaths } from '../platform/openapi';
@@ -86,6 +87,7 @@ const PARTS: Part[] = [
   { paths: eventPaths, schemas: eventSchemas },
   { paths: systemPaths, schemas: systemSchemas },
   { paths: auditPaths, schemas: auditSchemas },
+  { paths: checkpointPaths, schemas: checkpointSchemas },
   { paths: staffPaths, schemas: staffSchemas },
   { paths: testClockPaths, schemas: testClockSchemas },
 ];

@@ -66,6 +66,12 @@ export class AuditEventsRepository {
     return (await query).map(toRow);
   }
 
+  /** The hash of the row at `seq`, or null when the trail has no such row. */
+  async hashAt(seq: number): Promise<string | null> {
+    const row = await this.db('audit_events').select('hash').where({ seq }).first();
+    return row ? String(row.hash) : null;
+  }
+
   /** The chain in order, a page at a time, from after `afterSeq`. */
   async chainPage(afterSeq: number, size: number): Promise<AuditEventRow[]> {
     return (await this.db('audit_events').select(COLUMNS).where('seq', '>', afterSeq).orderBy('seq').limit(size)).map(toRow);

@@ -5,7 +5,7 @@
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from '../crypto/cipher-ring';
 import { LEAST_LOG2N, PASSWORD_LOG2N } from '../crypto/passwords';
-import { checkDeployment, UnsafeSetting } from './checks';
+import { checkDeployment, DEV_CHECKPOINT_LOG, UnsafeSetting } from './checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../../domain/client-address';
 import { DEFAULT_TASK_QUEUE } from '../../domain/workflow-ids';
 import type { SamplingSettings, TracingSettings } from '../telemetry/tracing';
@@ -54,6 +54,12 @@ export interface Config {
   /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
+  /**
+   * The audit chain's signed checkpoints (issue #45): `checkpointLog` is the append-only file outside
+   * Postgres each checkpoint is also written to (a mounted volume whose writers are not the database's
+   * administrators); production refuses the development default, `.data/audit-checkpoints.jsonl`.
+   */
+  audit: { checkpointLog: string };
   /**
    * Collecting titles by PIX (issue #31): the originators' collection PSP through API Pix, its OAuth2
    * client, and the secret its webhooks are signed with; `callbackSecret` null turns collection off
@@ -287,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
       tls: tlsSettings(env, 'PIX_COLLECTION'),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
+    audit: { checkpointLog: str(env, 'AUDIT_CHECKPOINT_LOG', DEV_CHECKPOINT_LOG) },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
     metrics: { host: str(env, 'METRICS_HOST', '127.0.0.1'), port: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null },

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newCipherKeyEntry } from '../../platform/crypto/cipher-ring';
 
 /** The least environment `loadConfig` accepts: what every deployment must set (issue #13: no defaults for these). */
@@ -19,6 +21,6 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
     SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
     ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17',
     // Collection by PIX off unless a test turns it on with a real-looking client secret.
-    PIX_COLLECTION_CALLBACK_SECRET: '', ...overrides,
+    PIX_COLLECTION_CALLBACK_SECRET: '', AUDIT_CHECKPOINT_LOG: join(tmpdir(), 'audit-checkpoints-prod-test.jsonl'), ...overrides,
   };
 }
