@@ -17,8 +17,8 @@ const filters = [
   { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,18}$', maxLength: 18 }, description: 'next_cursor of the previous page' },
 ];
 
-const description = 'The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, '
-  + 'payer payment, payload decode) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and '
+const description = 'The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, cancel, retry-disbursement, send-for-signature, '
+  + 'payer payment, payload decode, collection sweep, test-clock advance, audit checkpoint) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and '
   + 'DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row\'s hash), which `npm run audit:verify` walks. For admins and approvers.';
 
 export const auditSchemas = {

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { buildUser, loginAs } from '../support/factories';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { createDirect, directBody, operationsStack } from '../support/operations';
-import { testDb } from '../support/stack';
+import type { Payload } from '@temporalio/common';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { EncryptionCodec } from '../../platform/crypto/payload-codec';
+import { testConfig, testDb } from '../support/stack';
+import { connectTestClient } from '../support/temporal';
 import { receivable } from '../support/simulate';
 
 interface Row { action: string; actor: { id: string }; before: unknown; after: unknown; request: unknown; request_id: string }
@@ -50,6 +54,28 @@ describe('audit rows of staff decisions', function () {
       before: { lifecycle_status: 'WAITING_APPROVAL' }, after: { lifecycle_status: 'DENIED' }, request: { reason: 'test' }, request_id: `deny-${id}`,
     }]);
     expect(await statusOf(id)).to.equal('DENIED');
+
+    // The who and from where travelled in the update, sealed by the payload codec: the history as
+    // the server stores it has none of it in clear, and opening its payloads with the codec shows it.
+    const temporal = await connectTestClient(false);
+    try {
+      const history = await temporal.workflow.getHandle(`operation-${id}`).fetchHistory();
+      const payloads: Payload[] = [];
+      const walk = (value: unknown): void => {
+        if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
+        const candidate = value as Payload;
+        if (candidate.data instanceof Uint8Array && candidate.metadata) payloads.push(candidate);
+        else Object.values(value).forEach(walk);
+      };
+      walk(history);
+      expect(payloads).to.not.deep.equal([]);
+      const text = (list: Payload[]) => list.map((p) => Buffer.from(p.data ?? []).toString('latin1')).join('\n');
+      expect(text(payloads)).to.not.include(approver.email);
+      const opened = await new EncryptionCodec(new CipherRing(testConfig().payloadKeys)).decode(payloads);
+      expect(text(opened)).to.include(approver.email).and.include(`deny-${id}`);
+    } finally {
+      await temporal.connection.close();
+    }
   });
 
   it('records an approval, a staff cancellation, a re-dispatch and a disbursement retry with the state the system reached, each row there with its answer', async () => {

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
-import { anotherApi, sharedSandbox, testDb } from '../support/stack';
-import { ApiClient } from '../support/http';
+import { testDb } from '../support/stack';
 import { Child, startChild } from '../support/child-process';
 import { buildUser, loginAs } from '../support/factories';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
 import { receivable } from '../support/simulate';
-import { TcpProxy } from '../support/tcp-proxy';
+import { ownQueueWithProxiedDatabase, WORKER_READY } from '../support/reliability';
 import { eventually } from '../support/webhooks';
-
-const READY = /worker polling task queue/;
 
 /**
  * An approval the workflow accepted is written by the activity that applies it, with its audit row
@@ -49,18 +45,7 @@ describe('a staff decision and its audit row across faults', function () {
   }
 
   async function stackOnProxy() {
-    const sandbox = await sharedSandbox();
-    const taskQueue = `audit-faults-${randomUUID()}`;
-    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: taskQueue });
-    const database = new URL(process.env.DATABASE_URL!);
-    const proxy = await TcpProxy.start({ host: database.hostname, port: Number(database.port) });
-    const proxied = new URL(database);
-    proxied.port = String(proxy.port);
-    const workerEnv = {
-      ESIGN_URL: sandbox.esignUrl, PIX_URL: sandbox.pixUrl, TEMPORAL_TASK_QUEUE: taskQueue, DATABASE_URL: process.env.DATABASE_URL!,
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, PUBLIC_URL: api.url, LOG_LEVEL: 'error', SERVICE_ENV: 'dev',
-    };
-    const client = new ApiClient(api.url);
+    const { client, proxy, workerEnv, proxiedDatabaseUrl } = await ownQueueWithProxiedDatabase();
     const { token } = await buildOperationsIntegrator(client);
     const approver = await loginAs(client, await buildUser({ roles: ['approver'] }));
     const waiting = async () => {
@@ -68,12 +53,12 @@ describe('a staff decision and its audit row across faults', function () {
       await untilStatus(client, token, created.body.id, 'WAITING_APPROVAL', 60_000);
       return created.body.id as string;
     };
-    return { client, proxy, workerEnv, proxiedUrl: proxied.toString(), approver, waiting };
+    return { client, proxy, workerEnv, proxiedUrl: proxiedDatabaseUrl, approver, waiting };
   }
 
   it('Postgres down between the acceptance and the write: neither is seen until it is back, then both, once', async () => {
     const { client, proxy, workerEnv, proxiedUrl, approver, waiting } = await stackOnProxy();
-    const worker = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: proxiedUrl }, READY);
+    const worker = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: proxiedUrl }, WORKER_READY);
     try {
       const id = await waiting();
       const stop = watch(id);
@@ -98,14 +83,14 @@ describe('a staff decision and its audit row across faults', function () {
 
   it('the worker killed while the approval is being written: the next worker writes both, once', async () => {
     const { client, proxy, workerEnv, proxiedUrl, approver, waiting } = await stackOnProxy();
-    const dying: Child = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: proxiedUrl }, READY);
+    const dying: Child = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: proxiedUrl }, WORKER_READY);
     let survivor: Child | undefined;
     try {
       const id = await waiting();
       // The first worker has the workflow cached, so the approval's task goes to it; its local
       // activity hangs on the frozen database until the worker is killed, and the task then goes
       // to the survivor once its 10 s timeout passes, within the api's update deadline.
-      survivor = await startChild('worker/main.ts', workerEnv, READY);
+      survivor = await startChild('worker/main.ts', workerEnv, WORKER_READY);
       const stop = watch(id);
       proxy.freeze();
       const approving = client.post(`/v1/backoffice/operations/${id}/approve`, { note: 'across a crash' }, { token: approver });

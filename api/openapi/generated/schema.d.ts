@@ -298,7 +298,7 @@ export interface paths {
         };
         /**
          * The audit trail, filtered, newest first, by cursor
-         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers.
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, cancel, retry-disbursement, send-for-signature, payer payment, payload decode, collection sweep, test-clock advance, audit checkpoint) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -318,7 +318,7 @@ export interface paths {
         };
         /**
          * The same page of the audit trail as CSV
-         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, payer payment, payload decode) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers. Columns: occurred_at, actor_type, actor_id, actor_email, action, target_type, target_id, ip, user_agent, request_id, before, after, prev_hash, hash; the next page's cursor is in the Link header (rel="next").
+         * @description The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, cancel, retry-disbursement, send-for-signature, payer payment, payload decode, collection sweep, test-clock advance, audit checkpoint) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row's hash), which `npm run audit:verify` walks. For admins and approvers. Columns: occurred_at, actor_type, actor_id, actor_email, action, target_type, target_id, ip, user_agent, request_id, before, after, prev_hash, hash; the next page's cursor is in the Link header (rel="next").
          */
         get: operations["exportAuditEvents"];
         put?: never;
