@@ -1,6 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import type { AuditedRequest } from '../domain/audit-chain';
 import { eventId, EventType } from '../domain/events';
+import { AuditEventsRepository } from '../db/repositories/audit-events';
 import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
@@ -40,11 +42,22 @@ function found(op: LifecycleOperation | undefined, operationId: string): Lifecyc
 }
 
 /**
- * Moves the read model to `to` from a state the table (domain/operation-lifecycle.ts) allows it
- * from, and records the event of the move, in one transaction. A retry after a commit finds the
- * row already in `to`, or past it, and changes nothing (`readModelMove`).
+ * A staff decision's audit row, in the transaction of the change it records: both commit or
+ * neither. `before` and `after` are what the system saw and did; the request's fields stay under `request`.
  */
-export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown>; at?: string }): Promise<LifecycleOperation | null> {
+async function auditDecision(trx: Knex, audit: AuditedRequest | undefined, operationId: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
+  if (!audit) return;
+  const { action, ...who } = audit;
+  await new AuditEventsRepository(trx).append({ ...who, action, target: { type: 'operation', id: operationId }, before, after });
+}
+
+/**
+ * Moves the read model to `to` from a state the table (domain/operation-lifecycle.ts) allows it
+ * from, and records the event of the move, and the staff decision's audit row when a person asked
+ * for it, in one transaction. A retry after a commit finds the row already in `to`, or past it,
+ * and changes nothing (`readModelMove`), so the decision has exactly one row.
+ */
+export async function moveOperation(db: Knex, args: { operationId: string; workflowId: string; to: LifecycleStatus; columns?: MoveColumns; data?: Record<string, unknown>; at?: string; audit?: AuditedRequest }): Promise<LifecycleOperation | null> {
   const moved = await db.transaction(async (trx) => {
     const operations = new OperationLifecycleRepository(trx);
     const op = found(await operations.lock(args.operationId), args.operationId);
@@ -63,6 +76,7 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
         data: { ...baseData(updated), ...args.data },
       });
     }
+    await auditDecision(trx, args.audit, op.id, { lifecycle_status: op.lifecycleStatus }, { lifecycle_status: updated.lifecycleStatus });
     return updated;
   });
   // Counted when the caller's transaction, if any, commits: a rolled-back move is retried and counted then.
@@ -106,7 +120,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       });
     },
 
-    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string; at?: string }): Promise<void> {
+    async transitionOperation(args: { operationId: string; workflowId: string; to: LifecycleStatus; decidedBy?: string; note?: string | null; errorCode?: string; at?: string; audit?: AuditedRequest }): Promise<void> {
       const approvedAt = stampOf(args);
       await moveOperation(db, {
         ...args,
@@ -115,16 +129,22 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
       });
     },
 
-    /** One approval of a four-eyes pair, as the workflow took it. */
-    async recordApproval(args: { operationId: string; userId: string; email: string; approvedAt: string }): Promise<void> {
-      await new OperationApprovalsRepository(db).record(args);
+    /** One approval of a four-eyes pair, as the workflow took it, with its audit row when it carries one. */
+    async recordApproval({ audit, ...approval }: { operationId: string; userId: string; email: string; approvedAt: string; audit?: AuditedRequest }): Promise<void> {
+      await db.transaction(async (trx) => {
+        const approvals = new OperationApprovalsRepository(trx);
+        if (!(await approvals.record(approval)) || !audit) return;
+        const op = found(await new OperationLifecycleRepository(trx).byId(approval.operationId), approval.operationId);
+        const given = (await approvals.of([op.id])).get(op.id)!.length;
+        await auditDecision(trx, audit, op.id, { lifecycle_status: op.lifecycleStatus, approvals: given - 1 }, { lifecycle_status: op.lifecycleStatus, approvals: given });
+      });
     },
 
     /**
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
      * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
-    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null; at?: string }): Promise<void> {
+    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null; at?: string; audit?: AuditedRequest }): Promise<void> {
       await db.transaction(async (trx) => {
         const moved = await moveOperation(trx, {
           ...args,

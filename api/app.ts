@@ -32,6 +32,7 @@ import { platformRoutes } from './platform/routes';
 import { authRoutes } from './auth/routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/routes';
+import { checkpointRoutes } from './audit/checkpoint-routes';
 import { auditRefusals } from './audit/refusals';
 import { staffRoutes } from './staff/routes';
 import { StaffService } from './staff/staff-service';
@@ -124,8 +125,9 @@ export function createApp(deps: AppDeps): Express {
     operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, sefaz }),
     stockRoutes({ db, temporal: deps.temporal, config, now, sefaz }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
-    backofficeRoutes({ db, audit, temporal: deps.temporal, config, esign, now }),
+    backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),
+    checkpointRoutes({ db, cipher: new CipherRing(config.payloadKeys), checkpointLog: config.audit.checkpointLog, audit }),
     staffRoutes({ service: new StaffService(config, mailSender(config.mail, config.providers.timeoutMs), logger), audit, now }),
     systemRoutes(new Date(deps.startedAt ?? Date.now())),
     providerCallbackRoutes({ db, temporal: deps.temporal }),

@@ -14,6 +14,8 @@ export interface AuditFields {
   requestId: string | null;
   before: unknown;
   after: unknown;
+  /** What the request sent, apart from the outcome the system recorded in `before`/`after`. */
+  request?: unknown;
 }
 
 /**
@@ -27,6 +29,9 @@ export function auditActorOf(principal: Principal | undefined): AuditFields['act
     : { type: 'client', id: principal.credentialId, client_id: principal.clientId };
 }
 
+/** Who asked for a staff action and from where, carried to whatever writes the action's row. */
+export type AuditedRequest = Pick<AuditFields, 'actor' | 'ip' | 'userAgent' | 'requestId' | 'request'> & { action: string };
+
 /** The hash before the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -34,6 +39,8 @@ export function auditHash(fields: AuditFields, prevHash: string): string {
   const row = {
     id: fields.id, occurred_at: fields.occurredAt.toISOString(), actor: fields.actor, action: fields.action, target: fields.target,
     ip: fields.ip, user_agent: fields.userAgent, request_id: fields.requestId, before: fields.before ?? null, after: fields.after ?? null,
+    // Absent, not null, when unset: rows from before the column hash as they always did.
+    request: fields.request ?? undefined,
   };
   return createHash('sha256').update(`${prevHash}\n${canonicalJson(row)}`).digest('hex');
 }

@@ -3,8 +3,8 @@ import { v5 as uuidv5 } from 'uuid';
 /**
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
  * `operation.flagged` of the double-assignment signal), then the title, payable and operation
- * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready` and
- * `pix_charge.expired` of collection by PIX.
+ * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready`,
+ * `pix_charge.expired` of collection by PIX, and `audit.checkpoint` (a signed head of the audit chain).
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -29,6 +29,7 @@ export const EVENT_TYPES = [
   'webhook_endpoint.disabled',
   'test_clock.ready',
   'pix_charge.expired',
+  'audit.checkpoint',
 ] as const;
 
 /**
@@ -71,6 +72,7 @@ const OBJECT_KEY: Record<string, string> = {
   test_clock: 'test_clock_id',
   // A title's charge is part of the title: its events are ordered among the title's.
   pix_charge: 'title_id',
+  audit: 'checkpoint_id',
 };
 
 export function objectKeyOf(type: EventType): string {

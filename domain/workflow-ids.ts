@@ -14,3 +14,6 @@ export const DEFAULT_TASK_QUEUE = 'operations';
  */
 export const collectionSweepScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'pix-collection-sweep' : `pix-collection-sweep-${taskQueue}`);
+
+/** The hourly audit checkpoint's Schedule for the workers of `taskQueue` (issue #45), per queue like the sweep's. */
+export const auditCheckpointScheduleId = (taskQueue: string): string => `audit-checkpoint-${taskQueue}`;

@@ -15,10 +15,17 @@ import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
 import { freeLowPort } from './lib/ports.mjs';
 import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
+import { auditStaffActions } from './lib/chaos-staff-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
-// domain/workflow-ids.ts's collectionSweepScheduleId on the cluster's default task queue (this script runs without tsx).
+// domain/workflow-ids.ts's collectionSweepScheduleId and auditCheckpointScheduleId on the cluster's default task queue (this script runs without tsx).
 const COLLECTION_SWEEP_SCHEDULE_ID = 'pix-collection-sweep';
+const AUDIT_CHECKPOINT_SCHEDULE_ID = 'audit-checkpoint-operations';
+// One journey in five is a staff journey: 2 x 125,000.00, above the dev seed's auto-approval (50,000.00)
+// and four-eyes (200,000.00) limits, approved by the seed's approver and a second one made for the run.
+const STAFF_EVERY = 5;
+const STAFF_AMOUNT = '125000.00';
+const APPROVERS = [{ email: 'backoffice@example.com', password: 'backoffice-dev-password' }, { email: 'chaos-approver2@example.com', password: 'backoffice-dev-password' }];
 // After the load, the journeys still under way have this long to finish (the run waits only for
 // those). 120 s was short for one fault-delayed journey in a quiet fresh-clone run: it reached PAID
 // 1 s before its deadline, so its PIX, applied afterwards, was counted as a journey that stopped.
@@ -30,6 +37,7 @@ const between = (lo, hi) => lo + Math.random() * (hi - lo);
 const ca = await generate([{ name: 'commonName', value: 'Chaos CA' }], { keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }] });
 const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert }, extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }, { name: 'extKeyUsage', serverAuth: true }] });
 const received = new Map(); // event_id -> times
+const CHECKPOINT_LOG = path.join(ROOT, '.data', 'chaos', 'audit-checkpoints.jsonl');
 let receiver = null;
 // Below the ephemeral range: the receiver is stopped for a minute and listens again on the same
 // port, which an outgoing connection could have taken meanwhile if the port were an ephemeral one.
@@ -67,6 +75,8 @@ const cluster = await startCluster({
     WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOKS_EXTRA_CA_PEM: ca.cert,
     // Short enough that a receiver down for a minute is caught up within the drain.
     WEBHOOK_RETRY_SCHEDULE_MS: '0,2000,5000,10000,20000,30000,30000,30000',
+    // Inside the run's fresh data folder: every api and worker appends its checkpoints there.
+    AUDIT_CHECKPOINT_LOG: CHECKPOINT_LOG,
     ...UNEXHAUSTED_RATE_LIMITS,
   },
 });
@@ -80,6 +90,22 @@ try {
   const { requests } = driver;
   const call = (...args) => driver.call(...args);
   await driver.login();
+  // The second approver: the seed's approver account copied under another e-mail (same password),
+  // so four-eyes has two people to ask; made by SQL, as nobody's staff action.
+  const setup = new pg.Client({ connectionString: cluster.databaseUrl });
+  await setup.connect();
+  await setup.query(`insert into users (id, email, name, password_hash, kind, originator_id, scopes, roles)
+    select gen_random_uuid(), $1, 'Chaos Second Approver', password_hash, kind, originator_id, scopes, roles from users where email = $2
+    on conflict (email) do nothing`, [APPROVERS[1].email, APPROVERS[0].email]);
+  await setup.end();
+  const approvers = [];
+  for (const { email, password } of APPROVERS) {
+    const staff = new ApiDriver(api);
+    // One record of every request, staff's too: the audit judges each answer the same way.
+    staff.requests = requests;
+    await staff.loginStaff(email, password);
+    approvers.push(staff);
+  }
   const subscription = await call('POST', '/v1/webhooks', { body: { url: `https://127.0.0.1:${receiverPort}/hooks`, events: ['operation.created', 'operation.approved', 'operation.contract_signed', 'operation.paid', 'title.paid'] } });
   if (subscription.status !== 201) throw new Error(`webhook registration answered ${subscription.status}: ${JSON.stringify(subscription.body)}`);
 
@@ -167,17 +193,22 @@ try {
 
   // The hourly collection sweep, run every 15 s instead (through its Temporal Schedule, as in
   // production), so the PIX whose webhooks are lost reach their titles within the run.
+  // The hourly audit checkpoint every minute instead, so the faults fall between checkpoints.
   let sweeping = true;
   const sweeps = { triggered: 0, failed: 0, error: null };
+  const checkpoints = { triggered: 0, failed: 0 };
   const sweeper = (async () => {
     const client = new Client({ connection: await Connection.connect({ address: cluster.temporal.address }) });
-    while (sweeping) {
+    for (let round = 1; sweeping; round += 1) {
       await sleep(15_000);
       try {
         await client.schedule.getHandle(COLLECTION_SWEEP_SCHEDULE_ID).trigger();
         sweeps.triggered += 1;
       } catch {
         sweeps.failed += 1;
+      }
+      if (round % 4 === 0) {
+        await client.schedule.getHandle(AUDIT_CHECKPOINT_SCHEDULE_ID).trigger().then(() => { checkpoints.triggered += 1; }, () => { checkpoints.failed += 1; });
       }
     }
     await client.connection.close();
@@ -186,9 +217,10 @@ try {
   const running = [];
   while (Date.now() - t0 < LOAD_MS) {
     // Every journey's second title is paid by PIX; one in three of those webhooks is lost.
-    const j = { n: journeys.length, stage: 'creating', error: null };
+    const j = { n: journeys.length, stage: 'creating', error: null, staff: journeys.length % STAFF_EVERY === STAFF_EVERY - 1 };
     journeys.push(j);
-    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS, pixWebhook: j.n % 3 === 0 ? 'lost' : 'once' }).catch((err) => { j.error = err.message; }));
+    const staff = j.staff ? { approvers, amount: STAFF_AMOUNT } : {};
+    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS, pixWebhook: j.n % 3 === 0 ? 'lost' : 'once', ...staff }).catch((err) => { j.error = err.message; }));
     await sleep(1_500);
   }
   say(`chaos: load done (${journeys.length} journeys); draining`);
@@ -297,6 +329,8 @@ try {
     select count(*)::int as wrong from expected e full join exposure_counters c using (originator_id, scope, entity_id)
     where coalesce(e.amount, 0) <> coalesce(c.open_exposure, 0)`);
   check('exposure counters differing from sums of titles', 0, exposure.wrong);
+
+  await auditStaffActions({ db, cluster, journeys, checkpoints, temporal, check, scheduleId: AUDIT_CHECKPOINT_SCHEDULE_ID, log: CHECKPOINT_LOG });
 
   /** The events of the operation workflow a request touched, from 15 s before it to 5 s after its answer, timed from its start. */
   async function workflowEventsAround(r) {

@@ -13,6 +13,8 @@ import { HttpPixProvider } from '../providers/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
 import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
 import { ApiPixClient } from '../providers/api-pix-client';
+import { createAuditCheckpointActivities } from '../activities/audit-checkpoint';
+import { CipherRing } from '../platform/crypto/cipher-ring';
 
 export interface ActivityDeps {
   db: Knex;
@@ -35,5 +37,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createTestClockActivities({ db }),
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
+    ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
   };
 }

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AuditedRequest } from '../domain/audit-chain';
 import type { LifecycleStatus } from '../domain/operation-lifecycle';
 import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../domain/lifecycle-messages';
 import type { OperationClockState } from './operation-clock';
@@ -50,12 +51,18 @@ export interface OperationState {
 export interface Approver { userId: string; email: string }
 export interface Approval extends Approver { approvedAt: string }
 
+/**
+ * A staff decision carries its request's who, from where and request id (`audit`), so the activity
+ * that applies it writes the audit row in its own transaction; absent in histories recorded before
+ * it and on an integrator's request, which writes no row.
+ */
+interface Audited { audit?: AuditedRequest }
 /** `approver` names the person for the four-eyes rule; absent in histories recorded before it. */
-export interface ApproveInput { decidedBy: string; note?: string | null; approver?: Approver }
-export interface DenyInput { decidedBy: string; reason: string }
-export interface CancelInput { requestedBy: string; reason?: string | null }
-export interface DispatchInput { embedded?: boolean | null }
-export interface RetryInput { requestedBy: string }
+export interface ApproveInput extends Audited { decidedBy: string; note?: string | null; approver?: Approver }
+export interface DenyInput extends Audited { decidedBy: string; reason: string }
+export interface CancelInput extends Audited { requestedBy: string; reason?: string | null }
+export interface DispatchInput extends Audited { embedded?: boolean | null }
+export interface RetryInput extends Audited { requestedBy: string }
 export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
 
 export const stateQuery = defineQuery<OperationState>('state');

@@ -5,6 +5,7 @@ import type { OperationState, OperationWorkflowInput } from './operation-message
 import type { operationWorkflow } from './operation';
 import { OperationClock } from './operation-clock';
 import { LIFECYCLE_STATUS } from '../domain/search-attributes';
+import type { AuditedRequest } from '../domain/audit-chain';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
@@ -20,6 +21,8 @@ export function failureCode(err: unknown, fallback: string): string | null {
 export interface RequestBy {
   requestedBy: string;
   reason: string | null;
+  /** A staff request's audit context: the move that honours it writes the row. */
+  audit?: AuditedRequest;
 }
 
 interface PendingRequest {
@@ -118,6 +121,11 @@ export class OperationRun {
     return this.pending?.kind === 'retryDisbursement';
   }
 
+  /** The audit context of the retry asked for, read before the move that honours (and clears) it. */
+  get retryAudit(): AuditedRequest | undefined {
+    return this.pending?.kind === 'retryDisbursement' ? this.pending.by.audit : undefined;
+  }
+
   /** Validator of a pending request: refused while another is pending or the state does not accept it. */
   refuseUnlessAccepted(kind: PendingRequestKind): void {
     if (this.busy || this.recordingApproval || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
@@ -153,7 +161,7 @@ export class OperationRun {
    * The workflow's own state moves first, so an update validated while the read model is being
    * written already sees the new state (a client reacting to the read model is never refused).
    */
-  async moveTo(to: LifecycleStatus, extra: { decidedBy?: string; note?: string | null; errorCode?: string } = {}): Promise<void> {
+  async moveTo(to: LifecycleStatus, extra: { decidedBy?: string; note?: string | null; errorCode?: string; audit?: AuditedRequest } = {}): Promise<void> {
     this.setStatus(to);
     this.moving += 1;
     try {
@@ -178,7 +186,7 @@ export class OperationRun {
       this.state.lastError = code;
     }
     await this.ops.releaseOperation({
-      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, ...this.at(),
+      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, audit: cancel.audit, ...this.at(),
     });
     this.setStatus('CANCELLED');
   }

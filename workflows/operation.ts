@@ -22,8 +22,8 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   // Handlers first, before any await, or an early update would find none.
   setHandler(stateQuery, () => run.state);
   // Honoured by the phase at rest (CANCELLED) or refused by the move that wins (SIGNED): see OperationRun.setStatus.
-  setHandler(cancelUpdate, ({ requestedBy, reason }) => {
-    const answer = run.request('cancel', { requestedBy, reason: reason ?? null });
+  setHandler(cancelUpdate, ({ requestedBy, reason, audit }) => {
+    const answer = run.request('cancel', { requestedBy, reason: reason ?? null, audit });
     contract.stopDispatch();
     return answer;
   }, { validator: (_input: CancelInput) => run.refuseUnlessAccepted('cancel') });

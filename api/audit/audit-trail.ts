@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
-import { auditActorOf, type AuditFields } from '../../domain/audit-chain';
+import { auditActorOf, type AuditedRequest, type AuditFields } from '../../domain/audit-chain';
 import { AuditEventsRepository } from '../../db/repositories/audit-events';
 
 export interface AuditEntry {
@@ -8,8 +8,22 @@ export interface AuditEntry {
   target?: AuditFields['target'];
   before?: unknown;
   after?: unknown;
+  /** What the request sent (its own fields), kept apart from the outcome. */
+  request?: unknown;
   /** Who, when the request's principal does not say (a sign-in names the account tried). */
   actor?: AuditFields['actor'];
+}
+
+/**
+ * The request's who, from where and request id for `action`, with what it sent: what a workflow
+ * update carries so the activity that applies the action writes its row (sealed by the payload
+ * codec with the rest of the update).
+ */
+export function auditedRequest(req: Request, action: string, request?: unknown): AuditedRequest {
+  return {
+    action, actor: auditActorOf(req.ctx.principal), ip: req.ctx.clientIp, userAgent: req.get('User-Agent') ?? null, requestId: req.ctx.requestId,
+    request: request === undefined ? null : request,
+  };
 }
 
 /**
@@ -22,10 +36,9 @@ export class AuditTrail {
   constructor(private readonly db: Knex) {}
 
   async record(req: Request, entry: AuditEntry, within: Knex = this.db): Promise<void> {
+    const { action, ...who } = auditedRequest(req, entry.action, entry.request);
     await new AuditEventsRepository(within).append({
-      actor: entry.actor ?? auditActorOf(req.ctx.principal), action: entry.action, target: entry.target ?? null,
-      ip: req.ctx.clientIp, userAgent: req.get('User-Agent') ?? null, requestId: req.ctx.requestId,
-      before: entry.before ?? null, after: entry.after ?? null,
+      ...who, action, actor: entry.actor ?? who.actor, target: entry.target ?? null, before: entry.before ?? null, after: entry.after ?? null,
     });
   }
 }

@@ -17,14 +17,14 @@ const filters = [
   { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,18}$', maxLength: 18 }, description: 'next_cursor of the previous page' },
 ];
 
-const description = 'The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, retry-disbursement, send-for-signature, '
-  + 'payer payment, payload decode) with actor, ip, user agent, request id and the record before and after. Append-only: the database refuses UPDATE and '
+const description = 'The audit trail, newest first: every staff action (sign-in success and failure, approve, deny, cancel, retry-disbursement, send-for-signature, '
+  + 'payer payment, payload decode, collection sweep, test-clock advance, audit checkpoint) with actor, ip, user agent, request id, the record before and after and, apart, what the request sent (`request`). Append-only: the database refuses UPDATE and '
   + 'DELETE; `hash` is the SHA-256 over the row and `prev_hash` (the previous row\'s hash), which `npm run audit:verify` walks. For admins and approvers.';
 
 export const auditSchemas = {
   AuditEvent: {
     type: 'object',
-    required: ['id', 'occurred_at', 'actor', 'action', 'target', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'],
+    required: ['id', 'occurred_at', 'actor', 'action', 'target', 'ip', 'user_agent', 'request_id', 'before', 'after', 'request', 'prev_hash', 'hash'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       occurred_at: { type: 'string', format: 'date-time' },
@@ -37,8 +37,9 @@ export const auditSchemas = {
       ip: { type: ['string', 'null'] },
       user_agent: { type: ['string', 'null'] },
       request_id: { type: ['string', 'null'] },
-      before: {},
-      after: {},
+      before: { description: 'The state before the action, as the system read it' },
+      after: { description: 'What the action did, as the system recorded it: never what the request sent' },
+      request: { description: 'What the request sent (its own fields, after the schema refused any other); null when it sent nothing and on rows written before it was kept' },
       prev_hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     },

@@ -3,10 +3,16 @@ import { AppError, errorCode } from '../../domain/errors';
 import type { Logger } from '../../platform/logger';
 import type { AuditTrail } from './audit-trail';
 
-/** The staff actions whose refusals and failures are audited as well as their successes, by documented route. */
-const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
+/**
+ * Every staff-only route that changes something, with its audit action: refusals and failures are
+ * audited here as well as successes where the action is applied (docs/operations.md lists where
+ * each row is written). test/unit/staff-routes-audited.test.ts walks the OpenAPI document and
+ * fails on a staff-only route that is neither here nor in STAFF_ROUTES_CHANGING_NOTHING.
+ */
+export const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
   'POST /v1/backoffice/operations/{id}/approve': { action: 'operation.approve', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/deny': { action: 'operation.deny', target: 'operation' },
+  'POST /v1/backoffice/operations/{id}/cancel': { action: 'operation.cancel', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/retry-disbursement': { action: 'operation.retry_disbursement', target: 'operation' },
   'POST /v1/backoffice/operations/{id}/contract/send-for-signature': { action: 'operation.send_for_signature', target: 'operation' },
   'POST /v1/backoffice/titles/{id}/payer-payments': { action: 'title.payer_payment', target: 'title' },
@@ -14,6 +20,16 @@ const STAFF_ACTIONS: Record<string, { action: string; target?: string }> = {
   'PATCH /v1/backoffice/users/{id}': { action: 'user.change', target: 'user' },
   'POST /v1/backoffice/role-grants/{id}/confirm': { action: 'role_grant.confirm', target: 'role_grant' },
   'POST /v1/backoffice/codec/decode': { action: 'codec.decode' },
+  'POST /v1/backoffice/collection/sweep': { action: 'collection.sweep' },
+  'POST /v1/backoffice/test-clocks/{id}/advance': { action: 'test_clock.advance', target: 'test_clock' },
+  'POST /v1/backoffice/audit/checkpoints': { action: 'audit.checkpoint' },
+};
+
+/** Staff-only routes that are not GETs yet change no record, each with why it needs no audit row. */
+export const STAFF_ROUTES_CHANGING_NOTHING: Record<string, string> = {
+  'POST /v1/backoffice/codec/session': 'sets a cookie holding the caller\'s own token for Temporal Web; nothing is stored',
+  'DELETE /v1/backoffice/codec/session': 'clears that cookie',
+  'POST /v1/backoffice/codec/encode': 'seals what the caller sent and answers it; shows no personal data and stores nothing',
 };
 
 /** The `{id}` of a path template, read from the request's path segment at the same place. */

@@ -6,7 +6,7 @@ import { handle, ok } from '../http/handle';
 function present(row: AuditEventRow) {
   return {
     id: row.id, occurred_at: row.occurredAt.toISOString(), actor: row.actor, action: row.action, target: row.target,
-    ip: row.ip, user_agent: row.userAgent, request_id: row.requestId, before: row.before, after: row.after, prev_hash: row.prevHash, hash: row.hash,
+    ip: row.ip, user_agent: row.userAgent, request_id: row.requestId, before: row.before, after: row.after, request: row.request ?? null, prev_hash: row.prevHash, hash: row.hash,
   };
 }
 

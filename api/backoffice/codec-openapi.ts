@@ -10,6 +10,7 @@ const base64 = { type: 'string', contentEncoding: 'base64', maxLength: 1_048_576
 const Payloads = {
   type: 'object',
   required: ['payloads'],
+  additionalProperties: false,
   properties: {
     payloads: {
       type: 'array',

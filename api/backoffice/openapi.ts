@@ -3,6 +3,8 @@ import { DOCUMENT_MAX_LENGTH, errors, staffActSecurity, idempotencyKey, json, js
 
 const timestamp = { type: 'string', format: 'date-time' };
 const amountFilter = { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: DECIMAL_STRING_MAX_LENGTH };
+/** A staff action that takes no fields: a body, when sent, must be empty, so nothing rides along into the record. */
+const noFields = jsonBody({ type: 'object', additionalProperties: false, properties: {}, maxProperties: 0 }, false);
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
 const temporalWebUrl = { type: ['string', 'null'], description: 'The operation\'s workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured' };
 
@@ -163,6 +165,7 @@ export const backofficePaths = {
         + '409 contract_already_exists (dispatched already) or operation_not_in_signable_state; 502 esign_*_failed: still CONTRACT_ERROR.',
       security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: noFields,
       responses: { 200: json('The operation, its contract sent', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 502, 503) },
     },
   },
@@ -222,7 +225,7 @@ export const approvalPaths = {
         + '409 approvers_not_independent when one of the two approvers created or last changed the other\'s account in the last 30 days.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
-      requestBody: jsonBody({ type: 'object', properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
+      requestBody: jsonBody({ type: 'object', additionalProperties: false, properties: { note: { type: ['string', 'null'], maxLength: 1000 } } }, false),
       responses: { 200: json('The operation, approved or with one approval of two', ref('ApprovedOperation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
@@ -232,8 +235,20 @@ export const approvalPaths = {
       description: 'Backoffice users with backoffice:decide; the reason is kept with the decision and sent in operation.denied. 409 when the operation is no longer WAITING_APPROVAL.',
       security: userSecurity('backoffice:decide'),
       parameters: [pathId('id'), idempotencyKey(false)],
-      requestBody: jsonBody({ type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
+      requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }),
       responses: { 200: json('The denied operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
+    },
+  },
+  '/v1/backoffice/operations/{id}/cancel': {
+    post: {
+      operationId: 'backofficeCancelOperation', tags: ['backoffice'], summary: 'Cancel an operation of any originator before the money moves, with a reason',
+      description: 'Backoffice users with backoffice:decide (role approver): the integrator\'s cancellation, by staff, in the same states '
+        + '(WAITING_APPROVAL, APPROVED_DIRECT, PRE_APPROVED, CONTRACT_ERROR, CONTRACT_SENT, DISBURSEMENT_FAILED); 409 operation_cannot_be_cancelled in any other. '
+        + 'The audit row (`operation.cancel`) is written with the cancellation, in its transaction.',
+      security: userSecurity('backoffice:decide'),
+      parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 500 } } }),
+      responses: { 200: json('The cancelled operation', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v1/backoffice/operations/{id}/retry-disbursement': {
@@ -242,6 +257,7 @@ export const approvalPaths = {
       description: 'Backoffice users with backoffice:act (analysts and approvers), after the PIX order was refused. 409 when the operation is not DISBURSEMENT_FAILED.',
       security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
+      requestBody: noFields,
       responses: { 200: json('The operation, disbursing again', ref('Operation')), ...errors(401, 403, 404, 409, 422, 429, 503) },
     },
   },

@@ -7,7 +7,7 @@ import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
 import { principalLabel } from '../../domain/principal';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { approveUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
+import { approveUpdate, cancelUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
 import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
@@ -18,7 +18,8 @@ import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { approvalProgress } from './approval-progress';
 import { requireIndependentApprover } from './independent-approvers';
-import type { AuditTrail } from '../audit/audit-trail';
+import { auditedRequest } from '../audit/audit-trail';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import type { Request } from 'express';
 import { renderOperation } from '../operations/presenter';
 import { WebhookSubscriptionRepository } from '../../db/repositories/webhooks';
@@ -30,7 +31,6 @@ const approverOf = (req: StaffRequest) => ({ userId: req.ctx.principal!.userId!,
 
 export interface BackofficeRouteDeps {
   db: Knex;
-  audit: AuditTrail;
   temporal: TemporalHandle;
   config: Config;
   esign: EsignProvider;
@@ -43,19 +43,18 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   const repository = new BackofficeRepository(deps.db);
 
   /**
-   * A staff decision through the workflow, recorded in the audit trail with the state before and after
-   * and what the request sent (a JSON body is parsed strictly: an object or an array, or none).
+   * A staff decision through the workflow. The update carries the request's who, from where and
+   * request id, and what it sent (`request`): the activity that applies the decision writes the
+   * audit row in the transaction of the change, and the update answers once both committed. A
+   * refusal is recorded by the error handler (api/audit/refusals.ts).
    */
-  async function decide(req: Request, action: string, sent: unknown, act: (workflowId: string) => Promise<unknown>) {
+  async function decide(req: Request, action: string, act: (workflowId: string, audit: AuditedRequest) => Promise<unknown>) {
     const id = String(req.params.id);
     const op = await repository.operation(id);
     if (!op) throw new NotFound('operation_not_found');
-    await act(operationWorkflowId(op.id));
+    const sent = req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0 ? req.body : null;
+    await act(operationWorkflowId(op.id), auditedRequest(req, action, sent));
     const operation = await renderOperation(deps.db, op.originatorId, op.id, 'read');
-    await deps.audit.record(req, {
-      action, target: { type: 'operation', id: op.id },
-      before: { lifecycle_status: op.lifecycleStatus }, after: { lifecycle_status: operation.lifecycle_status, ...(typeof sent === 'object' ? sent : {}) },
-    });
     return { op, operation };
   }
 
@@ -97,8 +96,8 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
     const sent = body<'approveOperation'>(req);
     await requireIndependentApprover(deps.db, String(req.params.id), approverOf(req).userId, deps.now());
-    const { op, operation } = await decide(req, 'operation.approve', sent, (workflowId) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
-      decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req),
+    const { op, operation } = await decide(req, 'operation.approve', (workflowId, audit) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
+      decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req), audit,
     }));
     const progress = await approvalProgress(deps.db, [op]);
     const approved: Schema<'ApprovedOperation'> = { ...operation, ...progress.get(op.id)! };
@@ -107,16 +106,22 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
 
   router.post('/v1/backoffice/operations/:id/deny', handle(async (req) => {
     const sent = body<'denyOperation'>(req);
-    return ok((await decide(req, 'operation.deny', sent, (workflowId) =>
-      executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: sent.reason }))).operation);
+    return ok((await decide(req, 'operation.deny', (workflowId, audit) =>
+      executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_denied', denyUpdate, { decidedBy: userOf(req), reason: sent.reason, audit }))).operation);
   }));
 
-  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', body<'retryDisbursement'>(req), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, PIX_MANUAL_RETRY.refusal, retryDisbursementUpdate, { requestedBy: userOf(req) }))).operation)));
+  router.post('/v1/backoffice/operations/:id/cancel', handle(async (req) => {
+    const sent = body<'backofficeCancelOperation'>(req);
+    return ok((await decide(req, 'operation.cancel', (workflowId, audit) =>
+      executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_cancelled', cancelUpdate, { requestedBy: userOf(req), reason: sent.reason, audit }))).operation);
+  }));
+
+  router.post('/v1/backoffice/operations/:id/retry-disbursement', handle(async (req) => ok((await decide(req, 'operation.retry_disbursement', (workflowId, audit) =>
+    executeWorkflowUpdate(deps, workflowId, PIX_MANUAL_RETRY.refusal, retryDisbursementUpdate, { requestedBy: userOf(req), audit }))).operation)));
 
   // Staff re-dispatch after CONTRACT_ERROR: the same workflow update as the integrator's route; the
   // answer is the operation, not the signers' URLs, which are the signers' credentials.
-  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', body<'backofficeResendContract'>(req), (workflowId) =>
-    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null }))).operation)));
+  router.post('/v1/backoffice/operations/:id/contract/send-for-signature', handle(async (req) => ok((await decide(req, 'operation.send_for_signature', (workflowId, audit) =>
+    executeWorkflowUpdate(deps, workflowId, 'contract_already_exists', sendForSignatureUpdate, { embedded: null, audit }))).operation)));
   return router;
 }

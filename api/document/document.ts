@@ -1,3 +1,4 @@
+import { checkpointPaths, checkpointSchemas } from '../audit/checkpoint-openapi';
 import { components } from '../openapi/components';
 import type { ServiceEnv } from '../../platform/config/config';
 import { platformPaths } from '../platform/openapi';
@@ -91,6 +92,7 @@ const PARTS: Part[] = [
   { paths: eventPaths, schemas: eventSchemas },
   { paths: systemPaths, schemas: systemSchemas },
   { paths: auditPaths, schemas: auditSchemas },
+  { paths: checkpointPaths, schemas: checkpointSchemas },
   { paths: staffPaths, schemas: staffSchemas },
   { paths: testClockPaths, schemas: testClockSchemas },
 ];

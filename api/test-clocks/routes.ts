@@ -99,7 +99,7 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
     if (!owner) throw new NotFound('test_clock_not_found');
     const sent = body<'backofficeAdvanceTestClock'>(req);
     const clock = await advance(owner, id, sent);
-    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, after: sent });
+    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, request: sent, after: { frozen_time: clock.frozen_time } });
     return ok(clock);
   }));
 

@@ -1,7 +1,7 @@
 import { clientScopes, DOCUMENT_MAX_LENGTH, errors, staffActSecurity, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref, timestampInput } from '../openapi/helpers';
 import { externalIdField } from '../payables/openapi';
 
-const body = jsonBody({
+const paymentSchema = {
   type: 'object',
   required: ['paid_amount_brl', 'external_id'],
   properties: {
@@ -9,7 +9,10 @@ const body = jsonBody({
     external_id: { ...externalIdField, description: 'The payment\'s own id (bank reference): unique per title' },
     paid_at: timestampInput({ type: ['string', 'null'], format: 'date-time', description: 'When the payer paid; default: when it is applied' }),
   },
-});
+};
+const body = jsonBody(paymentSchema);
+/** Staff's: nothing beyond the payment's fields, which the audit row keeps as its `request`. */
+const staffBody = jsonBody({ ...paymentSchema, additionalProperties: false });
 
 const rules = 'Applied by the title\'s workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): '
   + 'a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked '
@@ -76,7 +79,7 @@ export const titlePaymentPaths = {
       description: rules,
       security: staffActSecurity(),
       parameters: [pathId('id'), idempotencyKey(false)],
-      requestBody: body,
+      requestBody: staffBody,
       responses,
     },
   },

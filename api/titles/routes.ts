@@ -42,7 +42,10 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; au
     const by = { channel: 'BACKOFFICE' as const, recordedBy: principalLabel(req.ctx.principal!) };
     const sent = body<'recordPayerPayment'>(req);
     const payment = await recordPayerPayment(deps, uow.db, owner, titleId, sent, by);
-    await deps.audit.record(req, { action: 'title.payer_payment', target: { type: 'title', id: titleId }, after: sent });
+    await deps.audit.record(req, {
+      action: 'title.payer_payment', target: { type: 'title', id: titleId }, request: sent,
+      after: { payment_id: payment.id, paid_amount_brl: payment.paid_amount_brl, title_status: payment.title_status, remaining: payment.remaining, idempotent_replay: payment.idempotent_replay },
+    });
     return created(payment);
   }));
 

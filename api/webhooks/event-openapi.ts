@@ -110,6 +110,18 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
     summary: 'A title\'s PIX charge stopped being payable unpaid: the title turned OVERDUE and the charge was removed at the PSP',
     data: data(['title_id', ...operationIds, 'txid'], { ...title, txid: text, expired_at: timestamp, outstanding_balance: money }),
   },
+  'audit.checkpoint': {
+    summary: 'A signed head of the backoffice audit trail that covers staff actions on your operations or titles: keep it; `npm run audit:verify -- --checkpoints` checks the trail against the checkpoints kept',
+    data: data(['checkpoint_id', 'seq', 'hash', 'from_seq', 'signed_at', 'kid', 'jws'], {
+      checkpoint_id: uuid,
+      seq: { type: 'integer', format: 'int64', description: 'The last row of the trail the checkpoint covers' },
+      hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'That row\'s hash: the head of the chain' },
+      from_seq: { type: 'integer', format: 'int64', description: 'The first row not covered by the previous checkpoint' },
+      signed_at: timestamp,
+      kid: { type: 'string', description: 'The signing key, in GET /v1/.well-known/jwks.json' },
+      jws: { type: 'string', description: 'Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time}' },
+    }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

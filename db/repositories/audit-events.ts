@@ -19,14 +19,14 @@ export interface AuditFilters {
 /** One key for the whole chain: appends take turns, so each row links to the one before it. */
 const CHAIN_LOCK = 29_0001;
 
-const COLUMNS = ['seq', 'id', 'occurred_at', 'actor', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
+const COLUMNS = ['seq', 'id', 'occurred_at', 'actor', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'request', 'prev_hash', 'hash'];
 
 function toRow(row: Record<string, unknown>): AuditEventRow {
   return {
     seq: Number(row.seq), id: String(row.id), occurredAt: row.occurred_at as Date, actor: row.actor as AuditFields['actor'], action: String(row.action),
     target: row.target_type === null ? null : { type: String(row.target_type), id: String(row.target_id) },
     ip: row.ip as string | null, userAgent: row.user_agent as string | null, requestId: row.request_id as string | null,
-    before: row.before, after: row.after, prevHash: String(row.prev_hash), hash: String(row.hash),
+    before: row.before, after: row.after, request: row.request ?? null, prevHash: String(row.prev_hash), hash: String(row.hash),
   };
 }
 
@@ -34,7 +34,10 @@ function toRow(row: Record<string, unknown>): AuditEventRow {
 export class AuditEventsRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Appends one row, chained to the last; the lock is held until the caller's transaction ends. */
+  /**
+   * Appends one row, chained to the last; the lock is held until the caller's transaction ends. Given
+   * a transaction, the row commits with the change it records, or neither does.
+   */
   async append(fields: Omit<AuditFields, 'id' | 'occurredAt'>): Promise<void> {
     await this.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [CHAIN_LOCK]);
@@ -45,6 +48,7 @@ export class AuditEventsRepository {
         id: row.id, occurred_at: row.occurredAt, actor: row.actor, action: row.action, target_type: row.target?.type ?? null, target_id: row.target?.id ?? null,
         ip: row.ip, user_agent: row.userAgent, request_id: row.requestId,
         before: row.before === undefined ? null : JSON.stringify(row.before), after: row.after === undefined ? null : JSON.stringify(row.after),
+        request: row.request === undefined || row.request === null ? null : JSON.stringify(row.request),
         prev_hash: prevHash, hash: auditHash(row, prevHash),
       });
     });
@@ -60,6 +64,12 @@ export class AuditEventsRepository {
     if (filters.createdLt) query.where('occurred_at', '<', filters.createdLt);
     if (before !== undefined) query.where('seq', '<', before);
     return (await query).map(toRow);
+  }
+
+  /** The hash of the row at `seq`, or null when the trail has no such row. */
+  async hashAt(seq: number): Promise<string | null> {
+    const row = await this.db('audit_events').select('hash').where({ seq }).first();
+    return row ? String(row.hash) : null;
   }
 
   /** The chain in order, a page at a time, from after `afterSeq`. */

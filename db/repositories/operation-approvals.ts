@@ -14,11 +14,12 @@ export interface ApprovalRow {
 export class OperationApprovalsRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Idempotent: a retried write of the same approver's approval changes nothing. */
-  async record(approval: Omit<ApprovalRow, 'approvedAt'> & { approvedAt: string }): Promise<void> {
-    await this.db.raw(`insert into operation_approvals (operation_id, originator_id, user_id, email, approved_at)
+  /** Idempotent: a retried write of the same approver's approval changes nothing (and answers false). */
+  async record(approval: Omit<ApprovalRow, 'approvedAt'> & { approvedAt: string }): Promise<boolean> {
+    const inserted = await this.db.raw(`insert into operation_approvals (operation_id, originator_id, user_id, email, approved_at)
       select id, originator_id, ?, ?, ? from operations where id = ?
-      on conflict (operation_id, user_id) do nothing`, [approval.userId, approval.email, approval.approvedAt, approval.operationId]);
+      on conflict (operation_id, user_id) do nothing returning operation_id`, [approval.userId, approval.email, approval.approvedAt, approval.operationId]);
+    return inserted.rows.length > 0;
   }
 
   /** Each operation's approvals, oldest first. */

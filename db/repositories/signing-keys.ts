@@ -39,6 +39,12 @@ export class SigningKeysRepository {
     return rows.map(toRow);
   }
 
+  /** Every key's public half, retired ones included: a checkpoint signed long ago still verifies. */
+  async publicKeys(): Promise<{ kid: string; publicPem: string }[]> {
+    const rows: { kid: string; public_pem: string }[] = await this.db('signing_keys').select('kid', 'public_pem');
+    return rows.map((row) => ({ kid: row.kid, publicPem: row.public_pem }));
+  }
+
   async insert(key: { kid: string; privateSealed: string; publicPem: string; state: SigningKeyState; verifyUntil?: Date | null }): Promise<void> {
     await this.db('signing_keys').insert({
       kid: key.kid, private_sealed: key.privateSealed, public_pem: key.publicPem, state: key.state, verify_until: key.verifyUntil ?? null,

@@ -4,6 +4,9 @@ import { PASSWORD_LOG2N } from '../crypto/passwords';
 /** What a deployment's settings must not be: checked once by `loadConfig`, which refuses to start otherwise. */
 export class UnsafeSetting extends Error {}
 
+/** Where dev and tests keep the audit checkpoint log; production must name its own storage. */
+export const DEV_CHECKPOINT_LOG = '.data/audit-checkpoints.jsonl';
+
 /** Tokens outlive a revoked staff account or a leaked token by at most this much in prod. */
 export const PROD_MAX_TOKEN_TTL_SECONDS = 3_600;
 
@@ -31,6 +34,8 @@ function refuseInProd(config: Config): void {
   // The sandbox's mailbox would show every enrolment token to whoever can read it.
   if (config.mail.smtpUrl === null) refuse('MAIL_SMTP_URL is required (staff enrolment e-mail goes through an SMTP relay)');
   if (config.callbacks.esignSecret === config.callbacks.pixSecret) refuse('ESIGN_CALLBACK_SECRET and PIX_CALLBACK_SECRET must differ');
+  // The checkpoint log is worth something only outside what the database's administrators can write.
+  if (config.audit.checkpointLog === DEV_CHECKPOINT_LOG) refuse('AUDIT_CHECKPOINT_LOG must name the checkpoint log\'s own storage (the .data default is refused)');
   const { collection } = config;
   if (collection.callbackSecret !== null) {
     if (looksLikeTestValue(collection.callbackSecret)) refuse('PIX_COLLECTION_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');

@@ -5,7 +5,7 @@
  */
 import { CipherKey, CipherKeyError, parseCipherKeys } from '../crypto/cipher-ring';
 import { LEAST_LOG2N, PASSWORD_LOG2N } from '../crypto/passwords';
-import { checkDeployment, UnsafeSetting } from './checks';
+import { checkDeployment, DEV_CHECKPOINT_LOG, UnsafeSetting } from './checks';
 import { parseTrustProxy, TrustProxy, TrustProxyError } from '../../domain/client-address';
 import { DEFAULT_TASK_QUEUE } from '../../domain/workflow-ids';
 import type { SamplingSettings, TracingSettings } from '../telemetry/tracing';
@@ -62,6 +62,12 @@ export interface Config {
   /** `disableAfterMs`: an endpoint whose every delivery failed for this long is disabled (5 days). */
   webhooks: { allowPrivateHosts: boolean; extraCaPem: string | null; timeoutMs: number; retryScheduleMs: number[]; disableAfterMs: number };
   titles: { graceDaysOverride: number | null };
+  /**
+   * The audit chain's signed checkpoints: `checkpointLog` is the append-only file outside
+   * Postgres each checkpoint is also written to (a mounted volume whose writers are not the database's
+   * administrators); production refuses the development default, `.data/audit-checkpoints.jsonl`.
+   */
+  audit: { checkpointLog: string };
   /**
    * Collecting titles by PIX: the originators' collection PSP through API Pix, its OAuth2
    * client, and the secret its webhooks are signed with; `callbackSecret` null turns collection off
@@ -347,6 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'REGISTRAR_TIMEOUT_MS', 5_000, 1),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
+    audit: { checkpointLog: str(env, 'AUDIT_CHECKPOINT_LOG', DEV_CHECKPOINT_LOG) },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
     sefaz: sefazSettings(env, svcEnv),
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },

@@ -40,6 +40,18 @@ export class ApiDriver {
     }
   }
 
+  /** A staff user's token (password sign-in, no TOTP: dev staff), renewed every five minutes while the process runs. */
+  async loginStaff(email, password) {
+    const signIn = () => this.call('POST', '/v1/auth/login', { body: { email, password }, auth: false });
+    const first = await signIn();
+    if (first.status !== 200) throw new Error(`staff sign-in of ${email} answered ${first.status}`);
+    this.token = first.body.access_token;
+    setInterval(async () => {
+      const renewed = await signIn();
+      if (renewed.status === 200) this.token = renewed.body.access_token;
+    }, 300_000).unref();
+  }
+
   /** Demo originator A's token, renewed every two minutes while the process runs. */
   async login() {
     const first = await this.call('POST', '/v1/auth/token', { body: DEMO, auth: false });
@@ -103,17 +115,39 @@ async function payByPix(driver, j, title, webhook, deadline, pollMs) {
 }
 
 /**
- * One operation of two 1,000.00 titles from creation to PAID, then both titles paid by their
- * payers: the second by PIX when `pixWebhook` is given ('once', or 'lost' for the sweep to find),
- * else by a payment the sandbox records. Progress is written to `j` (id, stage, createdAt, paidAt,
- * the PIX paid) so an audit can tell where a journey stopped.
+ * Staff approvals of an operation waiting for them, one per approver's driver, each retried through
+ * faults until it took effect: 200, or a 409 saying it already had (this approver's approval landed
+ * on an earlier try that got no answer, or the pair completed and the operation moved on).
  */
-export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true, pixWebhook = null }) {
+async function approveAsStaff(driver, approvers, j, deadline, pollMs) {
+  await until('WAITING_APPROVAL', async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status === 'WAITING_APPROVAL', deadline, pollMs);
+  j.stage = 'waiting_approval';
+  for (const approver of approvers) {
+    await until('approved', async () => {
+      const r = await approver.call('POST', `/v1/backoffice/operations/${j.id}/approve`, { body: { note: 'chaos four-eyes' } });
+      const code = r.body?.detail?.code;
+      if (r.status === 200 || code === 'approver_already_approved') return true;
+      if (code === 'operation_cannot_be_approved') return (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status !== 'WAITING_APPROVAL';
+      return null;
+    }, deadline, pollMs);
+  }
+  j.stage = 'approved';
+}
+
+/**
+ * One operation of two titles (1,000.00 each, or `amount` with staff approval) from creation to
+ * PAID, then both titles paid by their payers: the second by PIX when `pixWebhook` is given
+ * ('once', or 'lost' for the sweep to find), else by a payment the sandbox records. With
+ * `approvers` (staff drivers) the amount is above the auto-approval and four-eyes limits, and each
+ * approves in turn. Progress is written to `j` (id, stage, createdAt, paidAt, the PIX paid) so an
+ * audit can tell where a journey stopped.
+ */
+export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true, pixWebhook = null, approvers = null, amount = '1000.00' }) {
   const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const key = randomUUID();
   const body = {
     name: 'Load Comercial Ltda', type: 'J', cnpj: cnpj(), email: `load+${randomUUID()}@example.com`, bank: {},
-    receivables: [1, 2].map((n) => ({ external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: '1000.00', requested_net_future_value: '1000.00' })),
+    receivables: [1, 2].map((n) => ({ external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: amount, requested_net_future_value: amount })),
   };
   j.startedAt = Date.now();
   const created = await until('201', async () => {
@@ -124,6 +158,7 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   }, deadline, pollMs);
   j.id = created.id;
   j.stage = 'created';
+  if (approvers) await approveAsStaff(driver, approvers, j, deadline, pollMs);
   const status = async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status;
   await until('CONTRACT_SENT', async () => {
     const now = await status();

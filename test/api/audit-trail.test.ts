@@ -46,9 +46,12 @@ describe('audit trail (issue #29)', () => {
     expect(approvals.map((e: { request_id: string }) => e.request_id)).to.deep.equal([`audit-${id}-0`, `audit-${id}-1`]);
     expect(approvals.map((e: { user_agent: string }) => e.user_agent)).to.deep.equal(['console-test/0', 'console-test/1']);
     expect(approvals[0].ip).to.be.a('string').and.not.equal('');
-    expect(approvals[0].before).to.deep.equal({ lifecycle_status: 'WAITING_APPROVAL' });
-    expect(approvals[0].after).to.include({ lifecycle_status: 'WAITING_APPROVAL', note: 'ok 0' });
-    expect(approvals[1].after).to.include({ lifecycle_status: 'PRE_APPROVED' });
+    expect(approvals[0].before).to.deep.equal({ lifecycle_status: 'WAITING_APPROVAL', approvals: 0 });
+    expect(approvals[0].after).to.deep.equal({ lifecycle_status: 'WAITING_APPROVAL', approvals: 1 });
+    expect(approvals[0].request).to.deep.equal({ note: 'ok 0' });
+    expect(approvals[1].before).to.deep.equal({ lifecycle_status: 'WAITING_APPROVAL' });
+    expect(approvals[1].after).to.deep.equal({ lifecycle_status: 'PRE_APPROVED' });
+    expect(approvals[1].request).to.deep.equal({ note: 'ok 1' });
     expect(approvals[1].prev_hash).to.match(/^[0-9a-f]{64}$/);
 
     const byActor = await client.get(`/v1/backoffice/audit-events?actor_id=${first.id}&action=operation.approve`, { token: admin });
@@ -90,7 +93,7 @@ describe('audit trail (issue #29)', () => {
       .map((e: { action: string; actor: { id: string }; after: unknown; request_id: string }) => [e.action, e.actor.id, e.after]);
     expect(rows).to.deep.equal([
       ['operation.approve_refused', viewer.id, { status: 403, code: 'scope_insufficient' }],
-      ['operation.approve', approver.id, { lifecycle_status: 'WAITING_APPROVAL', note: 'a note never kept on a refusal' }],
+      ['operation.approve', approver.id, { lifecycle_status: 'WAITING_APPROVAL', approvals: 1 }],
       ['operation.approve_refused', approver.id, { status: 409, code: 'approver_already_approved' }],
       ['operation.deny_refused', approver.id, { status: 422, code: 'validation_error' }],
     ]);

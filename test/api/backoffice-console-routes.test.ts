@@ -101,8 +101,11 @@ describe('backoffice routes behind the console', () => {
     }
 
     const audited = await client.get(`/v1/backoffice/audit-events?target_id=${titleId}`, { token: backoffice });
-    expect(audited.body.items.map((e: { action: string; after: unknown }) => [e.action, e.after])).to.deep.equal([
-      ['title.payer_payment', { paid_amount_brl: '100.00', external_id: `boleto-${id}` }],
+    // `after` is the payment as applied; what staff sent is apart, under `request`.
+    expect(audited.body.items.map((e: { action: string; after: unknown; request: unknown }) => [e.action, e.after, e.request])).to.deep.equal([
+      ['title.payer_payment', {
+        payment_id: page.payer_payments[0].id, paid_amount_brl: '100.00', title_status: 'PARTIALLY_PAID', remaining: '9900.00', idempotent_replay: false,
+      }, { paid_amount_brl: '100.00', external_id: `boleto-${id}` }],
     ]);
     const reused = await client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, { paid_amount_brl: '200.00', external_id: `boleto-${id}` }, { token: backoffice });
     expect(reused.status, reused.text).to.equal(409);

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { anotherApi, sharedApi, sharedSandbox, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
+import { anotherApi, sharedApi, sharedWorker, testDb, sandboxCallbackSecrets } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { startChild } from '../support/child-process';
 import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
-import { TcpProxy } from '../support/tcp-proxy';
+import { ownQueueWithProxiedDatabase, WORKER_READY } from '../support/reliability';
 import { simulatePayerPayment } from '../support/titles';
 import { eventually } from '../support/webhooks';
 import { connectTestClient } from '../support/temporal';
@@ -46,20 +46,9 @@ describe('crash recovery', function () {
   });
 
   it('when the worker running a workflow task dies, a payer payment waiting on it is answered 201 within the update deadline', async () => {
-    const sandbox = await sharedSandbox();
-    const taskQueue = `reliability-${randomUUID()}`;
-    const api = await anotherApi({ TEMPORAL_TASK_QUEUE: taskQueue });
-    const client = new ApiClient(api.url);
-    const database = new URL(process.env.DATABASE_URL!);
-    const proxy = await TcpProxy.start({ host: database.hostname, port: Number(database.port) });
-    const stuckDatabase = new URL(database);
-    stuckDatabase.port = String(proxy.port);
-    const workerEnv = {
-      ESIGN_URL: sandbox.esignUrl, PIX_URL: sandbox.pixUrl, TEMPORAL_TASK_QUEUE: taskQueue, DATABASE_URL: process.env.DATABASE_URL!,
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, PUBLIC_URL: api.url, LOG_LEVEL: 'error', SERVICE_ENV: 'dev',
-    };
-    const ready = /worker polling task queue/;
-    const dying = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: stuckDatabase.toString() }, ready);
+    const { client, proxy, workerEnv, proxiedDatabaseUrl } = await ownQueueWithProxiedDatabase();
+    const ready = WORKER_READY;
+    const dying = await startChild('worker/main.ts', { ...workerEnv, DATABASE_URL: proxiedDatabaseUrl }, ready);
     let survivor;
     try {
       const { token } = await buildOperationsIntegrator(client);

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newCipherKeyEntry } from '../../platform/crypto/cipher-ring';
 import { STATE_CODES } from '../../domain/sefaz/states';
 
@@ -20,7 +22,7 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
     SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
     ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17',
     // Collection by PIX off unless a test turns it on with a real-looking client secret.
-    PIX_COLLECTION_CALLBACK_SECRET: '', MAIL_SMTP_URL: 'smtp://relay.example.com:587',
+    PIX_COLLECTION_CALLBACK_SECRET: '', MAIL_SMTP_URL: 'smtp://relay.example.com:587', AUDIT_CHECKPOINT_LOG: join(tmpdir(), 'audit-checkpoints-prod-test.jsonl'),
     // Every state to one authorizer: enough for a prod api that never reaches SEFAZ in the test.
     SEFAZ_AUTHORIZERS: `${STATE_CODES.join(',')}=https://nfe.sefaz.example.gov.br/ws/NFeConsultaProtocolo4.asmx`,
     SEFAZ_DISTRIBUTION_URL: 'https://www1.nfe.example.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx', ...overrides,

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger } from '../../platform/logger';
 import { loadConfig, Config } from '../../platform/config/config';
 import { startApi, RunningApi } from '../../api/server';
@@ -32,6 +34,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     OPENAPI_VALIDATE_RESPONSES: 'true',
+    // The run's checkpoints are its database's: kept out of the dev stack's log in .data.
+    AUDIT_CHECKPOINT_LOG: process.env.AUDIT_CHECKPOINT_LOG ?? join(tmpdir(), `audit-checkpoints-test-${process.pid}.jsonl`),
     ...overrides,
   });
 }

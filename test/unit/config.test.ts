@@ -17,6 +17,11 @@ describe('configuration fails closed', () => {
     expect(() => loadConfig(minimalEnv({ SERVICE_ENV: 'prod', JWT_PRIVATE_KEY: 'pem', PASSWORD_SCRYPT_LOG2N: '14' }))).to.throw(/PASSWORD_SCRYPT_LOG2N below 17 is refused/);
   });
 
+  it('keeps the audit checkpoint log in .data outside production', () => {
+    expect(loadConfig(minimalEnv()).audit.checkpointLog).to.equal('.data/audit-checkpoints.jsonl');
+    expect(loadConfig(minimalEnv({ AUDIT_CHECKPOINT_LOG: '/var/log/audit/checkpoints.jsonl' })).audit.checkpointLog).to.equal('/var/log/audit/checkpoints.jsonl');
+  });
+
   it('waits 20 s on a workflow update unless told otherwise, never under a second', () => {
     expect(loadConfig(minimalEnv()).temporal.updateDeadlineMs).to.equal(20_000);
     expect(loadConfig(minimalEnv({ TEMPORAL_UPDATE_DEADLINE_MS: '4000' })).temporal.updateDeadlineMs).to.equal(4_000);
@@ -66,6 +71,7 @@ describe('configuration fails closed', () => {
 
     const refusals: [string, Record<string, string>, RegExp][] = [
       ['an http PUBLIC_URL', { PUBLIC_URL: 'http://api.example.com' }, /PUBLIC_URL must be https/],
+      ['the audit checkpoint log left in .data', { AUDIT_CHECKPOINT_LOG: '' }, /AUDIT_CHECKPOINT_LOG must name/],
       ['HSTS off', { HSTS_MAX_AGE_SECONDS: '0' }, /HSTS_MAX_AGE_SECONDS/],
       ['HSTS unset', { HSTS_MAX_AGE_SECONDS: '' }, /HSTS_MAX_AGE_SECONDS/],
       ['tokens living more than an hour', { TOKEN_TTL_SECONDS: '86400' }, /TOKEN_TTL_SECONDS above 3600/],

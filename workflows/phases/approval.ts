@@ -21,19 +21,21 @@ export function installApprovalHandlers(run: OperationRun): void {
     }
   };
 
-  const recordApproval = async (input: ApproveInput): Promise<Approval> => {
+  // The approval that does not move the state writes its audit row; the one that completes the pair leaves it to the move.
+  const recordApproval = async (input: ApproveInput, audit?: ApproveInput['audit']): Promise<Approval> => {
     const approval = { ...input.approver!, approvedAt: run.now().toISOString() };
     run.state.approvals.push(approval);
-    await run.ops.recordApproval({ operationId: run.input.operationId, ...approval });
+    await run.ops.recordApproval({ operationId: run.input.operationId, ...approval, audit });
     return approval;
   };
+  const approvedBy = (input: ApproveInput) => ({ decidedBy: input.decidedBy, note: input.note ?? null, audit: input.audit });
 
   setHandler(approveUpdate, async (input) => {
-    if (run.state.approvalsRequired === 1) return decide(() => run.moveTo('PRE_APPROVED', { decidedBy: input.decidedBy, note: input.note ?? null }));
+    if (run.state.approvalsRequired === 1) return decide(() => run.moveTo('PRE_APPROVED', approvedBy(input)));
     if (run.state.approvals.length + 1 < run.state.approvalsRequired) {
       run.recordingApproval = true;
       try {
-        const recorded = recordApproval(input);
+        const recorded = recordApproval(input, input.audit);
         // The state this approval produced: a second approver's, arriving during the write, moves the
         // operation on and answers that move itself (each update answers its own outcome).
         const produced = { ...run.state, approvals: [...run.state.approvals] };
@@ -45,7 +47,7 @@ export function installApprovalHandlers(run: OperationRun): void {
     }
     return decide(async () => {
       const approval = recordApproval(input);
-      await run.moveTo('PRE_APPROVED', { decidedBy: input.decidedBy, note: input.note ?? null });
+      await run.moveTo('PRE_APPROVED', approvedBy(input));
       await approval;
     });
   }, {
@@ -59,8 +61,8 @@ export function installApprovalHandlers(run: OperationRun): void {
     },
   });
 
-  setHandler(denyUpdate, ({ decidedBy, reason }) => decide(async () => {
-    await run.ops.releaseOperation({ operationId: run.input.operationId, workflowId: run.workflowId, to: 'DENIED', actor: decidedBy, reason, ...run.at() });
+  setHandler(denyUpdate, ({ decidedBy, reason, audit }) => decide(async () => {
+    await run.ops.releaseOperation({ operationId: run.input.operationId, workflowId: run.workflowId, to: 'DENIED', actor: decidedBy, reason, audit, ...run.at() });
     run.setStatus('DENIED');
   }), {
     validator: (_input: DenyInput) => {

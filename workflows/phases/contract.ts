@@ -1,4 +1,5 @@
 import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import { APPROVED_STATES, DISPATCHED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
 import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
 import { failureCode, OperationRun, refuse } from '../operation-run';
@@ -21,12 +22,12 @@ export class ContractPhase {
   constructor(private readonly run: OperationRun) {}
 
   install(): void {
-    setHandler(sendForSignatureUpdate, async ({ embedded }) => {
+    setHandler(sendForSignatureUpdate, async ({ embedded, audit }) => {
       // Only an update accepted by an older validator finds a dispatch in flight (the validator now
       // refuses it): it waits for that dispatch, then the state decides again.
       while (this.dispatching) await condition(() => !this.dispatching);
       this.refuseUnlessSignable();
-      await this.dispatch(embedded ?? this.run.input.embeddedSignature, this.run.contract.redispatchContract);
+      await this.dispatch(embedded ?? this.run.input.embeddedSignature, this.run.contract.redispatchContract, audit);
       if (this.run.status === 'CONTRACT_SENT') return this.run.state;
       if (this.run.cancelRequested) refuse('operation_not_in_signable_state', 'Operation is being cancelled');
       return refuse(this.run.state.lastError!, `Contract dispatch failed: ${this.run.state.lastError}`);
@@ -51,15 +52,15 @@ export class ContractPhase {
     if (!SIGNABLE_STATES.includes(this.run.status)) refuse('operation_not_in_signable_state', `Operation is ${this.run.status}`);
   }
 
-  /** One dispatch attempt: CONTRACT_SENT, or CONTRACT_ERROR with the partial document voided. */
-  private async dispatch(embedded: boolean, activity = this.run.contract.dispatchContract): Promise<void> {
+  /** One dispatch attempt: CONTRACT_SENT (with a staff re-dispatch's audit row), or CONTRACT_ERROR with the partial document voided. */
+  private async dispatch(embedded: boolean, activity = this.run.contract.dispatchContract, audit?: AuditedRequest): Promise<void> {
     const { run } = this;
     this.dispatching = true;
     run.state.contractAttempts += 1;
     this.dispatchScope = new CancellationScope();
     try {
       await this.dispatchScope.run(() => activity({ operationId: run.input.operationId, embedded, attempt: run.state.contractAttempts }));
-      await run.moveTo('CONTRACT_SENT');
+      await run.moveTo('CONTRACT_SENT', { audit });
       run.state.lastError = null;
       this.justDispatched = true;
     } catch (err) {

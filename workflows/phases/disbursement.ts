@@ -1,4 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
 import { localReconciliation } from '../operation-activities';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
@@ -12,13 +13,21 @@ import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../dom
  */
 export class DisbursementPhase {
   private settlementReported = false;
+  /** The last attempt whose move to DISBURSING is written (a staff retry's audit row with it). */
+  private writtenAttempt = 0;
   private readonly reconcileAndMarkPaid = localReconciliation();
 
   constructor(private readonly run: OperationRun) {}
 
   install(): void {
-    // Answered by the move to DISBURSING that honours it (OperationRun.setStatus).
-    setHandler(retryDisbursementUpdate, ({ requestedBy }) => this.run.request('retryDisbursement', { requestedBy, reason: null }), {
+    // Answered by the move to DISBURSING that honours it (OperationRun.setStatus); a staff retry
+    // once that move and its audit row are written, so its caller never answers before its row.
+    // Only an update that carries `audit` waits, and no history recorded before it has one.
+    setHandler(retryDisbursementUpdate, async ({ requestedBy, audit }) => {
+      const state = await this.run.request('retryDisbursement', { requestedBy, reason: null, audit });
+      if (audit) await condition(() => this.writtenAttempt >= state.disbursementAttempts);
+      return state;
+    }, {
       validator: (_input: RetryInput) => this.run.refuseUnlessAccepted('retryDisbursement'),
     });
     setHandler(disbursementSettledSignal, () => { this.settlementReported = true; });
@@ -27,8 +36,9 @@ export class DisbursementPhase {
   /** Resolves true once PAID, false when cancelled after a failed attempt (cancellation finished). */
   async untilPaid(): Promise<boolean> {
     const { run } = this;
+    let retryAudit: AuditedRequest | undefined;
     for (;;) {
-      const outcome = await this.attempt();
+      const outcome = await this.attempt(retryAudit);
       if (outcome.status === 'SETTLED') {
         run.setStatus('PAID');
         return true;
@@ -40,15 +50,17 @@ export class DisbursementPhase {
         await run.finishCancelled();
         return false;
       }
+      retryAudit = run.retryAudit;
     }
   }
 
-  private async attempt(): Promise<DisbursementOutcome> {
+  private async attempt(audit?: AuditedRequest): Promise<DisbursementOutcome> {
     const { run } = this;
     const attempt = (run.state.disbursementAttempts += 1);
     const key = { operationId: run.input.operationId, attempt };
     this.settlementReported = false;
-    await run.moveTo('DISBURSING');
+    await run.moveTo('DISBURSING', { audit });
+    this.writtenAttempt = attempt;
     try {
       let outcome = await run.pix.startDisbursement(key);
       while (outcome.status === 'PENDING') {
