@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import { accountKey } from '../../domain/ledger/chart';
+import { Money } from '../../domain/money';
+import { accountKey, accountRefOf, StoredAccount } from '../../domain/ledger/chart';
+import { fromColumns } from './columns';
 import type { TransactionSpec, TransactionStatus } from '../../domain/ledger/transaction';
 import { LedgerAccountsRepository } from './ledger-accounts';
 import { TenantScopedRepository } from './tenant-scoped';
@@ -33,6 +35,27 @@ export class LedgerPostingsRepository extends TenantScopedRepository {
   async resolve(idempotencyKey: string, to: Exclude<TransactionStatus, 'pending'>, effectiveAt: Date): Promise<boolean> {
     return (await this.scoped('ledger_transactions').where({ idempotency_key: idempotencyKey, status: 'pending' })
       .update({ status: to, resolved_effective_at: effectiveAt, resolved_at: this.db.fn.now() })) > 0;
+  }
+
+  /** A recorded transaction as its builder made it, to reverse it. */
+  async load(idempotencyKey: string): Promise<TransactionSpec | null> {
+    const head = await this.scoped('ledger_transactions').where({ idempotency_key: idempotencyKey }).first();
+    if (!head) return null;
+    const entries: Record<string, unknown>[] = await this.db('ledger_entries as e').join('ledger_accounts as a', 'a.id', 'e.account_id')
+      .where('e.transaction_id', head.id).orderBy('e.position')
+      .select('e.direction', 'e.amount_cents', 'e.operation_id as entry_operation_id', 'e.title_id as entry_title_id', 'a.kind', 'a.psp', 'a.operation_id', 'a.title_id', 'a.payable_id', 'a.assignor_id');
+    const references = fromColumns<Record<string, string | null>>({
+      operation_id: head.operation_id, title_id: head.title_id, payable_id: head.payable_id, assignor_id: head.assignor_id,
+      pix_end_to_end_id: head.pix_end_to_end_id, external_id: head.external_id,
+    });
+    return {
+      kind: head.kind, idempotencyKey, status: head.status === 'pending' ? 'pending' : 'posted', effectiveAt: head.effective_at,
+      references: Object.fromEntries(Object.entries(references).filter(([, value]) => value !== null)),
+      entries: entries.map((entry) => ({
+        account: accountRefOf(fromColumns<StoredAccount>(entry)), direction: entry.direction as 'debit' | 'credit',
+        amount: Money.fromCents(entry.amount_cents as number), operationId: entry.entry_operation_id as string | null, titleId: entry.entry_title_id as string | null,
+      })),
+    };
   }
 
   async statusOf(idempotencyKey: string): Promise<TransactionStatus | null> {

@@ -59,3 +59,24 @@ export type CashAccount = { kind: 'psp_cash'; psp: Psp } | { kind: 'bank_cash' }
 
 export const pspCash = (psp: Psp): CashAccount => ({ kind: 'psp_cash', psp });
 export const BANK_CASH: CashAccount = { kind: 'bank_cash' };
+
+/** An account as stored: its kind and whichever of its references it has. */
+export interface StoredAccount {
+  kind: AccountKind;
+  psp: string | null;
+  operationId: string | null;
+  titleId: string | null;
+  payableId: string | null;
+  assignorId: string | null;
+}
+
+export function accountRefOf(stored: StoredAccount): AccountRef {
+  switch (stored.kind) {
+    case 'psp_cash': return { kind: 'psp_cash', psp: stored.psp as Psp };
+    case 'title_receivable':
+    case 'unearned_discount': return { kind: stored.kind, titleId: stored.titleId!, operationId: stored.operationId!, assignorId: stored.assignorId! };
+    case 'assignor_price_payable': return { kind: stored.kind, operationId: stored.operationId!, assignorId: stored.assignorId! };
+    case 'assignor_payable': return { kind: stored.kind, payableId: stored.payableId!, assignorId: stored.assignorId! };
+    default: return { kind: stored.kind };
+  }
+}
