@@ -67,11 +67,13 @@ export function unidentifiedReceipt(receipt: { receiptId: string; amount: Money;
   );
 }
 
+export const refundKey = (refundId: string) => `refund:${refundId}`;
+
 /** An excess returned to the payer by PIX: pending until the PSP settles it. */
 export function refund(refunded: { refundId: string; title: CollectedTitle; amount: Money; endToEndId?: string }, effectiveAt: Date): TransactionSpec {
   const { title } = refunded;
   return transaction(
-    { kind: 'refund', idempotencyKey: `refund:${refunded.refundId}`, status: 'pending', effectiveAt, references: { ...on(title), assignorId: title.assignorId, pixEndToEndId: refunded.endToEndId } },
+    { kind: 'refund', idempotencyKey: refundKey(refunded.refundId), status: 'pending', effectiveAt, references: { ...on(title), assignorId: title.assignorId, pixEndToEndId: refunded.endToEndId } },
     [{ account: { kind: 'payer_overpayment' }, amount: refunded.amount, ...on(title) }],
     [{ account: pspCash('collection'), amount: refunded.amount, ...on(title) }],
   );
