@@ -51,6 +51,7 @@ import { simulationRoutes } from './simulation/routes';
 import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
+import { ledgerRoutes } from './ledger/routes';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): Express {
     collectionRoutes({ db, temporal: deps.temporal, config, audit, now, logger }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
+    ledgerRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),
