@@ -2,6 +2,7 @@ import { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { AuditEventRow, AuditEventsRepository } from '../../db/repositories/audit-events';
 import { handle, ok } from '../http/handle';
+import { csvLine } from '../http/csv';
 
 function present(row: AuditEventRow) {
   return {
@@ -12,18 +13,11 @@ function present(row: AuditEventRow) {
 
 const CSV_COLUMNS = ['occurred_at', 'actor_type', 'actor_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
 
-/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet does not run it as a formula. */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 function csvRow(row: AuditEventRow): string {
-  return [
+  return csvLine([
     row.occurredAt.toISOString(), row.actor.type, row.actor.id, row.actor.email ?? null, row.action, row.target?.type ?? null, row.target?.id ?? null,
     row.ip, row.userAgent, row.requestId, row.before, row.after, row.prevHash, row.hash,
-  ].map(csvField).join(',');
+  ]);
 }
 
 /** The audit trail for admins and approvers (issue #29): JSON or CSV, the same filters and cursor. */

@@ -108,6 +108,25 @@ export const ledgerPaths = {
       responses: { 200: json('The account', ref('LedgerAccount')), ...errors(401, 403, 404, 422, 429) },
     },
   },
+  '/v1/ledger/accounts/{id}/statement.csv': {
+    get: {
+      operationId: 'getLedgerAccountStatement', tags, summary: 'An account\'s statement as CSV', security: read,
+      description: 'The posted balance at `from` (zero without it), each entry posted after `from` up to `to` (now without it) with the balance it leaves, '
+        + 'and the balance at `to`. Columns: line, posted_at, transaction_id, kind, direction, amount, balance. '
+        + '`lang=pt-BR`: the same in Portuguese (linha, data_lancamento, transacao_id, tipo, natureza, valor, saldo; saldo_inicial, lancamento, saldo_final; debito, credito), '
+        + 'a comma as the decimal mark and `;` between fields. Every field is quoted. 404 `ledger_account_not_found`.',
+      parameters: [
+        pathId('id'),
+        moment('from', 'The statement opens at this moment (RFC 3339).'),
+        moment('to', 'The statement closes at this moment (RFC 3339); now when absent.'),
+        query('lang', { type: 'string', enum: ['en', 'pt-BR'], default: 'en' }, 'Column names, labels and number format.'),
+      ],
+      responses: {
+        200: { description: 'CSV (RFC 4180), every field quoted', content: { 'text/csv': { schema: { type: 'string' } } } },
+        ...errors(401, 403, 404, 422, 429),
+      },
+    },
+  },
   '/v1/ledger/transactions': {
     get: {
       operationId: 'listLedgerTransactions', tags, summary: 'The originator\'s ledger transactions, in the order recorded', security: read,

@@ -1,10 +1,13 @@
 import { Router, type Request } from 'express';
 import { NotFound } from '../../domain/errors';
+import { Money } from '../../domain/money';
 import { LedgerBalancesRepository } from '../../db/repositories/ledger-balances';
 import { LedgerReadsRepository } from '../../db/repositories/ledger-reads';
 import { handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { presentAccount, presentTransaction, presentTrialBalance } from './presenter';
+import { statementCsv, StatementLanguage } from './statement-csv';
+import { statementLines } from '../../domain/ledger/statement';
 
 type Query = Record<string, string | undefined>;
 const queryOf = (req: Request) => req.query as Query;
@@ -35,6 +38,20 @@ export function ledgerRoutes(): Router {
     const account = await reads(req, uow.db).account(String(req.params.id), asOf);
     if (!account) throw new NotFound('ledger_account_not_found');
     return ok(presentAccount(account, shown));
+  }));
+
+  router.get('/v1/ledger/accounts/:id/statement.csv', handle(async (req, uow) => {
+    const q = queryOf(req);
+    const ledger = reads(req, uow.db);
+    const from = momentOf(q.from) ?? null;
+    const to = momentOf(q.to) ?? new Date();
+    const opening = from ? await ledger.account(String(req.params.id), from) : undefined;
+    const closing = await ledger.account(String(req.params.id), to);
+    if (!closing) throw new NotFound('ledger_account_not_found');
+    const openingBalance = opening?.posted ?? Money.ZERO;
+    const lines = statementLines(closing.normalBalance, openingBalance, await ledger.postedEntries(closing.id, from, to));
+    const text = statementCsv((q.lang ?? 'en') as StatementLanguage, { from, to }, openingBalance, lines, closing.posted);
+    return { status: 200, body: text, headers: { 'Content-Type': 'text/csv; charset=utf-8' } };
   }));
 
   router.get('/v1/ledger/transactions', handle(async (req, uow) => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { Money } from '../../domain/money';
 import type { AccountKind, Direction } from '../../domain/ledger/chart';
 import type { TransactionKind, TransactionStatus } from '../../domain/ledger/transaction';
+import type { StatementEntry } from '../../domain/ledger/statement';
 import { AccountWithBalances, accountWithBalances, LedgerBalancesRepository } from './ledger-balances';
 import { Page, paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
@@ -71,6 +72,20 @@ export class LedgerReadsRepository extends TenantScopedRepository {
   async account(id: string, asOf: Date | null): Promise<AccountWithBalances | undefined> {
     const [account] = await new LedgerBalancesRepository(this.db, this.originatorId).of((query) => query.where('a.id', id), asOf);
     return account;
+  }
+
+  /** The account's posted entries after `from` up to `to`, in the order they posted. */
+  async postedEntries(accountId: string, from: Date | null, to: Date): Promise<StatementEntry[]> {
+    const postedAt = this.db.raw('coalesce(t.resolved_effective_at, t.effective_at)');
+    const rows: Record<string, unknown>[] = await this.scoped('ledger_entries as e').join('ledger_transactions as t', 't.id', 'e.transaction_id')
+      .where({ 'e.account_id': accountId, 't.status': 'posted' })
+      .where(postedAt, '>', from ?? '-infinity').where(postedAt, '<=', to)
+      .orderByRaw('coalesce(t.resolved_effective_at, t.effective_at), t.id, e.position')
+      .select({ posted_at: postedAt }, 't.id', 't.kind', 'e.direction', 'e.amount_cents');
+    return rows.map((row) => ({
+      postedAt: row.posted_at as Date, transactionId: row.id as string, kind: row.kind as string,
+      direction: row.direction as Direction, amount: Money.fromCents(row.amount_cents as number),
+    }));
   }
 
   async transactions(filters: TransactionFilters, limit: number, offset: number): Promise<Page<LedgerTransactionRead>> {

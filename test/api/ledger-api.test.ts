@@ -73,6 +73,37 @@ describe('GET /v1/ledger: the originator\'s books over HTTP', () => {
     expect(earlier.body.items.map((t: { kind: string }) => t.kind)).to.deep.equal(['netting']);
   });
 
+  it('gives an account\'s statement as CSV: opening balance, each posted entry with the balance it leaves, closing balance', async () => {
+    const [price] = (await get(`/v1/ledger/accounts?operation_id=${operationId}&kind=assignor_price_payable`)).body.items;
+    const res = await get(`/v1/ledger/accounts/${price.id}/statement.csv`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/csv/);
+    const rows = res.text.trimEnd().split('\r\n').map((line: string) => line.split(','));
+    expect(rows[0]).to.deep.equal(['"line"', '"posted_at"', '"transaction_id"', '"kind"', '"direction"', '"amount"', '"balance"']);
+    const unquoted = rows.map((row: string[]) => row.map((field) => field.slice(1, -1)));
+    expect(unquoted.slice(1).map((row: string[]) => [row[0], row[3], row[4], row[5], row[6]])).to.deep.equal([
+      ['opening_balance', '', '', '', '0.00'],
+      ['entry', 'netting', 'debit', '1000.00', '-1000.00'],
+      ['entry', 'acquisition', 'credit', '9750.00', '8750.00'],
+      ['entry', 'payout', 'debit', '8750.00', '0.00'],
+      ['closing_balance', '', '', '', '0.00'],
+    ]);
+  });
+
+  it('gives the statement in Portuguese: column names, labels, decimal comma, `;` between fields, every field quoted; from a moment on', async () => {
+    const [receivable] = (await get(`/v1/ledger/accounts?title_id=${titleId}&kind=title_receivable`)).body.items;
+    const res = await get(`/v1/ledger/accounts/${receivable.id}/statement.csv?lang=pt-BR`);
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines[0]).to.equal('"linha";"data_lancamento";"transacao_id";"tipo";"natureza";"valor";"saldo"');
+    expect(lines[1]).to.equal('"saldo_inicial";"";"";"";"";"";"0,00"');
+    expect(lines[2]).to.match(/^"lancamento";"[^"]+";"[0-9a-f-]{36}";"acquisition";"debito";"10000,00";"10000,00"$/);
+    expect(lines[3]).to.match(/^"saldo_final";"[^"]+";"";"";"";"";"10000,00"$/);
+    const after = await get(`/v1/ledger/accounts/${receivable.id}/statement.csv?lang=pt-BR&from=${encodeURIComponent(new Date().toISOString())}`);
+    expect(after.text.trimEnd().split('\r\n').slice(1).map((line: string) => line.split(';')[0])).to.deep.equal(['"saldo_inicial"', '"saldo_final"']);
+    expect(after.text).to.include('"10000,00"');
+    expect((await get(`/v1/ledger/accounts/${randomUUID()}/statement.csv`)).status).to.equal(404);
+  });
+
   it('balances the trial balance now and before', async () => {
     for (const query of ['', `?as_of=${encodeURIComponent(createdAt)}`]) {
       const res = await get(`/v1/ledger/trial-balance${query}`);
