@@ -12,6 +12,7 @@ import { HttpEsignProvider } from '../providers/esign-client';
 import { HttpPixProvider } from '../providers/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
 import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
+import { createLedgerAccrualActivities } from '../activities/ledger-accrual';
 import { ApiPixClient } from '../providers/api-pix-client';
 
 export interface ActivityDeps {
@@ -35,5 +36,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createTestClockActivities({ db }),
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
+    ...createLedgerAccrualActivities({ db }),
   };
 }

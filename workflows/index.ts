@@ -4,3 +4,4 @@ export { webhookRecovery } from './webhook-recovery';
 export { operationWorkflow } from './operation';
 export { testClockWorkflow } from './test-clock';
 export { collectionSweep } from './collection-sweep';
+export { ledgerAccrual } from './ledger-accrual';
