@@ -25,39 +25,35 @@ describe('the daily accrual of discount income', () => {
     return { income: books.discount_income ?? '0.00', unearned: books[`unearned_discount:${titleId}`] };
   };
 
-  before(async () => {
+  /** A title of a new operation, PAID, and when its price was paid out. */
+  async function paidTitle(): Promise<{ titleId: string; paidOutAt: Date }> {
     const created = await createDirect(stack.client, stack.token, directBody());
     expect(created.status, created.text).to.equal(201);
-    titleId = created.body.titles[0].id;
     await untilPaid(stack.client, stack.token, created.body.id);
     const payout = await testDb()('ledger_transactions').where({ operation_id: created.body.id, kind: 'payout', status: 'posted' }).first('resolved_effective_at');
-    paidOutAt = payout.resolved_effective_at;
+    return { titleId: created.body.titles[0].id, paidOutAt: payout.resolved_effective_at };
+  }
+
+  before(async () => {
+    ({ titleId, paidOutAt } = await paidTitle());
   });
 
   it('earns the title\'s discount on the hand-computed 30-day schedule, catching up missed days, never twice a day', async () => {
     expect(await earned()).to.deep.equal({ income: '0.00', unearned: '250.00' });
-    await accrue(1);
-    expect(await earned()).to.deep.equal({ income: '8.23', unearned: '241.77' });
-    await accrue(2);
-    expect(await earned()).to.deep.equal({ income: '16.47', unearned: '233.53' });
-    expect(await accrue(2)).to.equal(0);
-    await accrue(10);
-    expect(await earned()).to.deep.equal({ income: '82.63', unearned: '167.37' });
-    await accrue(29);
-    expect(await earned()).to.deep.equal({ income: '241.56', unearned: '8.44' });
-    await accrue(30);
-    expect(await earned()).to.deep.equal({ income: '250.00', unearned: '0.00' });
+    const schedule: [number, string, string][] = [[1, '8.23', '241.77'], [2, '16.47', '233.53'], [10, '82.63', '167.37'], [29, '241.56', '8.44'], [30, '250.00', '0.00']];
+    for (const [day, income, unearned] of schedule) {
+      expect(await accrue(day), `day ${day}`).to.equal(1);
+      expect(await earned(), `day ${day}`).to.deep.equal({ income, unearned });
+      expect(await accrue(day), `day ${day} again`).to.equal(0);
+    }
     expect(await accrue(31)).to.equal(0);
     const days = await testDb()('ledger_transactions').where({ title_id: titleId, kind: 'accrual' }).orderBy('id').pluck('idempotency_key');
     expect(days).to.have.length(5);
   });
 
   it('recognises at the close what the schedule had not yet earned', async () => {
-    const created = await createDirect(stack.client, stack.token, directBody());
-    const other = created.body.titles[0].id;
-    await untilPaid(stack.client, stack.token, created.body.id);
-    const payout = await testDb()('ledger_transactions').where({ operation_id: created.body.id, kind: 'payout', status: 'posted' }).first('resolved_effective_at');
-    await new LedgerAccrualsRepository(testDb()).postDue(new Date(payout.resolved_effective_at.getTime() + DAY_MS));
+    const { titleId: other, paidOutAt: otherPaidOutAt } = await paidTitle();
+    await new LedgerAccrualsRepository(testDb()).postDue(new Date(otherPaidOutAt.getTime() + DAY_MS));
     const paid = await stack.client.post(`/v1/backoffice/titles/${other}/payer-payments`, { paid_amount_brl: '10000.00', external_id: `boleto-${other}` }, { token: stack.backoffice });
     expect(paid.status, paid.text).to.equal(201);
     await eventually(async () => expect((await postedBalances(stack.originatorId))[`unearned_discount:${other}`]).to.equal('0.00'));

@@ -1,17 +1,14 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { Money } from '../../domain/money';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
-import { ApiClient } from '../support/http';
-import { buildUser, loginAs } from '../support/factories';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { testDb } from '../support/stack';
+import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 import { untilPaid } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
 import { dueIn, receivable } from '../support/simulate';
 import { buildAssignor, buildPayable, pay, payment } from '../support/payables';
 import { backofficePayerPayment, payerPayment, readTitle } from '../support/titles';
 import { collectOnPix } from '../support/pix-collection';
-import { closeTemporal } from '../support/temporal';
 import { expectEvenTrialBalance, postedBalances } from '../support/ledger';
 
 const kindsOf = async (column: 'payable_id' | 'title_id', id: string) =>
@@ -19,16 +16,10 @@ const kindsOf = async (column: 'payable_id' | 'title_id', id: string) =>
 
 describe('the ledger of payables and titles', function () {
   this.timeout(180_000);
-  let client: ApiClient;
-  let backoffice: string;
-  before(async () => {
-    client = new ApiClient((await sharedApi()).url);
-    await sharedWorker();
-    backoffice = await loginAs(client, await buildUser());
-  });
-  after(closeTemporal);
+  const stack = operationsStack();
 
   it('books a payable opened by hand as a charge, then its payment to bank cash, a discount credit and the write-off of the rest', async () => {
+    const { client } = stack;
     const { token, originatorId } = await buildOperationsIntegrator(client);
     const assignor = await buildAssignor(client, token);
     const payable = await buildPayable(client, token, assignor.id, { amount_brl: '1000.00' });
@@ -45,6 +36,7 @@ describe('the ledger of payables and titles', function () {
   });
 
   it('books payer payments by staff and by PIX (its excess refunded), recognising the discount at the close, and overdue with recourse', async () => {
+    const { client, backoffice } = stack;
     const { token, originatorId } = await buildOperationsIntegrator(client, { graceDays: 0 });
     await collectOnPix(originatorId);
     const receivables = [
