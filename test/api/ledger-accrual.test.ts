@@ -42,11 +42,13 @@ describe('the daily accrual of discount income', () => {
     expect(await earned()).to.deep.equal({ income: '0.00', unearned: '250.00' });
     const schedule: [number, string, string][] = [[1, '8.23', '241.77'], [2, '16.47', '233.53'], [10, '82.63', '167.37'], [29, '241.56', '8.44'], [30, '250.00', '0.00']];
     for (const [day, income, unearned] of schedule) {
-      expect(await accrue(day), `day ${day}`).to.equal(1);
+      await accrue(day);
       expect(await earned(), `day ${day}`).to.deep.equal({ income, unearned });
+      // Every open title of the database was accrued for that day already (other files' too, in a serial run).
       expect(await accrue(day), `day ${day} again`).to.equal(0);
     }
-    expect(await accrue(31)).to.equal(0);
+    await accrue(31);
+    expect(await earned()).to.deep.equal({ income: '250.00', unearned: '0.00' });
     const days = await testDb()('ledger_transactions').where({ title_id: titleId, kind: 'accrual' }).orderBy('id').pluck('idempotency_key');
     expect(days).to.have.length(5);
   });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { testDb } from '../support/stack';
+import pg from 'pg';
+import { auditLedger } from '../../scripts/lib/chaos-ledger-audit.mjs';
+import { testConfig, testDb } from '../support/stack';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { signAll, untilPaid, untilStatus } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
@@ -10,6 +12,7 @@ import { expectEvenTrialBalance, postedBalances, transactionsOf } from '../suppo
 /** OPERATIONS_POLICY prices the default receivable, 10,000.00 due in 30 days, at 250.00 of discount: 9,750.00 liquid. */
 describe('the ledger of an operation, from creation to payout', () => {
   const stack = operationsStack();
+  const started = Date.now();
   const titleOf = async (operationId: string) => (await testDb()('titles').where({ operation_id: operationId }).first('id')).id as string;
   const retryDisbursement = async (id: string) => {
     const res = await stack.client.post(`/v1/backoffice/operations/${id}/retry-disbursement`, {}, { token: stack.backoffice });
@@ -28,7 +31,7 @@ describe('the ledger of an operation, from creation to payout', () => {
     const title = await titleOf(id);
     expect(await postedBalances(stack.originatorId)).to.include({
       [`title_receivable:${title}`]: '10000.00', [`unearned_discount:${title}`]: '250.00',
-      [`assignor_price_payable:${id}`]: '0.00', [`assignor_payable:${payable.id}`]: '-1000.00', 'psp_cash:payout': '-8750.00',
+      [`assignor_price_payable:${id}`]: '0.00', [`assignor_payable:${payable.id}`]: '0.00', 'psp_cash:payout': '-8750.00',
     });
     await expectEvenTrialBalance(stack.originatorId);
   });
@@ -69,10 +72,11 @@ describe('the ledger of an operation, from creation to payout', () => {
     const denied = await stack.client.post(`/v1/backoffice/operations/${created.body.id}/deny`, { reason: 'Concentration' }, { token: stack.backoffice });
     expect(denied.status, denied.text).to.equal(200);
     await eventually(async () => expect(await transactionsOf(created.body.id)).to.deep.equal(['netting voided']));
-    expect(await postedBalances(stack.originatorId)).to.include({ [`assignor_payable:${payable.id}`]: '0.00', [`assignor_price_payable:${created.body.id}`]: '0.00' });
+    // The payable is owed again, as it was before the operation netted it.
+    expect(await postedBalances(stack.originatorId)).to.include({ [`assignor_payable:${payable.id}`]: '600.00', [`assignor_price_payable:${created.body.id}`]: '0.00' });
   });
 
-  it('reverses the purchase and its netting when an operation whose PIX was refused is cancelled: every account back to zero', async () => {
+  it('reverses the purchase and its netting when an operation whose PIX was refused is cancelled: its accounts back to zero, the payable owed again', async () => {
     const assignor = await buildAssignor(stack.client, stack.token, { email: `pix-reject+ledger-${randomUUID()}@example.com` });
     const payable = await buildPayable(stack.client, stack.token, assignor.id, { amount_brl: '300.00' });
     const created = await createDirect(stack.client, stack.token, directBody({ cnpj: assignor.cnpj, email: assignor.email }));
@@ -86,8 +90,31 @@ describe('the ledger of an operation, from creation to payout', () => {
     const title = await titleOf(id);
     expect(await postedBalances(stack.originatorId)).to.include({
       [`title_receivable:${title}`]: '0.00', [`unearned_discount:${title}`]: '0.00', [`assignor_price_payable:${id}`]: '0.00',
-      [`assignor_payable:${payable.id}`]: '0.00',
+      [`assignor_payable:${payable.id}`]: '300.00',
     });
     await expectEvenTrialBalance(stack.originatorId);
+  });
+
+  it('passes the fault run\'s ledger audit, which names a settled payout whose posting is gone', async () => {
+    const auditor = new pg.Client({ connectionString: testConfig().databaseUrl });
+    await auditor.connect();
+    const misses = async () => {
+      const rows: { name: string; ok: boolean }[] = [];
+      await auditLedger({ db: auditor, since: started, check: (name, expected, actual) => rows.push({ name, ok: String(expected) === String(actual) }) });
+      expect(rows).to.have.length(5);
+      return rows.filter((row) => !row.ok).map((row) => row.name);
+    };
+    try {
+      expect(await misses()).to.deep.equal([]);
+      await testDb().transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        const payout = trx('ledger_transactions').where({ originator_id: stack.originatorId, kind: 'payout', status: 'posted' }).orderBy('id').first('id');
+        await trx('ledger_entries').whereIn('transaction_id', payout).del();
+        await trx('ledger_transactions').whereIn('id', payout).del();
+      });
+      expect(await misses()).to.deep.equal(['PIX payouts the PSP settled not posted exactly once in the ledger']);
+    } finally {
+      await auditor.end();
+    }
   });
 });
