@@ -4,7 +4,8 @@ import { moveOperation } from './operations';
 import type { DisbursementOutcome } from '../domain/lifecycle-messages';
 import { disbursementKey } from '../domain/pix-transfer';
 import { PIX_PAYMENT_NOT_FOUND, PIX_REJECTED, SETTLEMENT_AMOUNT_MISMATCH } from '../domain/pix-retry';
-import { DisbursementsRepository } from '../db/repositories/disbursements';
+import { Disbursement, DisbursementsRepository, PixOrder } from '../db/repositories/disbursements';
+import { OperationBooks } from '../db/repositories/ledger-operation-books';
 import type { PixPayment, PixProvider } from '../providers/pix-client';
 import { PixError } from '../providers/provider-errors';
 import { pixDisbursements } from '../platform/telemetry/metrics';
@@ -19,9 +20,29 @@ export interface DisbursementActivityDeps {
 export function createDisbursementActivities({ db, pix, pixCallbackUrl }: DisbursementActivityDeps) {
   const disbursements = new DisbursementsRepository(db);
 
-  /** Settles the attempt's row and counts the outcome, once however often a retried activity gets here. */
-  async function settle(id: string, status: PixPayment['status'], settledAmount: string | null, reason: string | null): Promise<void> {
-    if (status !== 'PENDING' && await disbursements.settle(id, status, settledAmount, reason)) pixDisbursements.inc({ outcome: status.toLowerCase() });
+  /**
+   * Settles the attempt's row with its payout's ledger transaction, and counts the outcome, once
+   * however often a retried activity gets here.
+   */
+  async function settle(row: Disbursement, status: PixPayment['status'], settledAmount: string | null, reason: string | null): Promise<void> {
+    if (status === 'PENDING') return;
+    const settled = await db.transaction(async (trx) => {
+      if (!await new DisbursementsRepository(trx).settle(row.id, status, settledAmount, reason)) return false;
+      await new OperationBooks(trx, row.originatorId).payoutResolved(row, status, settledAmount, new Date());
+      return true;
+    });
+    if (settled) pixDisbursements.inc({ outcome: status.toLowerCase() });
+  }
+
+  /** The attempt's row, created with its pending payout on the first call, and whom it pays. */
+  async function reserve(operationId: string, attempt: number): Promise<{ row: Disbursement; order: PixOrder }> {
+    const order = await disbursements.orderOf(operationId);
+    const row = await db.transaction(async (trx) => {
+      const reserved = await new DisbursementsRepository(trx).reserve(operationId, attempt, disbursementKey(operationId, attempt), order);
+      if (reserved.status === 'PENDING') await new OperationBooks(trx, reserved.originatorId).payoutOrdered(reserved, new Date());
+      return reserved;
+    });
+    return { row, order };
   }
 
   /**
@@ -40,23 +61,21 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
   return {
     /** Orders the PIX of `opr_net_present_liquid_value` to the assignor's primary account. */
     async startDisbursement({ operationId, attempt }: { operationId: string; attempt: number }): Promise<DisbursementOutcome> {
-      const order = await disbursements.orderOf(operationId);
-      const key = disbursementKey(operationId, attempt);
-      const row = await disbursements.reserve(operationId, attempt, key, order);
+      const { row, order } = await reserve(operationId, attempt);
       if (row.status !== 'PENDING') return { status: row.status, reason: row.rejectionReason };
       if (Money.of(row.amount).isZero()) {
         // Debt netting consumed the whole liquid value: nothing to send, nothing to wait for.
-        await settle(row.id, 'SETTLED', '0.00', null);
+        await settle(row, 'SETTLED', '0.00', null);
         return { status: 'SETTLED', reason: null };
       }
       try {
-        const payment = await pix.createPayment(key, row.amount, order.recipient, pixCallbackUrl);
+        const payment = await pix.createPayment(row.idempotencyKey, row.amount, order.recipient, pixCallbackUrl);
         if (await disbursements.ordered(row.id, payment.paymentId)) pixDisbursements.inc({ outcome: 'ordered' });
-        await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
+        await settle(row, payment.status, payment.settledAmount, payment.rejectionReason);
         return { status: payment.status, reason: payment.rejectionReason };
       } catch (err) {
         if (err instanceof PixError && err.code === 'pix_rejected') {
-          await settle(row.id, 'REJECTED', '0.00', err.message);
+          await settle(row, 'REJECTED', '0.00', err.message);
           return { status: 'REJECTED', reason: PIX_REJECTED };
         }
         throw err;
@@ -68,10 +87,10 @@ export function createDisbursementActivities({ db, pix, pixCallbackUrl }: Disbur
       if (row.status !== 'PENDING' || !row.providerPaymentId) return { status: row.status, reason: row.rejectionReason };
       const payment = await paymentOrReconciled(row.providerPaymentId, row.idempotencyKey);
       if (!payment) {
-        await settle(row.id, 'REJECTED', '0.00', PIX_PAYMENT_NOT_FOUND);
+        await settle(row, 'REJECTED', '0.00', PIX_PAYMENT_NOT_FOUND);
         return { status: 'REJECTED', reason: PIX_PAYMENT_NOT_FOUND };
       }
-      await settle(row.id, payment.status, payment.settledAmount, payment.rejectionReason);
+      await settle(row, payment.status, payment.settledAmount, payment.rejectionReason);
       return { status: payment.status, reason: payment.rejectionReason ?? (payment.status === 'REJECTED' ? PIX_REJECTED : null) };
     },
 

@@ -8,6 +8,7 @@ import { recordEvent } from '../db/repositories/events';
 import { LifecycleOperation, MoveColumns, OperationLifecycleRepository } from '../db/repositories/operation-lifecycle';
 import { OperationApprovalsRepository } from '../db/repositories/operation-approvals';
 import { PayablesLedger } from '../db/repositories/payables-ledger';
+import { OperationBooks } from '../db/repositories/ledger-operation-books';
 import { afterCommit, operationTransitions } from '../platform/telemetry/metrics';
 
 export interface OperationActivityDeps {
@@ -68,6 +69,8 @@ export async function moveOperation(db: Knex, args: { operationId: string; workf
     }
     const now = stampOf(args);
     const updated = await operations.move(op.id, args.to, args.columns ?? {}, now);
+    // The PIX is about to be ordered: the titles are bought now, not at creation.
+    if (args.to === 'DISBURSING') await new OperationBooks(trx, op.originatorId).acquired(op.id, now);
     const type = EVENT_ON_ENTRY[args.to];
     if (type) {
       const occurrence = REENTERED.includes(args.to) ? op.updatedAt.toISOString() : 0;
@@ -158,6 +161,7 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
         await ledger.lockNetted(args.operationId);
         await new OperationLifecycleRepository(trx).release(args.operationId, now);
         await ledger.reverseNetting(args.operationId);
+        await new OperationBooks(trx, moved.originatorId).released(args.operationId, now);
       });
     },
   };

@@ -7,6 +7,7 @@ import { recordTitleEvent } from '../db/repositories/record-events';
 import { PayablesRepository } from '../db/repositories/payables';
 import { TitlePaymentRow, TitlePaymentsRepository } from '../db/repositories/title-payments';
 import { TitleRecord, TrackedTitlesRepository } from '../db/repositories/tracked-titles';
+import { TitleBooks } from '../db/repositories/ledger-title-books';
 import type { AppliedPayerPayment, PayerPaymentInput, TitleBalance, TrackedTitle } from '../domain/lifecycle-messages';
 import { overdueAt, payerPaymentRefusal } from '../domain/title-rules';
 import { afterCommit, titlesOverdue } from '../platform/telemetry/metrics';
@@ -16,6 +17,8 @@ export interface TitleActivityDeps {
   db: Knex;
   config: Pick<Config, 'titles'>;
 }
+
+const collected = (title: TitleRecord) => ({ titleId: title.id, operationId: title.operationId, assignorId: title.assignorId });
 
 const balanceOf = (title: TitleRecord): TitleBalance => ({ status: title.status, outstandingBalance: title.outstandingBalance, paidAmount: title.paidAmount });
 
@@ -63,6 +66,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
           externalId: payment.externalId, amount: Money.of(payment.paidAmountBrl), paidAt: new Date(payment.paidAt ?? appliedAt),
           channel: payment.channel, recordedBy: payment.recordedBy, collected: payment.collected,
         }, now);
+        await new TitleBooks(trx, title.originatorId).paid(collected(title), row);
         const after = await lockTitle(titles, titleId);
         if (after.status === 'PAID') {
           await recordTitleEvent(trx, title, 'title.paid', { paid_amount_brl: after.paidAmount, paid_at: row.paidAt.toISOString() }, 0, now);
@@ -91,6 +95,7 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
             assignorId: title.assignorId, origin: 'TITLE_OVERDUE', originTitleId: titleId, reason: `Repurchase of overdue title ${title.externalId}`,
             amount: Money.of(title.outstandingBalance), dueDate: businessDate(now), at: now,
           });
+          await new TitleBooks(trx, title.originatorId).overdue(collected(title), payable.id, Money.of(title.outstandingBalance), now);
           await recordTitleEvent(trx, title, 'title.overdue', {
             outstanding_balance: title.outstandingBalance, paid_amount_brl: title.paidAmount, due_date: title.dueDate, payable_id: payable.id,
           }, 0, now);

@@ -53,6 +53,7 @@ import { simulationRoutes } from './simulation/routes';
 import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
+import { ledgerRoutes } from './ledger/routes';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
 import { sefazRoutes } from './sefaz/routes';
@@ -139,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
     registrarRoutes({ config }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
+    ledgerRoutes(),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),

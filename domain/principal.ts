@@ -27,7 +27,7 @@ export function principalLabel(principal: Principal): string {
 
 export const CLIENT_SCOPES = [
   'stock:read', 'stock:write', 'simulation:create', 'operation:create', 'operation:read',
-  'webhook:read', 'webhook:write', 'contract:read', 'contract:send', 'payable:read', 'payable:write', 'event:read',
+  'webhook:read', 'webhook:write', 'contract:read', 'contract:send', 'payable:read', 'payable:write', 'event:read', 'ledger:read',
 ] as const;
 
 /**

@@ -15,5 +15,8 @@ export const DEFAULT_TASK_QUEUE = 'operations';
 export const collectionSweepScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'pix-collection-sweep' : `pix-collection-sweep-${taskQueue}`);
 
-/** The hourly audit checkpoint's Schedule for the workers of `taskQueue` (issue #45), per queue like the sweep's. */
+/** The hourly audit checkpoint's Schedule for the workers of `taskQueue`, per queue like the sweep's. */
 export const auditCheckpointScheduleId = (taskQueue: string): string => `audit-checkpoint-${taskQueue}`;
+/** The daily ledger accrual's Schedule for the workers of `taskQueue`, one per queue like the sweep's. */
+export const ledgerAccrualScheduleId = (taskQueue: string): string =>
+  (taskQueue === DEFAULT_TASK_QUEUE ? 'ledger-accrual' : `ledger-accrual-${taskQueue}`);

@@ -16,6 +16,7 @@ import { ROOT, say } from './lib/infra.mjs';
 import { freeLowPort } from './lib/ports.mjs';
 import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
 import { auditStaffActions } from './lib/chaos-staff-audit.mjs';
+import { auditLedger } from './lib/chaos-ledger-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
 // domain/workflow-ids.ts's collectionSweepScheduleId and auditCheckpointScheduleId on the cluster's default task queue (this script runs without tsx).
@@ -299,6 +300,7 @@ try {
 
   const psp = { url: `${cluster.sandboxUrl}/api-pix`, clientId: cluster.appEnv.PIX_COLLECTION_CLIENT_ID ?? 'sandbox-collection-client', clientSecret: cluster.appEnv.PIX_COLLECTION_CLIENT_SECRET ?? 'sandbox-collection-secret' };
   await auditPixCollection({ db, psp, journeys, since: t0 - 60_000, check });
+  await auditLedger({ db, since: t0 - 60_000, check });
   let sweepsGivenUp = 0;
   for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" AND WorkflowType = "collectionSweep"' })) if (execution.type === 'collectionSweep') sweepsGivenUp += 1;
   check('collection sweeps triggered (not triggered: Temporal restarting; given up: the api or PSP down)', '>0', `${sweeps.triggered} (${sweeps.failed}; ${sweepsGivenUp})${sweeps.error ? ` ${sweeps.error}` : ''}`, sweeps.triggered > 0 && !sweeps.error);

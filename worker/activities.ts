@@ -12,6 +12,7 @@ import { HttpEsignProvider } from '../providers/esign-client';
 import { HttpPixProvider } from '../providers/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
 import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
+import { createLedgerAccrualActivities } from '../activities/ledger-accrual';
 import { ApiPixClient } from '../providers/api-pix-client';
 import { createAuditCheckpointActivities } from '../activities/audit-checkpoint';
 import { CipherRing } from '../platform/crypto/cipher-ring';
@@ -38,5 +39,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
+    ...createLedgerAccrualActivities({ db }),
   };
 }

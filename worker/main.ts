@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { ensureAuditCheckpointSchedule, ensureCollectionSchedule } from './collection-schedule';
+import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule } from './schedules';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
 import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
@@ -66,6 +66,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
   await ensureCollectionSchedule(client, config, logger);
   await ensureAuditCheckpointSchedule(client, config, logger);
+  await ensureLedgerAccrualSchedule(client, config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

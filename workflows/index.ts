@@ -5,3 +5,4 @@ export { operationWorkflow } from './operation';
 export { testClockWorkflow } from './test-clock';
 export { collectionSweep } from './collection-sweep';
 export { auditCheckpointRun } from './audit-checkpoint';
+export { ledgerAccrual } from './ledger-accrual';

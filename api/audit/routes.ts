@@ -2,6 +2,7 @@ import { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { AuditEventRow, AuditEventsRepository } from '../../db/repositories/audit-events';
 import { handle, ok } from '../http/handle';
+import { csvLine, type CsvStyle } from '../http/csv';
 
 function present(row: AuditEventRow) {
   return {
@@ -10,18 +11,10 @@ function present(row: AuditEventRow) {
   };
 }
 
-const CSV_COLUMNS = ['occurred_at', 'actor_type', 'actor_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'prev_hash', 'hash'];
+const CSV_COLUMNS = ['occurred_at', 'actor_type', 'actor_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'request_id', 'before', 'after', 'request', 'prev_hash', 'hash'];
 
-/**
- * OWASP's CSV-injection defence: every field quoted (RFC 4180), and one that begins with = + - @
- * tab or CR, or holds one right after a `,` or `;` (a semicolon locale's Excel splits cells there),
- * prefixed with ' so no spreadsheet runs it as a formula.
- */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/(?:^|[,;])[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return `"${text.replaceAll('"', '""')}"`;
-}
+/** Every field quoted, so no field's content decides how a spreadsheet splits the row. */
+const AUDIT_CSV: CsvStyle = { delimiter: ',', quoteAll: true };
 
 /** The request's filters as a query string again: an object filter (`created`) as its `created[gte]` form. */
 function searchOf(query: Record<string, unknown>, cursor: string): URLSearchParams {
@@ -35,10 +28,10 @@ function searchOf(query: Record<string, unknown>, cursor: string): URLSearchPara
 }
 
 function csvRow(row: AuditEventRow): string {
-  return [
+  return csvLine([
     row.occurredAt.toISOString(), row.actor.type, row.actor.id, row.actor.email ?? null, row.action, row.target?.type ?? null, row.target?.id ?? null,
-    row.ip, row.userAgent, row.requestId, row.before, row.after, row.prevHash, row.hash,
-  ].map(csvField).join(',');
+    row.ip, row.userAgent, row.requestId, row.before, row.after, row.request ?? null, row.prevHash, row.hash,
+  ], AUDIT_CSV);
 }
 
 /** The audit trail for admins and approvers: JSON or CSV, the same filters and cursor. */

@@ -4,6 +4,7 @@ import { OperationsRepository } from '../../db/repositories/operations';
 import { withDatabaseBudget } from '../../db/request-budget';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
+import { TitleBooks } from '../../db/repositories/ledger-title-books';
 import { pixCharges, pixCollectionPayments } from '../../platform/telemetry/metrics';
 import { splitReceivedPix } from '../../domain/collection/pix-split';
 import { refundIdOf } from '../../domain/collection/txid';
@@ -124,13 +125,14 @@ export function reconcileWithinBudget(ctx: CollectionContext, pix: ReceivedPix, 
  */
 async function settleWithPsp(ctx: CollectionContext, txid: string, pix: ReceivedPix, outcome: { refundedBrl: string; titleStatus: string }): Promise<void> {
   const charges = new PixChargesRepository(ctx.db);
+  const charge = (await charges.byTxid(txid))!;
   if (!Money.of(outcome.refundedBrl).isZero()) {
     await ctx.psp.refund(pix.endToEndId, refundIdOf(pix.endToEndId), outcome.refundedBrl);
+    await new TitleBooks(ctx.db, charge.originatorId).refunded(pix.endToEndId, new Date());
     pixCharges.inc({ outcome: 'refunded' });
   }
   const atPsp = await ctx.psp.getCharge(txid);
   if (!atPsp) return;
-  const charge = (await charges.byTxid(txid))!;
   const title = (await new OperationsRepository(ctx.db, charge.originatorId).titleById(charge.titleId))!;
   const left = Money.of(title.outstandingBalance);
   const revised = atPsp.status === 'ATIVA' && !left.isZero() && !Money.of(atPsp.amount).equals(left)

@@ -13,6 +13,7 @@ import { stockPaths, stockSchemas } from '../stock/openapi';
 import { titlePaths, titlePaymentPaths, titlePaymentSchemas } from '../titles/openapi';
 import { payablePaths, payableSchemas } from '../payables/openapi';
 import { creditPaths, creditSchemas } from '../payables/credit-openapi';
+import { ledgerPaths, ledgerSchemas } from '../ledger/openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
 import { eventPaths, eventSchemas } from '../events/openapi';
@@ -48,6 +49,7 @@ const TAGS = [
   { name: 'titles', description: 'The receivables of an operation after disbursement and their payers\' payments' },
   { name: 'assignor-payables', description: 'What an assignor owes the originator, its payments and write-offs' },
   { name: 'discount-credits', description: 'Credits that reduce what an assignor owes' },
+  { name: 'ledger', description: 'The originator\'s double-entry books: accounts, balances at any moment, transactions, the trial balance' },
   { name: 'webhooks', description: 'Subscriptions to events, their deliveries and signing secrets' },
   { name: 'events', description: 'The originator\'s events of the last 30 days, to pull what the webhooks carried' },
   { name: 'codec', description: 'Temporal Web\'s remote payload codec, for operators (decodes encrypted workflow payloads)' },
@@ -86,6 +88,7 @@ const PARTS: Part[] = [
   { paths: registrarPaths },
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
+  { paths: ledgerPaths, schemas: ledgerSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },

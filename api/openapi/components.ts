@@ -52,6 +52,7 @@ const scopeDescriptions: Record<string, string> = {
   'payable:read': 'Read assignor payables and discount credits',
   'payable:write': 'Create payables, pay them and grant discount credits',
   'event:read': 'List and read the originator\'s events of the last 30 days (granted with the other read scopes)',
+  'ledger:read': 'Read the originator\'s ledger: accounts, balances, transactions, trial balance (granted with operation:read or payable:read)',
   'backoffice:read': 'Backoffice: read every originator\'s queue',
   'backoffice:decide': 'Backoffice: approve and deny operations (role approver)',
   'backoffice:configure': 'Backoffice: policies and limits',

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { Money } from '../../domain/money';
 import { AssignorsRepository } from '../../db/repositories/assignors';
 import { PayablesLedger } from '../../db/repositories/payables-ledger';
+import { OperationBooks } from '../../db/repositories/ledger-operation-books';
 import { PayablesRepository } from '../../db/repositories/payables';
 
 /**
@@ -14,10 +15,15 @@ export async function openDebtOf(trx: Knex, originatorId: string, assignorId: st
   return Money.sum(open.map((payable) => Money.of(payable.remaining)));
 }
 
-/** In the creation transaction: the netted amount settles the open payables oldest first, the operation as their source. */
+/**
+ * In the creation transaction: the netted amount settles the open payables oldest first, the
+ * operation as their source, each line booked as a pending netting until the acquisition.
+ */
 export async function settleNettedDebt(trx: Knex, input: { originatorId: string; assignorId: string; operationId: string; amount: Money | null; at?: Date }): Promise<void> {
   if (!input.amount || input.amount.isZero()) return;
-  await new PayablesLedger(trx, input.originatorId).debitOldestFirst(input.assignorId, input.amount, { source: 'OPERATION_NETTING', operationId: input.operationId, at: input.at });
+  const at = input.at ?? new Date();
+  const lines = await new PayablesLedger(trx, input.originatorId).debitOldestFirst(input.assignorId, input.amount, { source: 'OPERATION_NETTING', operationId: input.operationId, at });
+  await new OperationBooks(trx, input.originatorId).nettingDecided(input.operationId, input.assignorId, lines, at);
 }
 
 /** What simulation shows for an assignor named by document, settling nothing; none when not registered. */

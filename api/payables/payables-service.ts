@@ -5,6 +5,7 @@ import { AssignorsRepository } from '../../db/repositories/assignors';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { PayableRow, PayablesRepository } from '../../db/repositories/payables';
 import { PayablesLedger, PaymentSource } from '../../db/repositories/payables-ledger';
+import { PayableBooks } from '../../db/repositories/ledger-payable-books';
 import { createOnceIfIdentified, positiveAmount } from './inputs';
 import { presentPayablePayment } from './presenter';
 
@@ -31,7 +32,7 @@ export async function requireAssignor(db: Knex, originatorId: string, assignorId
   return assignor;
 }
 
-/** A payable opened by hand: an origin title of the same assignor, or a reason, or both. */
+/** A payable opened by hand: an origin title of the same assignor, or a reason, or both; booked as a charge to the assignor. */
 export async function createPayable(db: Knex, originatorId: string, body: NewPayableBody): Promise<PayableRow> {
   const amount = positiveAmount(body.amount_brl, 'amount_brl');
   if (!body.origin_title_id && !body.reason) throw ValidationFailed.field(['body', 'reason'], 'reason is required when origin_title_id is absent', 'missing');
@@ -43,9 +44,11 @@ export async function createPayable(db: Knex, originatorId: string, body: NewPay
       throw new RuleViolation({ code: 'origin_title_not_found', message: `No title ${body.origin_title_id} of this assignor`, origin_title_id: body.origin_title_id });
     }
   }
-  return new PayablesRepository(db, originatorId).open({
+  const payable = await new PayablesRepository(db, originatorId).open({
     assignorId: assignor.id, origin: 'MANUAL', originTitleId: body.origin_title_id ?? null, reason: body.reason ?? null, amount, dueDate: body.due_date,
   });
+  await new PayableBooks(db, originatorId).openedByHand(payable, payable.createdAt);
+  return payable;
 }
 
 async function lockPayable(db: Knex, originatorId: string, id: string): Promise<PayableRow> {

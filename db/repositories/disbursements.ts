@@ -5,6 +5,7 @@ import type { PixDestination, PixStatus } from '../../domain/pix-transfer';
 /** One PIX attempt of an operation (`disbursements` row). */
 export interface Disbursement {
   id: string;
+  originatorId: string;
   operationId: string;
   attempt: number;
   idempotencyKey: string;
@@ -18,6 +19,7 @@ export interface Disbursement {
 
 interface DisbursementRow {
   id: string;
+  originator_id: string;
   operation_id: string;
   attempt: number;
   idempotency_key: string;
@@ -30,7 +32,7 @@ interface DisbursementRow {
 }
 
 const toDisbursement = (row: DisbursementRow): Disbursement => ({
-  id: row.id, operationId: row.operation_id, attempt: row.attempt, idempotencyKey: row.idempotency_key, amount: row.amount,
+  id: row.id, originatorId: row.originator_id, operationId: row.operation_id, attempt: row.attempt, idempotencyKey: row.idempotency_key, amount: row.amount,
   status: row.status, providerPaymentId: row.provider_payment_id, settledAmount: row.settled_amount, settledAt: row.settled_at,
   rejectionReason: row.rejection_reason,
 });

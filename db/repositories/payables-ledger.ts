@@ -4,6 +4,7 @@ import { fromColumns } from './columns';
 import { payableOf, PayableRow, PayablesRepository } from './payables';
 import { TenantScopedRepository } from './tenant-scoped';
 import { recordPayableEvent } from './record-events';
+import { PayableBooks } from './ledger-payable-books';
 
 /** How a debit reached the payable: sent by the assignor, netted by an operation, or credited. */
 export type PaymentSource = 'ASSIGNOR_PIX_DIRECT' | 'ASSIGNOR_BANK_TRANSFER' | 'OPERATION_NETTING' | 'DISCOUNT_CREDIT';
@@ -62,6 +63,7 @@ export class PayablesLedger extends TenantScopedRepository {
       external_id: entry.externalId ?? null, operation_id: entry.operationId ?? null, discount_credit_id: entry.discountCreditId ?? null,
     }).returning('*');
     const line = lineOf(row);
+    await new PayableBooks(this.db, this.originatorId).debited(payable, line, now);
     if (remaining.isZero()) await recordPayableEvent(this.db, payableOf(updated)!, 'payable.paid', line.id);
     return line;
   }
@@ -86,6 +88,7 @@ export class PayablesLedger extends TenantScopedRepository {
       written_off_amount: payable.remaining, remaining: '0.00', status: 'WRITTEN_OFF', write_off_reason: reason, settled_at: now, updated_at: now,
     }).returning('*');
     await this.followOriginTitle(payable, Money.ZERO);
+    await new PayableBooks(this.db, this.originatorId).writtenOff(payable, now);
     const written = payableOf(row)!;
     await recordPayableEvent(this.db, written, 'payable.written_off');
     return written;

@@ -192,6 +192,16 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('GET', `/v1/events/${events.body?.items?.[0]?.event_id ?? unknownId}`, { token });
   await api.call('GET', `/v1/events/${unknownId}`, { token });
 
+  // The ledger: accounts (filtered, as of a moment), one account and its statement, transactions, one of them, the trial balance.
+  const accounts = await api.call('GET', `/v1/ledger/accounts?kind=title_receivable&as_of=${encodeURIComponent(new Date().toISOString())}`, { token });
+  const accountId = accounts.body?.items?.[0]?.id ?? unknownId;
+  await api.call('GET', `/v1/ledger/accounts/${accountId}`, { token });
+  await api.call('GET', `/v1/ledger/accounts/${accountId}/statement.csv?lang=pt-BR`, { token });
+  await api.call('GET', '/v1/ledger/accounts?as_of=yesterday', { token, invalid: true });
+  const ledgerTransactions = await api.call('GET', '/v1/ledger/transactions?limit=5', { token });
+  await api.call('GET', `/v1/ledger/transactions/${ledgerTransactions.body?.items?.[0]?.id ?? unknownId}`, { token });
+  await api.call('GET', '/v1/ledger/trial-balance', { token });
+
   // Provider callbacks: unsigned (401), and signed as the providers sign.
   const callback = { event: 'prism.unknown', id: randomUUID() };
   for (const [route, secret] of [['/v1/internal/esign/callback', env.ESIGN_CALLBACK_SECRET], ['/v1/internal/pix/callback', env.PIX_CALLBACK_SECRET]]) {
