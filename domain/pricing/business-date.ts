@@ -66,11 +66,14 @@ export function addDays(date: string, days: number): string {
 
 const offsetFormatter = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, timeZoneName: 'longOffset' });
 
-/** The zone's offset from UTC at `at`, in minutes (`GMT-03:00` is -180). */
-function offsetMinutes(at: number): number {
+/**
+ * The zone's offset from UTC at `at`, in milliseconds (`GMT-03:00` is -10,800,000). Seconds count:
+ * before 1914 São Paulo kept its local mean time, `GMT-03:06:28`.
+ */
+function offsetMs(at: number): number {
   const name = offsetFormatter.formatToParts(at).find((part) => part.type === 'timeZoneName')!.value;
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+  const match = /GMT([+-])(\d{2}):(\d{2})(?::(\d{2}))?/.exec(name);
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 3_600 + Number(match[3]) * 60 + Number(match[4] ?? 0)) * 1_000 : 0;
 }
 
 /**
@@ -81,8 +84,8 @@ function offsetMinutes(at: number): number {
  */
 export function startOfBusinessDay(date: string): Date {
   const midnightUtc = dayNumber(date) * DAY_MS;
-  const candidates = [offsetMinutes(midnightUtc), offsetMinutes(midnightUtc + 14 * 3_600_000)]
-    .map((offset) => midnightUtc - offset * 60_000)
+  const candidates = [offsetMs(midnightUtc), offsetMs(midnightUtc + 14 * 3_600_000)]
+    .map((offset) => midnightUtc - offset)
     .filter((at) => businessDate(new Date(at)) === date);
   return new Date(Math.min(...candidates));
 }

@@ -38,4 +38,9 @@ describe('the start of a business day (domain/pricing/business-date.ts)', () => 
     expect(start.toISOString()).to.equal('2019-02-17T03:00:00.000Z');
     expect(businessDate(new Date(start.getTime() - 1))).to.equal('2019-02-16');
   });
+
+  it('counts the seconds of São Paulo\'s local mean time (GMT-03:06:28) before 1914, so an old due date has an overdue moment', () => {
+    expect(startOfBusinessDay('1900-01-05').toISOString()).to.equal('1900-01-05T03:06:28.000Z');
+    expect(overdueAt('1900-01-01', 3)).to.equal('1900-01-05T03:06:28.000Z');
+  });
 });
