@@ -37,9 +37,9 @@ async function refuseOverLimits(trx: Knex, originatorId: string, plan: Operation
  *
  * The lock order, which every creation takes so two of them cannot deadlock on one assignor:
  * 1. the receivables' claims (direct: claimed here; stock: the adapter's selection locked the items that hold them);
- * 2. the assignor's row (registered, or locked `FOR UPDATE`), then its payers (read or inserted, not locked);
+ * 2. the assignor's row (registered, or locked `FOR UPDATE`), then its payers (new ones inserted in document order);
  * 3. the assignor's open payables (the debt priced is the debt netted);
- * 4. the operation's rows, then the exposure counters, held to the commit: every read and every write
+ * 4. the operation's rows, then the exposure counters (originator, assignor, payers), held to the commit: every read and every write
  *    that does not move exposure comes before them, so an originator's operations queue there only
  *    for the limits, the titles (whose trigger moves the counters), the netting and the commit.
  */
