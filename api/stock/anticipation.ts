@@ -107,6 +107,7 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
       nfes: items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : [])),
     }, at, sefaz);
   } catch (err) {
+    // Only pricing refuses with the code renamed here; every other refusal passes unchanged.
     throw asStockRefusal(err, items);
   }
 }
