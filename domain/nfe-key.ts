@@ -110,14 +110,32 @@ export function composeNfeKey(parts: { uf?: string; yearMonth: string; issuer: s
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/**
- * The NF-e fields of one receivable or stock item as sent (`nfe_key`, `nfe_number`, `nfe_serie`,
- * `nfe_issue_date`): checked when a key is present. Returns the key in its stored form, or null.
- */
-export function checkReceivableNfe(raw: Record<string, unknown>, at: { externalId: string; loc: (string | number)[] }, assignor: TaxDocument | null): string | null {
-  const sent = text(raw.nfe_key);
-  if (sent === null) return null;
-  const key = normaliseNfeKey(sent);
-  checkNfeKey({ ...at, key, number: text(raw.nfe_number), serie: text(raw.nfe_serie), issueDate: text(raw.nfe_issue_date) }, assignor);
+/** The NF-e fields of one receivable as sent, read from the body once (what a text field is not, is absent). */
+export interface SentNfe {
+  number: string | null;
+  serie: string | null;
+  key: string | null;
+  issueDate: string | null;
+  /** A MoneyInput as the body sent it (a JSON number or a decimal string), as text. */
+  totalValue: string | null;
+}
+
+export function readSentNfe(raw: Record<string, unknown>): SentNfe {
+  return {
+    number: text(raw.nfe_number), serie: text(raw.nfe_serie), key: text(raw.nfe_key), issueDate: text(raw.nfe_issue_date),
+    totalValue: raw.nfe_total_value == null ? null : String(raw.nfe_total_value),
+  };
+}
+
+/** The NF-e fields of one receivable or stock item, checked when a key is present. Returns the key in its stored form, or null. */
+export function checkSentNfe(sent: SentNfe, at: { externalId: string; loc: (string | number)[] }, assignor: TaxDocument | null): string | null {
+  if (sent.key === null) return null;
+  const key = normaliseNfeKey(sent.key);
+  checkNfeKey({ ...at, key, number: sent.number, serie: sent.serie, issueDate: sent.issueDate }, assignor);
   return key;
+}
+
+/** `checkSentNfe` on the fields of a body as sent (`nfe_key`, `nfe_number`, `nfe_serie`, `nfe_issue_date`). */
+export function checkReceivableNfe(raw: Record<string, unknown>, at: { externalId: string; loc: (string | number)[] }, assignor: TaxDocument | null): string | null {
+  return checkSentNfe(readSentNfe(raw), at, assignor);
 }

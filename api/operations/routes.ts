@@ -10,13 +10,13 @@ import { startEntry } from '../../activities/outbox-start';
 import { created, handle, jsonPage, JsonText, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import type { RequestBody } from '../openapi/contract-types';
-import { createDirectOperation } from './create-direct';
-import type { WrittenOperation } from './write-operation';
+import { createDirectOperation } from './creation/direct';
+import type { WrittenOperation } from './creation/write';
 import { OperationView, presentOperation, renderOperation, renderOperationReads } from './presenter';
 import { requestTime, RequestTime } from '../test-clocks/request-time';
 import { cancelUpdate } from '../../workflows/operation-messages';
 import { executeWorkflowUpdate, requireOperation } from '../temporal/workflow-calls';
-import type { CreationSefaz } from './nfe-at-sefaz';
+import type { CreationSefaz } from './creation/nfe-at-sefaz';
 
 export interface OperationRouteDeps {
   db: Knex;

@@ -2,13 +2,14 @@ import { Router } from 'express';
 import { requestTime } from '../test-clocks/request-time';
 import type { Knex } from 'knex';
 import { parseDocument } from '../../domain/documents';
+import { readSentNfe } from '../../domain/nfe-key';
 import {
   businessDate, normalisePricingRequest, priceOperation, renderPricedOperation, renderPricedReceivable,
 } from '../../domain/pricing';
 import { policyForOperation } from '../../db/repositories/policies';
 import { refuseTooMany } from '../../domain/operation-creation';
 import type { ReferenceCache } from '../cache/reference-cache';
-import { identifyReceivables } from '../operations/create-direct';
+import { identifyReceivables } from '../operations/creation/direct';
 import { openDebtByDocument } from '../operations/debt-netting';
 import { handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';
@@ -32,7 +33,7 @@ async function simulate(db: Knex, cache: ReferenceCache, originatorId: string, b
   const { receivables, fees } = normalisePricingRequest(body, { route: 'simulate' });
   const assignorDocument = body.assignor_document ? parseDocument(body.assignor_document, ['body', 'assignor_document']).value : null;
   // The NF-e keys are checked as creation checks them; without an assignor the issuer is not compared. No claim is looked at.
-  identifyReceivables(body.receivables, receivables, assignorDocument);
+  identifyReceivables(body.receivables.map(readSentNfe), receivables, assignorDocument);
   const policy = await policyForOperation(body.policy_id ?? null, (policyId) => cache.policy(originatorId, policyId));
   refuseTooMany(receivables.length, policy);
   const priced = priceOperation({

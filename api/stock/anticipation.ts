@@ -1,22 +1,20 @@
 import type { Knex } from 'knex';
 import type { RequestTime } from '../test-clocks/request-time';
-import { AssignorInput, BankInput, resolvePrimaryAccount } from '../../domain/assignor-registration';
+import type { BankInput } from '../../domain/assignor-registration';
 import { RuleViolation } from '../../domain/errors';
 import { Money } from '../../domain/money';
-import { decideOperation, refuseTooMany } from '../../domain/operation-creation';
 import { Policy, priceOperation, PricedOperation, ReceivableInput, renderPricedOperation, renderPricedReceivable } from '../../domain/pricing';
 import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
-import { PayersRepository } from '../../db/repositories/payers';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
-import { requireProduct } from '../operations/create-direct';
-import { loadCreation, loadPricing } from '../operations/load-creation';
-import { assignedElsewhere, recordFlagged } from '../operations/double-assignment';
-import { writeOperation, WrittenOperation } from '../operations/write-operation';
+import { loadPricing } from '../operations/creation/load';
+import type { CreationSefaz } from '../operations/creation/nfe-at-sefaz';
+import type { CreationReceivable } from '../operations/creation/request';
+import { createOperation } from '../operations/creation/script';
+import type { WrittenOperation } from '../operations/creation/write';
 import { SIMULATION_ID } from '../simulation/routes';
 import { AnticipationBody, selectStockItems, Selection } from './selection';
-import { CreationSefaz, refuseUnbackedNfes } from '../operations/nfe-at-sefaz';
 
 export interface RequestAnticipationBody extends AnticipationBody {
   bank: BankInput;
@@ -65,8 +63,8 @@ async function price(trx: Knex, originatorId: string, selection: Selection, cont
 }
 
 /** Every selected item has the same assignor (checked), and items reference registered ones. */
-async function assignorOf(assignors: AssignorsRepository, selection: Selection, lock = false): Promise<AssignorRow> {
-  return (await assignors.byId(selection.items[0].assignorId, lock))!;
+async function assignorOf(assignors: AssignorsRepository, selection: Selection): Promise<AssignorRow> {
+  return (await assignors.byId(selection.items[0].assignorId))!;
 }
 
 /** `POST /v1/stock/simulate-anticipation`: the same gates and pricing as the request, and nothing written. */
@@ -84,47 +82,32 @@ export async function simulateAnticipation(trx: Knex, originatorId: string, body
   };
 }
 
-/** Contract bank rule 5: the assignor exists; `bank` only gives it its first account. */
-async function withPrimaryAccount(assignors: AssignorsRepository, assignor: AssignorRow, bank: BankInput): Promise<AssignorRow> {
-  if (assignor.disbursementMethod) return assignor;
-  const input: AssignorInput = {
-    type: assignor.type, document: assignor.document, cpf: assignor.cpf, cnpj: assignor.cnpj, name: assignor.name,
-    tradeName: assignor.tradeName, email: assignor.email, phone: assignor.phone, address: assignor.address,
+/** A stock item as a receivable of the creation: it holds its claim, and the operation consumes it. */
+function toCreationReceivable(item: StockItemRow): CreationReceivable {
+  return {
+    input: toReceivable(item), stockItemId: item.id, fingerprint: item.receivableFingerprint,
+    nfe: { number: item.nfeNumber, serie: item.nfeSerie, key: item.nfeKey, issueDate: item.nfeIssueDate, totalValue: item.nfeTotalValue },
   };
-  return assignors.setPrimaryAccountIfMissing(assignor.id, resolvePrimaryAccount(bank, input));
 }
 
 /**
  * `POST /v1/stock/request-anticipation`: 100% of the selected items of one assignor become one
- * operation, through the load → decide → write of direct creation (domain/operation-creation.ts,
- * write-operation.ts). Only the assignor's first account is written before the decision.
+ * operation through the creation script (api/operations/creation/script.ts). The selection locks
+ * the items, which hold the receivables' claims: the script's first lock, taken first here too.
  */
 export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
-  const policy = await new PoliciesRepository(trx, originatorId).forOperation(body.policy_id ?? null);
-  refuseTooMany(selection.items.length, policy);
-  const productId = await requireProduct(trx, originatorId, body.product_id);
-  const assignors = new AssignorsRepository(trx, originatorId);
-  const nfes = selection.items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : []));
-  // Asked with the items locked (selected for update) but not yet the assignor: SEFAZ's wait is bounded by the creation's budget.
-  if (nfes.length > 0) await refuseUnbackedNfes(sefaz, nfes, (await assignorOf(assignors, selection)).document);
-  // The items already hold their claims: anticipating one is the same receivable, not a second assignment.
-  const guarded = selection.items.map((item) => ({ externalId: item.externalId, fingerprint: item.receivableFingerprint }));
-  const review = await assignedElsewhere(trx, originatorId, guarded, policy.doubleAssignment);
-  // The assignor row is locked before its payables (openDebtOf), the order direct creation takes
-  // them in, so the two routes cannot deadlock on one assignor; a refusal below rolls this back.
-  const assignor = await withPrimaryAccount(assignors, await assignorOf(assignors, selection, true), body.bank);
-  // The items' payers were registered with them: read, none inserted, none locked (the exposure counters guard their limits).
-  const payers = await new PayersRepository(trx, originatorId).ensureByDocument(selection.items.map((item) => ({ document: item.payerDocument, name: item.payerName })));
-  const decision = decideOperation(await loadCreation(trx, originatorId, {
-    receivables: selection.items.map(toReceivable), fees: selection.fees, policy, now: at.now, assignor, review,
-  }));
-  if (decision.refusal) throw asStockRefusal(decision.refusal, selection.items);
-  const written = await writeOperation(trx, {
-    originatorId, channel: 'stock', environment, assignor, assignorRegisteredNow: false, productId,
-    embeddedSignature: body.embedded_signature ?? false, plan: decision.plan, payers, clock: at.clock,
-    sources: selection.items.map((item) => ({ stockItemId: item.id, nfe: {}, fingerprint: item.receivableFingerprint })),
-  });
-  if (review) await recordFlagged(trx, written.operation, review);
-  return written;
+  const { items } = selection;
+  try {
+    return await createOperation(trx, originatorId, environment, {
+      channel: 'stock', receivables: items.map(toCreationReceivable), fees: selection.fees, policyId: body.policy_id ?? null,
+      productId: body.product_id ?? null, embeddedSignature: body.embedded_signature ?? false,
+      // Every selected item has the same assignor (checked), and items reference registered ones.
+      assignor: { registeredId: items[0].assignorId, bank: body.bank }, claims: 'held',
+      nfes: items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : [])),
+    }, at, sefaz);
+  } catch (err) {
+    // Only pricing refuses with the code renamed here; every other refusal passes unchanged.
+    throw asStockRefusal(err, items);
+  }
 }

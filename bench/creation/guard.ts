@@ -17,11 +17,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { createDirectOperation, identifyReceivables } from '../../api/operations/create-direct';
+import { createDirectOperation, identifyReceivables } from '../../api/operations/creation/direct';
 import { guardReceivables } from '../../api/operations/double-assignment';
 import { createDb, migrate } from '../../db/connection';
 import { PoliciesRepository } from '../../db/repositories/policies';
 import { Dec, Money } from '../../domain/money';
+import { readSentNfe } from '../../domain/nfe-key';
 import { normaliseReceivables } from '../../domain/pricing';
 import { cnpj } from '../../test/support/documents';
 import { byPid, cpuBetween, parentOf, readCpu } from './cpu';
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
     /** The guard's own work for a fresh body, in a committed transaction of its own: key checks, fingerprints, claims, look-up. */
     const guardOnly = (body: Record<string, unknown>) => db.transaction(async (trx) => {
       const raw = body.receivables as Record<string, unknown>[];
-      const guarded = identifyReceivables(raw, normaliseReceivables(raw, { route: 'direct' }), body.cnpj as string);
+      const guarded = identifyReceivables(raw.map(readSentNfe), normaliseReceivables(raw, { route: 'direct' }), body.cnpj as string);
       await guardReceivables(trx, originatorId, guarded, 'review');
     });
     const runs: Record<string, () => Promise<unknown>> = {

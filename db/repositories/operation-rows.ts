@@ -1,24 +1,16 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
+import type { SentNfe } from '../../domain/nfe-key';
 import type { OperationPlan } from '../../domain/operation-creation';
 import type { AssignorRow } from './assignors';
 import type { NewOperationRow, NewTitleRow, RemainderRow } from './operation-writes';
 import type { TestClockRow } from './test-clocks';
 
-/** NF-e data a remainder inherits from its receivable (contract: "Partial-anticipation remainder"). */
-export interface NfeFields {
-  nfe_number?: string | null;
-  nfe_serie?: string | null;
-  nfe_key?: string | null;
-  nfe_issue_date?: string | null;
-  /** A MoneyInput: a JSON number or a decimal string, as the body sent it. */
-  nfe_total_value?: string | number | null;
-}
-
-/** Per receivable: the stock item it anticipates (stock path) or its NF-e data (direct path), and what identifies it as an invoice. */
+/** Per receivable: the stock item it anticipates (stock path), its NF-e data (a remainder inherits it), and what identifies it as an invoice. */
 export interface ReceivableSource {
   stockItemId: string | null;
-  nfe: NfeFields;
+  /** As sent, with the key in its stored form (contract: "Partial-anticipation remainder"). */
+  nfe: SentNfe;
   fingerprint: string | null;
 }
 
@@ -99,8 +91,8 @@ export function remainderRows(origin: OperationOrigin, plan: OperationPlan, sour
     return [{
       id: uuidv7(), originatorId: origin.originatorId, assignorId: origin.assignor.id, payerId: titles[i].payerId, status: 'IN_STOCK',
       sourceOperationId: origin.id, externalId: `${p.input.externalId}_REMAINDER_${origin.id.slice(0, 8)}`, identifier: p.input.identifier,
-      backingType: p.input.backingType, nfeNumber: nfe.nfe_number ?? null, nfeSerie: nfe.nfe_serie ?? null, nfeKey: nfe.nfe_key ?? null,
-      nfeIssueDate: nfe.nfe_issue_date ?? null, nfeTotalValue: nfe.nfe_total_value == null ? null : String(nfe.nfe_total_value),
+      backingType: p.input.backingType, nfeNumber: nfe.number, nfeSerie: nfe.serie, nfeKey: nfe.key,
+      nfeIssueDate: nfe.issueDate, nfeTotalValue: nfe.totalValue,
       netFutureValue: rest.toString(), dueDate: p.input.dueDate, preAuthorized: false,
       // The same receivable continuing: it shares the title's claim (docs/decisions.md, "Double assignment").
       receivableFingerprint: sources[i].fingerprint,

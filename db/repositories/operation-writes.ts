@@ -18,7 +18,7 @@ export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceD
 export type RemainderRow = Omit<StockItemColumns, 'grossFutureValue' | 'grossFutureValueDeductions'>
   & Pick<StockItemRow, 'originatorId' | 'status' | 'sourceOperationId'> & Partial<Pick<StockItemRow, 'createdAt' | 'updatedAt'>>;
 
-/** The inserts of an operation's creation, inside the creation's transaction (api/operations/write-operation.ts). */
+/** The inserts of an operation's creation, inside the creation's transaction (api/operations/creation/write.ts). */
 export class OperationWritesRepository {
   constructor(private readonly trx: Knex) {}
 

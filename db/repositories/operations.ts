@@ -30,7 +30,7 @@ export interface OperationRow {
   averageDaysInAdvance: number;
   weightedAvgDays: string;
   floatingDays: number;
-  /** Priced by every creation (write-operation.ts), though the column allows null. */
+  /** Priced by every creation (api/operations/creation/write.ts), though the column allows null. */
   cetMonthlyPct: string;
   cetAnnualPct: string;
   contractType: string;

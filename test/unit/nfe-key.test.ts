@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RuleViolation } from '../../domain/errors';
-import { checkNfeKey, checkReceivableNfe, composeNfeKey, nfeCheckDigit, NfeInput, normaliseNfeKey } from '../../domain/nfe-key';
+import { checkNfeKey, checkReceivableNfe, checkSentNfe, composeNfeKey, nfeCheckDigit, NfeInput, normaliseNfeKey, readSentNfe } from '../../domain/nfe-key';
 import { receivableFingerprint, refuseRepeatedReceivables } from '../../domain/receivable-identity';
 import { ValidationFailed } from '../../domain/errors';
 
@@ -47,6 +47,15 @@ describe('NF-e access key', () => {
     expect(normaliseNfeKey(spaced)).to.equal(key());
     expect(checkReceivableNfe({ nfe_key: spaced }, { externalId: 'NF-1', loc: ['body'] }, ASSIGNOR)).to.equal(key());
     expect(checkReceivableNfe({ nfe_key: null }, { externalId: 'NF-1', loc: ['body'] }, ASSIGNOR)).to.equal(null);
+  });
+
+  it('reads the NF-e fields of a body once: text as sent, anything else absent, the total value (a number or a string) as text', () => {
+    const sent = readSentNfe({ nfe_key: key(), nfe_number: '555', nfe_serie: 1, nfe_issue_date: '2026-11-05', nfe_total_value: 1234.5 });
+    expect(sent).to.deep.equal({ key: key(), number: '555', serie: null, issueDate: '2026-11-05', totalValue: '1234.5' });
+    expect(readSentNfe({ nfe_total_value: '1234.50' }).totalValue).to.equal('1234.50');
+    expect(readSentNfe({})).to.deep.equal({ key: null, number: null, serie: null, issueDate: null, totalValue: null });
+    expect(checkSentNfe(sent, { externalId: 'NF-1', loc: ['body'] }, ASSIGNOR)).to.equal(key());
+    expect(refusalOf(() => checkSentNfe({ ...sent, number: '556' }, { externalId: 'NF-1', loc: ['body'] }, ASSIGNOR)).code).to.equal('NFE_NUMBER_MISMATCH');
   });
 
   it('accepts the alphanumeric CNPJ of the issuer inside the key, the check digit valuing letters as ASCII − 48', () => {

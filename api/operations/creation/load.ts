@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { LoadedCreation, ReviewReason } from '../../domain/operation-creation';
-import { businessDate, OperationFees, Policy, PricingInput, ReceivableInput } from '../../domain/pricing';
-import type { Money } from '../../domain/money';
-import type { AssignorRow } from '../../db/repositories/assignors';
-import { OperationWritesRepository } from '../../db/repositories/operation-writes';
-import { PoliciesRepository } from '../../db/repositories/policies';
-import { openDebtOf } from './debt-netting';
+import type { LoadedCreation, ReviewReason } from '../../../domain/operation-creation';
+import { businessDate, OperationFees, Policy, PricingInput, ReceivableInput } from '../../../domain/pricing';
+import type { Money } from '../../../domain/money';
+import type { AssignorRow } from '../../../db/repositories/assignors';
+import { OperationWritesRepository } from '../../../db/repositories/operation-writes';
+import { PoliciesRepository } from '../../../db/repositories/policies';
+import { openDebtOf } from '../debt-netting';
 
 export interface PricingRead {
   receivables: ReceivableInput[];

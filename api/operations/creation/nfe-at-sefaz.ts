@@ -1,7 +1,7 @@
-import { checkedAtSefaz, creationRefusal, NfeToCheck } from '../../domain/sefaz/creation-refusal';
-import type { SefazPort } from '../../domain/sefaz/port';
-import type { RuleViolation } from '../../domain/errors';
-import { SefazError } from '../../providers/provider-errors';
+import { checkedAtSefaz, creationRefusal, NfeToCheck } from '../../../domain/sefaz/creation-refusal';
+import type { SefazPort } from '../../../domain/sefaz/port';
+import type { RuleViolation } from '../../../domain/errors';
+import { SefazError } from '../../../providers/provider-errors';
 
 /** What creation asks SEFAZ with: the adapter (one attempt per request) and how long the whole check may take. */
 export interface CreationSefaz {
