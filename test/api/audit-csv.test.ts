@@ -40,7 +40,7 @@ describe('audit trail CSV: formula injection and paging', () => {
     const rows = csv.text.trim().split('\r\n').slice(1).map(quotedFields);
     const userAgents = rows.map((fields) => fields[8]).reverse();
     expect(userAgents).to.deep.equal([`'${agents[0]}`, `'${agents[1]}`, `'${agents[2]}`, 'plain agent', 'a;b']);
-    for (const fields of rows) expect(fields).to.have.length(14);
+    for (const fields of rows) expect(fields).to.have.length(15);
   });
 
   it('keeps every filter, the created window included, in the Link to the next page', async () => {

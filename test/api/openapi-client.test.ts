@@ -39,6 +39,9 @@ const BODIES: Record<string, string> = {
   simulateTitlePix: `{ webhook: 'once' }`,
   transferSandboxDuplicatas: `{ nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }`,
   startSandboxRegistrarOutage: `{ seconds: 30 }`,
+  setSandboxNfe: `{ status: 'cancelled', payer_event: null }`,
+  startSandboxSefazOutage: `{ seconds: 30 }`,
+  backofficeCancelOperation: `{ reason: 'assignor withdrew' }`,
   recordPayerPayment: `{ paid_amount_brl: '100.00', external_id: 'PAY-1' }`,
   simulatePayerPayment: `{ paid_amount_brl: 100, external_id: 'PAY-1' }`,
   createAssignorPayable: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '1000.00', due_date: '2027-01-15', reason: 'chargeback' }`,
@@ -61,6 +64,7 @@ const BODIES: Record<string, string> = {
   codecSession: '{}',
   backofficeResendContract: '{}',
   confirmRoleGrant: '{}',
+  createAuditCheckpoint: '{}',
 };
 
 type Document = { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };
