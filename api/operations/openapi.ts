@@ -100,6 +100,14 @@ export const operationSchemas = {
       },
       signers_count: { type: 'integer' },
       disbursement_method: { type: ['string', 'null'], description: 'pix_document or bank_account; null in the stock path; treat unknown values as unknown' },
+      cancellation_reason: {
+        type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
+        description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
+          + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
+          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. '
+          + 'Treat unknown values as a cancellation for a reason not listed here',
+        examples: ['nfe_cancelled'],
+      },
       test_clock_id: { type: 'string', format: 'uuid', description: 'Sandbox only, present when the operation lives on a test clock' },
     },
   },

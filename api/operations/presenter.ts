@@ -85,6 +85,7 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     contract_details: { type: op.contractType, signature_date: null, signer_token: null },
     signers_count: op.signersCount,
     disbursement_method: view === 'stock_creation' ? null : op.disbursementMethod,
+    cancellation_reason: op.cancellationReason,
     ...(op.testClockId ? { test_clock_id: op.testClockId } : {}),
   };
 }

@@ -37,6 +37,8 @@ export interface OperationRow {
   signersCount: number;
   denyReason: string | null;
   cancelReason: string | null;
+  /** Why it was cancelled, as a code (`requested`, `nfe_cancelled`, ...); null before that was recorded. */
+  cancellationReason: string | null;
   approvedAt: Date | null;
   /** Why it waits for a human whatever its amount (double assignment), or null. */
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
