@@ -20,6 +20,11 @@ export interface StoredNfeCheck extends NfeCheckOutcome {
   checkedAt: Date;
 }
 
+interface NfeCheckRow {
+  title_id: string; nfe_key: string; status: NfeCheckOutcome['status']; reason: NfeCheckOutcome['reason']; cstat: string; xmotivo: string;
+  payer_event: NfeCheckOutcome['payerEvent']; payer_event_at: Date | null; adapter: SefazAdapter; checked_at: Date;
+}
+
 /** `nfe_checks`: each check of an operation's NF-e at SEFAZ before its PIX. */
 export class NfeChecksRepository {
   constructor(private readonly db: Knex) {}
@@ -46,11 +51,12 @@ export class NfeChecksRepository {
     })));
   }
 
-  /** Each title's latest check (titles never checked are absent). */
-  async latestOf(operationId: string): Promise<Map<string, StoredNfeCheck>> {
-    const rows = await this.db('nfe_checks').where({ operation_id: operationId })
+  /** Each title's latest check among the operations' (titles never checked are absent); `originatorId` scopes a tenant's read. */
+  async latestOf(operationIds: string | readonly string[], originatorId?: string): Promise<Map<string, StoredNfeCheck>> {
+    const rows = await this.db('nfe_checks').whereIn('operation_id', typeof operationIds === 'string' ? [operationIds] : [...operationIds])
+      .modify((query) => { if (originatorId) query.where({ originator_id: originatorId }); })
       .distinctOn('title_id').orderBy([{ column: 'title_id' }, { column: 'checked_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
-    return new Map(rows.map((row) => [row.title_id, {
+    return new Map((rows as NfeCheckRow[]).map((row) => [row.title_id, {
       titleId: row.title_id, key: row.nfe_key, status: row.status, reason: row.reason, cStat: row.cstat, xMotivo: row.xmotivo,
       payerEvent: row.payer_event, payerEventAt: row.payer_event_at?.toISOString() ?? null, adapter: row.adapter, checkedAt: row.checked_at,
     }]));

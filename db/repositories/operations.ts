@@ -82,6 +82,8 @@ export interface TitleRow {
   pixExpiresAt: Date | null;
   /** Its operation's policy's grace days (null without a policy). */
   graceDays: number | null;
+  /** What identifies it as an invoice (`nfe:<key>` when an NF-e key backs it), or null. */
+  receivableFingerprint: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,6 +7,7 @@ import { signAll, untilStatus } from '../support/lifecycle';
 import { listEvents } from '../support/events';
 import { testDb } from '../support/stack';
 import { eventually } from '../support/webhooks';
+import { setSandboxNfe } from '../support/sefaz';
 
 /**
  * Every NF-e is checked at SEFAZ (the sandbox's, driven through `/v1/sandbox/nfe/{key}` and
@@ -20,10 +21,7 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
   before(async () => ({ client, token } = await startOperationsTest()));
   afterEach(() => client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token }));
 
-  const setNfe = async (key: string, status: string, payerEvent: string | null = null) => {
-    const res = await client.post(`/v1/sandbox/nfe/${key}`, { status, payer_event: payerEvent }, { token });
-    expect(res.status, res.text).to.equal(200);
-  };
+  const setNfe = (key: string, status: string, payerEvent: string | null = null) => setSandboxNfe(client, token, key, status, payerEvent);
   /** A direct body whose second receivable carries a fresh NF-e of the assignor (authorized when created). */
   const withNfe = () => {
     const assignor = cnpj();
@@ -36,6 +34,8 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
     await untilStatus(client, token, res.body.id, 'CONTRACT_SENT');
     return res.body.id as string;
   };
+  /** The NF-e receivable's check in the operation read. */
+  const checkOf = (read: { titles: { external_id: string; nfe_check: Record<string, unknown> }[] }) => read.titles.find((t) => t.external_id === 'NF-CHECKED')!.nfe_check;
   const noPix = async (operationId: string) => expect(await testDb()('disbursements').where({ operation_id: operationId }).select('id')).to.deep.equal([]);
 
   for (const [change, payerEvent, reason] of [['cancelled', null, 'nfe_cancelled'], ['authorized', 'not_performed', 'nfe_disowned_by_payer']] as const) {
@@ -46,6 +46,13 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
       await signAll(client, token, id);
       const read = await untilStatus(client, token, id, 'CANCELLED', 60_000);
       expect(read.cancellation_reason).to.equal(reason);
+      const check = checkOf(read);
+      expect(check).to.include({ status: 'refused', cstat: change === 'cancelled' ? '101' : '138', payer_event: payerEvent });
+      expect(check.xmotivo).to.be.a('string').and.not.equal('');
+      expect(Number.isNaN(Date.parse(String(check.checked_at)))).to.equal(false);
+      expect(read.titles.find((t: { external_id: string }) => t.external_id !== 'NF-CHECKED').nfe_check).to.deep.equal({
+        status: 'not_applicable', cstat: null, xmotivo: null, payer_event: null, checked_at: null,
+      });
       await noPix(id);
       const { items } = await listEvents(client, token, `object_id=${id}&type=operation.cancelled`);
       expect(items).to.have.length(1);
@@ -72,13 +79,15 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
     await untilStatus(client, token, id, 'SIGNED');
     // Held while SEFAZ answers 109 (the check is asked at least twice meanwhile): no verdict, no PIX.
     await eventually(async () => expect(await testDb()('nfe_checks').where({ operation_id: id, cstat: '109' }).select('id')).to.have.length.at.least(2), 60_000);
-    expect((await client.get(`/v1/operations/${id}`, { token })).body.lifecycle_status).to.equal('SIGNED');
+    const waiting = (await client.get(`/v1/operations/${id}`, { token })).body;
+    expect(waiting.lifecycle_status).to.equal('SIGNED');
+    expect(checkOf(waiting)).to.include({ status: 'pending', cstat: '109' });
     await noPix(id);
     await client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token });
     const paid = await untilStatus(client, token, id, 'PAID', 90_000);
     expect(paid.cancellation_reason).to.equal(null);
-    const checks = await testDb()('nfe_checks').where({ operation_id: id, nfe_key: key }).orderBy('checked_at', 'desc');
-    expect(checks[0]).to.include({ status: 'passed', cstat: '100' });
+    expect(checkOf(paid)).to.include({ status: 'passed', cstat: '100', payer_event: null });
+    expect(await testDb()('nfe_checks').where({ operation_id: id, nfe_key: key, status: 'passed' }).select('id')).to.have.length(1);
   });
 });
 

@@ -7,7 +7,7 @@ import { cnpj, nfeOf } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { receivable } from '../support/simulate';
 import { sharedSandbox, testDb } from '../support/stack';
-import { FlakySefaz, sefazClientFor } from '../support/sefaz';
+import { FlakySefaz, sefazClientFor, setSandboxNfe } from '../support/sefaz';
 
 /**
  * The check before the PIX as an activity, against real Postgres and the sandbox SEFAZ through the
@@ -25,10 +25,7 @@ describe('the NF-e check before the PIX (activity)', function () {
   });
   afterEach(() => client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token }));
 
-  const setNfe = async (key: string, status: string, payerEvent: string | null = null) => {
-    const res = await client.post(`/v1/sandbox/nfe/${key}`, { status, payer_event: payerEvent }, { token });
-    expect(res.status, res.text).to.equal(200);
-  };
+  const setNfe = (key: string, status: string, payerEvent: string | null = null) => setSandboxNfe(client, token, key, status, payerEvent);
   const activities = (url = sefazUrl, env: Record<string, string> = {}) =>
     createNfeCheckActivities({ db: testDb(), sefaz: sefazClientFor(url, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100', ...env }) });
 

@@ -2627,6 +2627,19 @@ export interface components {
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
+        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
+        NfeCheck: {
+            /** Format: date-time */
+            checked_at: string | null;
+            /** @description SEFAZ's cStat of the answer that decided (the consult's; the distribution's when the payer's word decided) */
+            cstat: string | null;
+            /** @description The payer's latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here) */
+            payer_event: ("confirmed" | "aware" | "unknown_operation" | "not_performed") | null;
+            /** @enum {string} */
+            status: "passed" | "refused" | "pending" | "not_applicable";
+            /** @description SEFAZ's xMotivo with that cStat */
+            xmotivo: string | null;
+        };
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
         NullablePositiveMoneyInput: components["schemas"]["PositiveMoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
@@ -2708,7 +2721,9 @@ export interface components {
              * @description Sandbox only, present when the operation lives on a test clock
              */
             test_clock_id?: string;
-            titles: components["schemas"]["Title"][];
+            titles: (components["schemas"]["Title"] & {
+                nfe_check: components["schemas"]["NfeCheck"];
+            })[];
             /** Format: date-time */
             updated_at?: string;
             /** @description days_advanced weighted by requested value, 2 decimals */
