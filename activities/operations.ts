@@ -147,12 +147,16 @@ export function createOperationActivities({ db }: OperationActivityDeps) {
      * Denial or cancellation: the operation ends, its titles are cancelled (releasing exposure)
      * and the stock items it consumed return to IN_STOCK; debt it netted is owed again.
      */
-    async releaseOperation(args: { operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null; at?: string; audit?: AuditedRequest }): Promise<void> {
+    /** `cancellationReason`: why a cancellation happened, as a code; a cancel that was asked for (and any recorded before the code existed) is `requested`. */
+    async releaseOperation(args: {
+      operationId: string; workflowId: string; to: 'DENIED' | 'CANCELLED'; actor: string; reason: string | null; cancellationReason?: string; at?: string; audit?: AuditedRequest;
+    }): Promise<void> {
+      const cancellationReason = args.cancellationReason ?? 'requested';
       await db.transaction(async (trx) => {
         const moved = await moveOperation(trx, {
           ...args,
-          columns: args.to === 'DENIED' ? { denyReason: args.reason } : { cancelReason: args.reason },
-          data: { reason: args.reason, actor: args.actor },
+          columns: args.to === 'DENIED' ? { denyReason: args.reason } : { cancelReason: args.reason, cancellationReason },
+          data: { reason: args.reason, actor: args.actor, ...(args.to === 'CANCELLED' ? { cancellation_reason: cancellationReason } : {}) },
         });
         if (!moved) return;
         const now = stampOf(args);

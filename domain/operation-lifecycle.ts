@@ -19,7 +19,8 @@ export const TRANSITIONS: Readonly<Record<LifecycleStatus, readonly LifecycleSta
   // CONTRACT_ERROR also when the provider no longer knows the document it was sent.
   CONTRACT_SENT: ['SIGNED', 'CONTRACT_ERROR', 'CANCELLED'],
   CONTRACT_ERROR: ['CONTRACT_SENT', 'CANCELLED'],
-  SIGNED: ['DISBURSING'],
+  // CANCELLED from SIGNED is the workflow's own: an NF-e refused by its check before the PIX (never a request).
+  SIGNED: ['DISBURSING', 'CANCELLED'],
   DISBURSING: ['PAID', 'DISBURSEMENT_FAILED'],
   DISBURSEMENT_FAILED: ['DISBURSING', 'CANCELLED'],
   PAID: ['SETTLED'],
@@ -38,7 +39,7 @@ export const WAITING_FOR: Readonly<Record<LifecycleStatus, string>> = {
   PRE_APPROVED: 'contract dispatch',
   CONTRACT_SENT: 'signatures (provider callback or polling)',
   CONTRACT_ERROR: 'send-for-signature (POST /v1/operations/{id}/contract/send-for-signature) or cancel',
-  SIGNED: 'PIX disbursement',
+  SIGNED: 'the NF-e check at SEFAZ, then the PIX disbursement',
   DISBURSING: 'PIX settlement (provider callback or polling)',
   DISBURSEMENT_FAILED: 'a human: retry the disbursement or cancel',
   PAID: 'payer payments on the titles, or their deadlines',
@@ -86,7 +87,7 @@ export function readModelMove(current: LifecycleStatus, to: LifecycleStatus): 'm
  * refusal code. One is pending at a time; every move settles it (see `settleRequest`).
  */
 export const PENDING_REQUESTS = {
-  cancel: { to: 'CANCELLED', from: statesLeadingTo('CANCELLED'), refusal: 'operation_cannot_be_cancelled' },
+  cancel: { to: 'CANCELLED', from: statesLeadingTo('CANCELLED').filter((state) => state !== 'SIGNED'), refusal: 'operation_cannot_be_cancelled' },
   retryDisbursement: { to: 'DISBURSING', from: ['DISBURSEMENT_FAILED'], refusal: 'operation_cannot_retry_disbursement' },
 } as const satisfies Record<string, { to: LifecycleStatus; from: readonly LifecycleStatus[]; refusal: string }>;
 
@@ -108,7 +109,8 @@ export function settleRequest(request: PendingRequestKind, status: LifecycleStat
 export const APPROVED_STATES: readonly LifecycleStatus[] = ['APPROVED_DIRECT', 'PRE_APPROVED'];
 /** A contract may be dispatched from these: approved and nothing at the provider in force. */
 export const SIGNABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CONTRACT_SENT');
-export const CANCELLABLE_STATES: readonly LifecycleStatus[] = statesLeadingTo('CANCELLED');
+/** Where a cancel may be asked: SIGNED leads to CANCELLED only by the workflow's own check before the PIX. */
+export const CANCELLABLE_STATES: readonly LifecycleStatus[] = PENDING_REQUESTS.cancel.from;
 
 /** States some path from a creation state reaches without passing through `gate`. */
 function reachableAvoiding(gate: LifecycleStatus): Set<LifecycleStatus> {

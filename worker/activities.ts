@@ -16,6 +16,8 @@ import { createLedgerAccrualActivities } from '../activities/ledger-accrual';
 import { ApiPixClient } from '../providers/api-pix-client';
 import { createAuditCheckpointActivities } from '../activities/audit-checkpoint';
 import { CipherRing } from '../platform/crypto/cipher-ring';
+import { createNfeCheckActivities } from '../activities/nfe-check';
+import { sefazBeforePayout } from '../providers/sefaz/client';
 
 export interface ActivityDeps {
   db: Knex;
@@ -38,6 +40,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createTestClockActivities({ db }),
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
+    ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
   };

@@ -2,6 +2,7 @@ import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/
 import type { createOperationActivities } from '../activities/operations';
 import type { createContractActivities } from '../activities/contract';
 import type { createDisbursementActivities } from '../activities/disbursement';
+import type { createNfeCheckActivities } from '../activities/nfe-check';
 import { PIX_CALL_RETRY } from '../domain/pix-retry';
 
 /** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
@@ -55,3 +56,12 @@ export const disbursementActivities = () =>
  */
 export const localReconciliation = () =>
   proxyLocalActivities<ReturnType<typeof createDisbursementActivities>>({ startToCloseTimeout: '1m', retry: READ_MODEL_RETRY }).reconcileAndMarkPaid;
+
+/**
+ * The checks before the PIX: while SEFAZ gives no verdict the operation waits, 2 s doubling to
+ * 5 min, with no deadline (it never pays unchecked); an answer, passed or refused, ends the wait.
+ */
+export const BACKING_CHECK_RETRY: RetryPolicy = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5m' };
+
+export const backingCheckActivities = () =>
+  proxyActivities<ReturnType<typeof createNfeCheckActivities>>({ startToCloseTimeout: '2m', retry: BACKING_CHECK_RETRY });

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
-import { contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
+import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
 import type { OperationState, OperationWorkflowInput } from './operation-messages';
 import type { operationWorkflow } from './operation';
 import { OperationClock } from './operation-clock';
@@ -41,6 +41,7 @@ export class OperationRun {
   readonly ops = localOperationActivities();
   readonly contract = contractActivities();
   readonly pix = disbursementActivities();
+  readonly backing = backingCheckActivities();
   /** An approve or deny is writing: other updates wait or are refused. */
   busy = false;
   /**
@@ -172,12 +173,11 @@ export class OperationRun {
   }
 
   /**
-   * Cancellation, once the phase that saw it is at rest: the document voided, titles and stock
-   * released. A provider that refuses to void (a document signed meanwhile) does not stop the
+   * Cancellation, once the phase that saw it is at rest (the one asked for, or the workflow's own
+   * from a check before the PIX): the document voided, titles and stock released. A provider that refuses to void (a document signed meanwhile) does not stop the
    * cancellation: `lastError` says so and the document is left for support.
    */
-  async finishCancelled(): Promise<void> {
-    const cancel = this.cancelRequested!;
+  async finishCancelled(cancel: RequestBy & { cancellationReason?: string } = this.cancelRequested!): Promise<void> {
     try {
       await this.contract.voidContract({ operationId: this.input.operationId });
     } catch (err) {
@@ -186,7 +186,7 @@ export class OperationRun {
       this.state.lastError = code;
     }
     await this.ops.releaseOperation({
-      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, audit: cancel.audit, ...this.at(),
+      operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, cancellationReason: cancel.cancellationReason, audit: cancel.audit, ...this.at(),
     });
     this.setStatus('CANCELLED');
   }

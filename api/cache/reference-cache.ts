@@ -68,6 +68,7 @@ export class ReferenceCache {
       payers: scoped(this.payerFees),
       operations: scoped(this.operations),
       titles: scoped(this.operations),
+      nfe_checks: scoped(this.operations),
     };
   }
 

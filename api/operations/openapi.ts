@@ -69,6 +69,20 @@ export const operationSchemas = {
       expires_at: { type: 'string', format: 'date-time', description: 'When the charge stops being payable: the due date plus the policy\'s grace days' },
     },
   },
+  NfeCheck: {
+    type: 'object',
+    description: 'The receivable\'s NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; '
+      + 'an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 '
+      + 'paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
+    required: ['status', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
+    properties: {
+      status: { type: 'string', enum: ['passed', 'refused', 'pending', 'not_applicable'] },
+      cstat: { type: ['string', 'null'], pattern: '^[0-9]{3}$', maxLength: 3, description: 'SEFAZ\'s cStat of the answer that decided (the consult\'s; the distribution\'s when the payer\'s word decided)' },
+      xmotivo: { type: ['string', 'null'], maxLength: 255, description: 'SEFAZ\'s xMotivo with that cStat' },
+      payer_event: { anyOf: [{ type: 'string', enum: ['confirmed', 'aware', 'unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here)' },
+      checked_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
   Operation: {
     type: 'object',
     description: 'Creation response and read. The contract names the state twice, by channel: the answer to `POST /v1/operations/direct` fills `status` '
@@ -90,7 +104,16 @@ export const operationSchemas = {
       embedded_signature: { type: 'boolean' },
       created_at: { type: ['string', 'null'], format: 'date-time', description: 'Null in direct creation' },
       updated_at: { type: 'string', format: 'date-time' },
-      titles: { type: 'array', items: ref('Title') },
+      titles: {
+        type: 'array',
+        items: {
+          allOf: [ref('Title'), {
+            type: 'object',
+            required: ['nfe_check'],
+            properties: { nfe_check: ref('NfeCheck') },
+          }],
+        },
+      },
       fee_hierarchy: { type: 'string' },
       has_partial_anticipations: { type: 'boolean' },
       contract_details: {
@@ -100,6 +123,14 @@ export const operationSchemas = {
       },
       signers_count: { type: 'integer' },
       disbursement_method: { type: ['string', 'null'], description: 'pix_document or bank_account; null in the stock path; treat unknown values as unknown' },
+      cancellation_reason: {
+        type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
+        description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
+          + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
+          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. '
+          + 'Treat unknown values as a cancellation for a reason not listed here',
+        examples: ['nfe_cancelled'],
+      },
       test_clock_id: { type: 'string', format: 'uuid', description: 'Sandbox only, present when the operation lives on a test clock' },
     },
   },

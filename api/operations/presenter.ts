@@ -4,6 +4,8 @@ import { NotFound } from '../../domain/errors';
 import { overdueAt } from '../../domain/title-rules';
 import { OperationsRepository, type OperationRow, type TitleRow } from '../../db/repositories/operations';
 import type { Schema } from '../openapi/contract-types';
+import { NfeChecksRepository, type StoredNfeCheck } from '../../db/repositories/nfe-checks';
+import { nfeCheckView } from '../../domain/sefaz/nfe-check-view';
 
 const rate = (value: string | null) => (value === null ? null : Number(value));
 
@@ -51,7 +53,7 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
  */
 export type OperationView = 'direct_creation' | 'stock_creation' | 'read';
 
-export function presentOperation(op: OperationRow, titles: TitleRow[], view: OperationView): Schema<'Operation'> {
+export function presentOperation(op: OperationRow, titles: TitleRow[], view: OperationView, checks: ReadonlyMap<string, StoredNfeCheck> = new Map()): Schema<'Operation'> {
   const direct = view === 'direct_creation';
   return {
     id: op.id,
@@ -79,12 +81,13 @@ export function presentOperation(op: OperationRow, titles: TitleRow[], view: Ope
     embedded_signature: op.embeddedSignature,
     created_at: direct ? null : op.createdAt.toISOString(),
     updated_at: op.updatedAt.toISOString(),
-    titles: titles.map(presentTitle),
+    titles: titles.map((t) => ({ ...presentTitle(t), nfe_check: nfeCheckView(t.receivableFingerprint, checks.get(t.id)) })),
     fee_hierarchy: op.feeHierarchy,
     has_partial_anticipations: op.hasPartialAnticipations,
     contract_details: { type: op.contractType, signature_date: null, signer_token: null },
     signers_count: op.signersCount,
     disbursement_method: view === 'stock_creation' ? null : op.disbursementMethod,
+    cancellation_reason: op.cancellationReason,
     ...(op.testClockId ? { test_clock_id: op.testClockId } : {}),
   };
 }
@@ -94,14 +97,15 @@ export async function renderOperation(db: Knex, originatorId: string, id: string
   const repository = new OperationsRepository(db, originatorId);
   const op = await repository.byId(id);
   if (!op) throw new NotFound('operation_not_found');
-  return presentOperation(op, await repository.titlesOf([id]), view);
+  const [titles, checks] = await Promise.all([repository.titlesOf([id]), new NfeChecksRepository(db).latestOf([id], originatorId)]);
+  return presentOperation(op, titles, view, checks);
 }
 
 /** The reads of the originator's operations among `ids`, as JSON (UTF-8) by id: two queries whatever their number. */
 export async function renderOperationReads(db: Knex, originatorId: string, ids: string[]): Promise<Map<string, Buffer>> {
   const repository = new OperationsRepository(db, originatorId);
-  const [operations, titles] = await Promise.all([repository.byIds(ids), repository.titlesOf(ids)]);
+  const [operations, titles, checks] = await Promise.all([repository.byIds(ids), repository.titlesOf(ids), new NfeChecksRepository(db).latestOf(ids, originatorId)]);
   const titlesOf = new Map<string, TitleRow[]>(operations.map((op) => [op.id, []]));
   for (const title of titles) titlesOf.get(title.operationId)?.push(title);
-  return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read')))]));
+  return new Map(operations.map((op) => [op.id, Buffer.from(JSON.stringify(presentOperation(op, titlesOf.get(op.id)!, 'read', checks)))]));
 }

@@ -43,6 +43,7 @@ export interface MoveColumns {
   approvedAt?: Date;
   denyReason?: string | null;
   cancelReason?: string | null;
+  cancellationReason?: string;
 }
 
 /** The operation's read model as its workflow moves it (across originators: the workflow knows its operation by id). */
@@ -66,6 +67,7 @@ export class OperationLifecycleRepository {
       ...(columns.approvedAt !== undefined ? { approved_at: columns.approvedAt } : {}),
       ...(columns.denyReason !== undefined ? { deny_reason: columns.denyReason } : {}),
       ...(columns.cancelReason !== undefined ? { cancel_reason: columns.cancelReason } : {}),
+      ...(columns.cancellationReason !== undefined ? { cancellation_reason: columns.cancellationReason } : {}),
     }).returning('*');
     return toOperation(row);
   }

@@ -4,7 +4,7 @@ import type { OperationRow, TitleRow } from './operations';
 import type { StockItemColumns, StockItemRow } from './stock';
 
 /** What creation writes of an operation; the reasons and timestamps come later or from the database. */
-export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' | 'createdAt' | 'updatedAt' | 'testClockId'>
+export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' | 'cancellationReason' | 'createdAt' | 'updatedAt' | 'testClockId'>
   & Partial<Pick<OperationRow, 'createdAt' | 'updatedAt' | 'testClockId'>>;
 
 /** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */

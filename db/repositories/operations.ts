@@ -37,6 +37,8 @@ export interface OperationRow {
   signersCount: number;
   denyReason: string | null;
   cancelReason: string | null;
+  /** Why it was cancelled, as a code (`requested`, `nfe_cancelled`, ...); null before that was recorded. */
+  cancellationReason: string | null;
   approvedAt: Date | null;
   /** Why it waits for a human whatever its amount (double assignment), or null. */
   reviewReason: { code: string; message: string; external_ids: string[] } | null;
@@ -80,6 +82,8 @@ export interface TitleRow {
   pixExpiresAt: Date | null;
   /** Its operation's policy's grace days (null without a policy). */
   graceDays: number | null;
+  /** What identifies it as an invoice (`nfe:<key>` when an NF-e key backs it), or null. */
+  receivableFingerprint: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

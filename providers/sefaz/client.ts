@@ -80,3 +80,6 @@ function adapterOf(settings: SefazSettings): SefazAdapter {
 /** The adapter a creation request uses: one attempt, within the creation's budget. */
 export const sefazAtCreation = (settings: SefazSettings): SefazClient =>
   new SefazClient({ ...settings, timeoutMs: settings.creationBudgetMs, attempts: 1 }, adapterOf(settings));
+
+/** The adapter the worker's check before the PIX uses: the configured timeouts and attempts, Temporal retrying beyond them. */
+export const sefazBeforePayout = (settings: SefazSettings): SefazClient => new SefazClient(settings, adapterOf(settings));

@@ -5,6 +5,7 @@ import type { createOperationActivities } from '../../activities/operations';
 import type { createTitleActivities } from '../../activities/titles';
 import type { createTestClockActivities } from '../../activities/test-clocks';
 import type { createCollectionActivities } from '../../activities/collection/charges';
+import type { createNfeCheckActivities } from '../../activities/nfe-check';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
@@ -12,7 +13,7 @@ import type { OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
   & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
-  & ReturnType<typeof createCollectionActivities>;
+  & ReturnType<typeof createCollectionActivities> & ReturnType<typeof createNfeCheckActivities>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -90,6 +91,12 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     voidContract: ({ operationId }) => gate.call(operationId, () => {
       world(operationId).document = null;
     }),
+
+    // The model's operations are backed by no NF-e: the check before the PIX passes them.
+    async checkNfesBeforePayout({ operationId }) {
+      world(operationId);
+      return { refusal: null };
+    },
 
     startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
       const w = world(operationId);

@@ -1,3 +1,5 @@
+import { expect } from 'chai';
+import type { ApiClient } from './http';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
@@ -64,4 +66,10 @@ export class FlakySefaz {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** Sets the sandbox SEFAZ's answers for `key` from now on, through its control route. */
+export async function setSandboxNfe(client: ApiClient, token: string, key: string, status: string, payerEvent: string | null = null): Promise<void> {
+  const res = await client.post(`/v1/sandbox/nfe/${key}`, { status, payer_event: payerEvent }, { token });
+  expect(res.status, res.text).to.equal(200);
 }

@@ -4,6 +4,7 @@ import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
 import { localReconciliation } from '../operation-activities';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
 import { failureCode, OperationRun } from '../operation-run';
+import { backingStillHolds } from './backing-checks';
 import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../domain/pix-retry';
 
 /**
@@ -33,9 +34,10 @@ export class DisbursementPhase {
     setHandler(disbursementSettledSignal, () => { this.settlementReported = true; });
   }
 
-  /** Resolves true once PAID, false when cancelled after a failed attempt (cancellation finished). */
+  /** Resolves true once PAID, false when cancelled (what backs it refused before the PIX, or after a failed attempt). */
   async untilPaid(): Promise<boolean> {
     const { run } = this;
+    if (!(await backingStillHolds(run))) return false;
     let retryAudit: AuditedRequest | undefined;
     for (;;) {
       const outcome = await this.attempt(retryAudit);

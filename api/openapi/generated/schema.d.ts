@@ -2832,6 +2832,19 @@ export interface components {
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
+        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
+        NfeCheck: {
+            /** Format: date-time */
+            checked_at: string | null;
+            /** @description SEFAZ's cStat of the answer that decided (the consult's; the distribution's when the payer's word decided) */
+            cstat: string | null;
+            /** @description The payer's latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here) */
+            payer_event: ("confirmed" | "aware" | "unknown_operation" | "not_performed") | null;
+            /** @enum {string} */
+            status: "passed" | "refused" | "pending" | "not_applicable";
+            /** @description SEFAZ's xMotivo with that cStat */
+            xmotivo: string | null;
+        };
         NullableMoneyInput: components["schemas"]["MoneyInput"] | null;
         NullablePositiveMoneyInput: components["schemas"]["PositiveMoneyInput"] | null;
         NullableRateInput: components["schemas"]["RateInput"] | null;
@@ -2844,6 +2857,11 @@ export interface components {
              * @description Mean of days_advanced, rounded half-up
              */
             average_days_in_advance: number;
+            /**
+             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
+             * @example nfe_cancelled
+             */
+            cancellation_reason?: string | null;
             cet_annual_pct?: number;
             cet_monthly_pct?: number;
             contract_details: {
@@ -2908,7 +2926,9 @@ export interface components {
              * @description Sandbox only, present when the operation lives on a test clock
              */
             test_clock_id?: string;
-            titles: components["schemas"]["Title"][];
+            titles: (components["schemas"]["Title"] & {
+                nfe_check: components["schemas"]["NfeCheck"];
+            })[];
             /** Format: date-time */
             updated_at?: string;
             /** @description days_advanced weighted by requested value, 2 decimals */
@@ -18704,6 +18724,8 @@ export interface operations {
                 "application/json": {
                     data: {
                         actor?: string;
+                        /** @description As the operation read's `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, ...); absent on events recorded before this field existed */
+                        cancellation_reason?: string | null;
                         /** @example OP-1A2B3C4D-5E6F7A8B */
                         display_number: string;
                         /** Format: uuid */

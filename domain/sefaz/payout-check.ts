@@ -1,0 +1,48 @@
+import { consultConsequence, ConsultOutcome } from './status-codes';
+import { isDisowning, latestConclusive, PayerEvent } from './payer-events';
+import type { NfeStatusAnswer, PayerEventsAnswer } from './port';
+
+/** A receivable's NF-e check as stored and read: `pending` is an answer that is no verdict yet. */
+export type NfeCheckStatus = 'passed' | 'refused' | 'pending';
+
+/** Why an operation is cancelled when an NF-e fails its check before the PIX. */
+export const NFE_CANCELLATION_REASONS = ['nfe_cancelled', 'nfe_denied', 'nfe_unknown', 'nfe_forged', 'nfe_too_old_to_check', 'nfe_disowned_by_payer'] as const;
+export type NfeCancellationReason = (typeof NFE_CANCELLATION_REASONS)[number];
+
+const REFUSING: Partial<Record<ConsultOutcome, NfeCancellationReason>> = {
+  cancelled: 'nfe_cancelled',
+  denied: 'nfe_denied',
+  unknown: 'nfe_unknown',
+  forged: 'nfe_forged',
+  // 526 leaves it to a product policy that does not exist yet; money never leaves unchecked.
+  too_old: 'nfe_too_old_to_check',
+};
+
+/** One key's check: what SEFAZ said and what follows for the PIX. */
+export interface NfeCheckOutcome {
+  key: string;
+  status: NfeCheckStatus;
+  /** Set when `status` is `refused`. */
+  reason: NfeCancellationReason | null;
+  /** The answer that decided: the consult's, or the distribution's when the payer disowned it or it is the one that gave no verdict. */
+  cStat: string;
+  xMotivo: string;
+  payerEvent: PayerEvent | null;
+  payerEventAt: string | null;
+}
+
+/**
+ * The check before the PIX: a consult that refuses refuses; then the payer's latest conclusive
+ * manifestação disowning it refuses; a consult or a distribution that gave no verdict (an outage, a
+ * 656, a misrouted or unmapped code, events that could not be read) is `pending`, asked again.
+ */
+export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer): NfeCheckOutcome {
+  const word = latestConclusive(payer.events, status.authorizedAt);
+  const base = { key: status.key, cStat: status.cStat, xMotivo: status.reason, payerEvent: word?.event ?? null, payerEventAt: word?.at ?? null };
+  const refusal = REFUSING[status.outcome];
+  if (refusal) return { ...base, status: 'refused', reason: refusal };
+  if (consultConsequence(status.outcome) !== 'pass') return { ...base, status: 'pending', reason: null };
+  if (payer.outcome !== 'found' && payer.outcome !== 'none') return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: null };
+  if (isDisowning(word)) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'refused', reason: 'nfe_disowned_by_payer' };
+  return { ...base, status: 'passed', reason: null };
+}

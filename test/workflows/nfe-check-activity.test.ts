@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { ApplicationFailure } from '@temporalio/common';
+import { createNfeCheckActivities, SEFAZ_NO_VERDICT } from '../../activities/nfe-check';
+import { NfeChecksRepository } from '../../db/repositories/nfe-checks';
+import { ApiClient } from '../support/http';
+import { cnpj, nfeOf } from '../support/documents';
+import { createDirect, directBody, startOperationsTest } from '../support/operations';
+import { receivable } from '../support/simulate';
+import { sharedSandbox, testDb } from '../support/stack';
+import { FlakySefaz, sefazClientFor, setSandboxNfe } from '../support/sefaz';
+
+/**
+ * The check before the PIX as an activity, against real Postgres and the sandbox SEFAZ through the
+ * production adapter: each NF-e (model 55) of the operation asked, each answer stored, a refusal
+ * returned, no verdict thrown as a retryable failure.
+ */
+describe('the NF-e check before the PIX (activity)', function () {
+  this.timeout(60_000);
+  let client: ApiClient;
+  let token: string;
+  let sefazUrl: string;
+  before(async () => {
+    ({ client, token } = await startOperationsTest());
+    sefazUrl = (await sharedSandbox()).sefazUrl;
+  });
+  afterEach(() => client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token }));
+
+  const setNfe = (key: string, status: string, payerEvent: string | null = null) => setSandboxNfe(client, token, key, status, payerEvent);
+  const activities = (url = sefazUrl, env: Record<string, string> = {}) =>
+    createNfeCheckActivities({ db: testDb(), sefaz: sefazClientFor(url, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100', ...env }) });
+
+  /** An operation of three receivables: none backed by an NF-e, an NF-e (55), an NFC-e (65). */
+  async function operation() {
+    const assignor = cnpj();
+    const nfe = nfeOf(assignor);
+    const nfce = nfeOf(assignor, { model: '65' });
+    const res = await createDirect(client, token, directBody({
+      cnpj: assignor, receivables: [receivable(), receivable({ external_id: 'NF-55', ...nfe }), receivable({ external_id: 'NFC-65', ...nfce })],
+    }));
+    expect(res.status, res.text).to.equal(201);
+    // The NFC-e is never asked: were it, its cancellation would refuse.
+    await setNfe(nfce.nfe_key, 'cancelled');
+    return { operationId: res.body.id as string, key: nfe.nfe_key };
+  }
+  const latest = async (operationId: string) => [...(await new NfeChecksRepository(testDb()).latestOf(operationId)).values()];
+
+  it('passes an authorized NF-e and stores the check (cStat, xMotivo, adapter, when) for it alone', async () => {
+    const { operationId, key } = await operation();
+    expect(await activities().checkNfesBeforePayout({ operationId })).to.deep.equal({ refusal: null });
+    const checks = await latest(operationId);
+    expect(checks).to.have.length(1);
+    expect(checks[0]).to.include({ key, status: 'passed', reason: null, cStat: '100', adapter: 'sandbox', payerEvent: null });
+    expect(checks[0].xMotivo).to.be.a('string').and.not.equal('');
+    expect(checks[0].checkedAt).to.be.instanceOf(Date);
+  });
+
+  it('refuses a key cancelled after creation (nfe_cancelled), and one its payer disowned (nfe_disowned_by_payer); the latest check counts', async () => {
+    const { operationId, key } = await operation();
+    await setNfe(key, 'cancelled');
+    expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.include({ reason: 'nfe_cancelled', externalId: 'NF-55', key, cStat: '101' });
+    expect((await latest(operationId))[0]).to.include({ status: 'refused', reason: 'nfe_cancelled', cStat: '101' });
+
+    await setNfe(key, 'authorized', 'not_performed');
+    expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.include({ reason: 'nfe_disowned_by_payer', key, cStat: '138' });
+    expect((await latest(operationId))[0]).to.include({ status: 'refused', reason: 'nfe_disowned_by_payer', payerEvent: 'not_performed' });
+
+    await setNfe(key, 'authorized', 'confirmed');
+    expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.equal(null);
+    expect((await latest(operationId))[0]).to.include({ status: 'passed', payerEvent: 'confirmed' });
+  });
+
+  for (const [name, denial] of [['denied', 'nfe_denied'], ['unknown', 'nfe_unknown']]) {
+    it(`refuses a ${name} NF-e with ${denial}`, async () => {
+      const { operationId, key } = await operation();
+      await setNfe(key, name);
+      expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.include({ reason: denial, key });
+    });
+  }
+
+  it('SEFAZ paused (cStat 109) is no verdict: a retryable failure, the pending answer stored', async () => {
+    const { operationId, key } = await operation();
+    await setNfe(key, 'cancelled');
+    await client.post('/v1/sandbox/sefaz/outage', { seconds: 120 }, { token });
+    const failure = await activities().checkNfesBeforePayout({ operationId }).then(() => null, (err: unknown) => err);
+    expect(failure).to.be.instanceOf(ApplicationFailure);
+    expect(failure).to.include({ type: SEFAZ_NO_VERDICT, nonRetryable: false });
+    expect((await latest(operationId))[0]).to.include({ status: 'pending', cStat: '109' });
+  });
+
+  it('SEFAZ unreachable (5xx on every attempt) is no verdict: a retryable failure, nothing stored', async () => {
+    const { operationId } = await operation();
+    const failing = await FlakySefaz.start(sefazUrl);
+    failing.failures = 1_000;
+    try {
+      const failure = await activities(failing.url, { SEFAZ_ATTEMPTS: '1' }).checkNfesBeforePayout({ operationId }).then(() => null, (err: unknown) => err);
+      expect(failure).to.include({ type: SEFAZ_NO_VERDICT, nonRetryable: false });
+      expect(failing.requests).to.be.at.least(1);
+      expect(await latest(operationId)).to.deep.equal([]);
+    } finally {
+      await failing.close();
+    }
+  });
+});
