@@ -76,6 +76,14 @@ def webhook_created_at(webhook_id):
         offset += 100
 
 
+def spare_webhook():
+    """The id of a new subscription of the demo originator, there to be deleted."""
+    response = _call("POST", "/v1/webhooks", headers={"Idempotency-Key": str(uuid.uuid4())}, json={
+        "url": "https://127.0.0.1:9/fuzz-spare-hook", "events": ["operation.created"],
+    })
+    return response.json()["id"]
+
+
 def stock_item(item_id):
     """The stored stock item; None when the id names none of the demo originator's."""
     response = _call("GET", f"/v1/stock/{item_id}")

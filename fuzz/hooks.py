@@ -41,10 +41,17 @@ DELIVERY_ID = os.environ["FUZZ_DELIVERY_ID"]
 MAX_RECEIVABLES = int(os.environ["FUZZ_MAX_RECEIVABLES"])
 CANCELLABLE_OPERATION_IDS = os.environ["FUZZ_CANCELLABLE_OPERATION_IDS"].split(",")
 ENROLMENT_TOKENS = os.environ["FUZZ_ENROLMENT_TOKENS"].split(",")
-# The staff-account routes want an admin, the decisions an approver: one userSession scheme cannot
-# carry both, so those routes get the admin token scripts/lib/fuzz.mjs fetched (valid for the run).
+# The routes only an admin may call (staff accounts, role grants, audit checkpoints) want an admin,
+# the decisions an approver: one userSession scheme cannot carry both, so the admin's routes, read
+# from the document (`ADMIN_OPERATIONS`), get the admin token scripts/lib/fuzz.mjs fetched (valid for
+# the run).
 ADMIN_TOKEN = os.environ["FUZZ_ADMIN_TOKEN"]
 APPROVER_ID = os.environ["FUZZ_USER_ID"]
+ADMIN_SCOPE = "backoffice:admin"
+ADMIN_OPERATIONS = set()
+# Grants of approver the second admin asked for (scripts/lib/contract-stack.mjs): the admin above
+# may confirm each, once.
+ROLE_GRANT_IDS = os.environ["FUZZ_ROLE_GRANT_IDS"].split(",")
 CALLBACK_SECRETS = {
     "/v1/internal/esign/callback": os.environ["FUZZ_ESIGN_CALLBACK_SECRET"],
     "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
@@ -103,6 +110,7 @@ schemathesis.openapi.format("dev-assignor-document", st.just(ASSIGNOR_DOCUMENT))
 schemathesis.openapi.format("dev-enrolment-token", st.sampled_from(ENROLMENT_TOKENS))
 PATH_ID_FORMATS = (
     ("/v1/operations/{id}/cancel", "dev-cancellable-operation"),
+    ("/v1/backoffice/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/operations/{id}", "dev-operation"),
     ("/v1/backoffice/operations/{id}", "dev-operation"),
     ("/v1/titles/{id}", "dev-title"),
@@ -160,6 +168,15 @@ def _split_nullable_format(schema):
     string = {key: schema.pop(key) for key in list(schema) if key not in ("description", "title")}
     string["type"] = "string"
     schema["anyOf"] = [string, {"type": "null"}]
+
+
+def _admin_operations(paths):
+    """(METHOD, path) of each operation every security requirement of which asks for the admin scope."""
+    for path, item in paths.items():
+        for method, operation in item.items():
+            security = operation.get("security") if isinstance(operation, dict) else None
+            if security and all(ADMIN_SCOPE in scopes for requirement in security for scopes in requirement.values()):
+                ADMIN_OPERATIONS.add((method.upper(), path))
 
 
 def _body(paths, path, method):
@@ -242,6 +259,7 @@ def before_load_schema(context, raw_schema):
     # without the token or with a wrong one.
     for name in ("clientCredentials", "userSession"):
         raw_schema["components"]["securitySchemes"][name] = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+    _admin_operations(raw_schema["paths"])
     _annotate(raw_schema["paths"])
     _annotate_path_ids(raw_schema["paths"])
     _annotate_existing_data(raw_schema["paths"], schemas)
@@ -393,12 +411,26 @@ POSITIVE_BODIES = {
     ("POST", "/v1/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/backoffice/test-clocks/{id}/advance"): _advance,
     ("POST", "/v1/auth/token"): _token_request,
-    # A valid key (check digit, model 55); a generated outage would leave the escriturador down for the rest of the run.
-    ("POST", "/v1/sandbox/registrar/transfers"): lambda case, body: valid_bodies.nfe(body, ASSIGNOR_DOCUMENT),
+    # A valid key (check digit, model 55) and CNPJ; a generated outage would leave the escriturador down for the rest of the run.
+    ("POST", "/v1/sandbox/registrar/transfers"): lambda case, body: {**valid_bodies.nfe(body, ASSIGNOR_DOCUMENT), "holder_document": valid_bodies.cnpj(body.get("holder_document"))},
     ("POST", "/v1/sandbox/registrar/outage"): lambda case, body: {**body, "seconds": 0},
 }
-# A delivery exists only once an event was delivered, and only under its subscription.
-RETRY = ("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry")
+
+
+def _pending_grant(case):
+    """The next grant no call confirmed yet; the last stays, confirmed (409), once all are."""
+    return {"id": ROLE_GRANT_IDS.pop(0) if len(ROLE_GRANT_IDS) > 1 else ROLE_GRANT_IDS[0]}
+
+
+# Per operation, the path parameters a positive case needs that the document cannot state: data
+# that must exist, or a key's check digit.
+POSITIVE_PATHS = {
+    # A delivery exists only once an event was delivered, and only under its subscription.
+    ("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry"): lambda case: {"webhook_id": WEBHOOK_ID, "delivery_id": DELIVERY_ID},
+    ("POST", "/v1/backoffice/role-grants/{id}/confirm"): _pending_grant,
+    ("POST", "/v1/sandbox/nfe/{nfe_key}"): lambda case: {"nfe_key": valid_bodies.nfe_key((case.path_parameters or {}).get("nfe_key"), ASSIGNOR_DOCUMENT)},
+}
+DELETE_WEBHOOK = ("DELETE", "/v1/webhooks/{webhook_id}")
 SENT_IDEMPOTENCY_KEYS = set()
 
 
@@ -413,13 +445,21 @@ def _fresh_idempotency_key(case):
     SENT_IDEMPOTENCY_KEYS.add(headers.get("Idempotency-Key"))
 
 
+def _spare_prepared_webhook(case):
+    """Every phase draws webhook ids from earlier answers, the prepared subscription's among them:
+    a deletion of it deletes a new one instead, so that the retry route keeps its delivery."""
+    if (case.operation.method.upper(), case.operation.path) == DELETE_WEBHOOK and (case.path_parameters or {}).get("webhook_id") == WEBHOOK_ID:
+        case.path_parameters = {**case.path_parameters, "webhook_id": api_state.spare_webhook()}
+
+
 def _valid_request(case):
     if case.meta is None or case.meta.generation.mode != "positive":
         return
     _fresh_idempotency_key(case)
     operation = (case.operation.method.upper(), case.operation.path)
-    if operation == RETRY:
-        case.path_parameters = {**(case.path_parameters or {}), "webhook_id": WEBHOOK_ID, "delivery_id": DELIVERY_ID}
+    path = POSITIVE_PATHS.get(operation)
+    if path is not None:
+        case.path_parameters = {**(case.path_parameters or {}), **path(case)}
     repair = POSITIVE_BODIES.get(operation)
     if repair is not None and isinstance(case.body, dict):
         case.body = repair(case, case.body)
@@ -431,6 +471,7 @@ def before_call(context, case, **kwargs):
     signs a provider callback as the provider does (domain/provider-signature.ts), over the bytes
     sent, when the call carries the placeholder credentials; a call stripped of them stays unsigned."""
     _staff_admin(case)
+    _spare_prepared_webhook(case)
     _valid_request(case)
     secret = CALLBACK_SECRETS.get(case.operation.path)
     headers = case.headers or {}
@@ -451,9 +492,9 @@ def before_call(context, case, **kwargs):
 
 
 def _staff_admin(case):
-    """The approver's token becomes the admin's on the staff-account routes; a missing or wrong
-    token (the auth checks) reaches the api as it was sent."""
-    if not case.operation.path.startswith(("/v1/backoffice/users", "/v1/backoffice/role-grants")) or not case.headers:
+    """The approver's token becomes the admin's on the admin's routes; a missing or wrong token
+    (the auth checks) reaches the api as it was sent."""
+    if (case.operation.method.upper(), case.operation.path) not in ADMIN_OPERATIONS or not case.headers:
         return
     scheme, _, token = str(case.headers.get("Authorization", "")).partition(" ")
     try:

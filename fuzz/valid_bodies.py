@@ -32,6 +32,9 @@ RATE_STEP = Decimal("0.0001")
 MAX_ADVANCE = datetime.timedelta(days=730)
 # A new clock starts within this of now, either side (domain/test-clocks.ts START_WINDOW_DAYS).
 CLOCK_START_WINDOW = datetime.timedelta(days=730)
+# domain/nfe-key.ts's shape of a key.
+NFE_KEY_SHAPE = re.compile(r"\d{6}[0-9A-Z]{12}\d{26}")
+CNPJ_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
 # Webhook events are kept this long (a recovery's `since` must be within it).
 EVENT_RETENTION = datetime.timedelta(days=30)
 
@@ -176,11 +179,37 @@ def nfe(item, assignor_document):
     return item
 
 
-def _nfe_check_digit(first43):
-    """Modulo 11, weights 2..9 from the right, characters valued as ASCII - 48 (domain/nfe-key.ts)."""
-    total = sum((ord(char) - 48) * (2 + index % 8) for index, char in enumerate(reversed(first43)))
-    rest = total % 11
+def nfe_key(key, assignor_document):
+    """A generated key made valid: its own characters with model 55 and the check digit that fits
+    them; a fresh key of the assignor's when it lacks the document's shape."""
+    if not (isinstance(key, str) and NFE_KEY_SHAPE.fullmatch(key)):
+        return nfe({"nfe_key": ""}, assignor_document)["nfe_key"]
+    first43 = key[:20] + "55" + key[22:43]
+    return first43 + str(_nfe_check_digit(first43))
+
+
+def _check_digit(chars, weights):
+    """Modulo 11, characters valued as ASCII - 48, which keeps digits as they are and lets an
+    alphanumeric CNPJ through (domain/documents.ts, domain/nfe-key.ts)."""
+    rest = sum((ord(char) - 48) * weight for char, weight in zip(chars, weights)) % 11
     return 0 if rest < 2 else 11 - rest
+
+
+def _nfe_check_digit(first43):
+    """Weights 2..9 from the right."""
+    return _check_digit(reversed(first43), [2 + index % 8 for index in range(len(first43))])
+
+
+def cnpj(value):
+    """A CNPJ as sent, kept when its check digits hold; else its first twelve characters with the
+    check digits that fit them (one changed when all twelve are one digit, which no CNPJ is)."""
+    stripped = re.sub(r"[.\-/\s]", "", value).upper() if isinstance(value, str) else ""
+    base = stripped[:12] if re.fullmatch(r"[0-9A-Z]{12}", stripped[:12]) else "114447770001"
+    if re.fullmatch(r"(\d)\1{11}", base):
+        base = base[:-1] + ("1" if base[-1] != "1" else "2")
+    first = _check_digit(base, CNPJ_WEIGHTS)
+    whole = f"{base}{first}{_check_digit(f'{base}{first}', [6, *CNPJ_WEIGHTS])}"
+    return value if whole == stripped else whole
 
 
 def stock_patch(body, stored):
@@ -215,6 +244,22 @@ def _unique_external_ids(items):
         seen.add(item.get("external_id"))
 
 
+def _distinct_receivables(items):
+    """One request holds each receivable once: without an NF-e key, one of a payer and due date is
+    told apart by its number (NF-e number, else `identifier`, domain/receivable-identity.ts). A
+    later item of the same payer and due date goes without one, and so without an identity."""
+    seen = set()
+    for item in items:
+        if item.get("nfe_key") is not None:
+            continue
+        payer = re.sub(r"[.\-/\s]", "", str(item.get("payer_document"))).upper()
+        if (payer, item.get("due_date")) in seen:
+            for name in ("nfe_number", "nfe_serie", "identifier"):
+                if item.get(name) is not None:
+                    item[name] = None
+        seen.add((payer, item.get("due_date")))
+
+
 def assignor_document(body):
     """The document of the assignor a body names: by document, or by its registration fields."""
     if isinstance(body.get("assignor_document"), str):
@@ -233,6 +278,7 @@ def receivables(body, assignor, most):
     for item in items:
         requested.append(_requested_value(nfe(item_values(item), assignor)))
         _modest_fees(item, requested[-1:])
+    _distinct_receivables(items)
     if isinstance(body.get("fees"), dict) and requested:
         _modest_fees(body["fees"], requested)
     return body
@@ -243,6 +289,7 @@ def stock_items(body):
     _unique_external_ids(items)
     for item in items:
         nfe(item_values(item), assignor_document(body))
+    _distinct_receivables(items)
     return body
 
 

@@ -3,8 +3,14 @@ import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody } from '../op
 const OUTSIDE_PROD = 'Outside production only (404 not_found there).';
 /** domain/nfe-key.ts's shape: digits, and the issuer's alphanumeric CNPJ inside. */
 const NFE_KEY = { type: 'string', minLength: 44, maxLength: 44, pattern: '^\\d{6}[0-9A-Z]{12}\\d{26}$' };
-/** Punctuation accepted, as everywhere a document is sent (domain/documents.ts). */
-const CNPJ_INPUT = { type: 'string', minLength: 14, maxLength: DOCUMENT_MAX_LENGTH, pattern: '^[0-9A-Za-z./\\- ]+$', description: 'A CNPJ (14 characters; punctuation accepted)' };
+/**
+ * Punctuation accepted, as everywhere a document is sent (domain/documents.ts), around exactly the 14
+ * characters the handler reads: twelve letters or digits, then two check digits (which only it verifies).
+ */
+const CNPJ_INPUT = {
+  type: 'string', minLength: 14, maxLength: DOCUMENT_MAX_LENGTH, pattern: '^[./\\- ]*(?:[0-9A-Za-z][./\\- ]*){12}(?:[0-9][./\\- ]*){2}$',
+  description: 'A CNPJ (14 characters; punctuation accepted)',
+};
 
 export const registrarPaths = {
   '/v1/sandbox/registrar/transfers': {

@@ -34,7 +34,8 @@ export const PREPARED_ASSIGNOR_CPF = '52998224725';
  * What the routes that need existing data find: an assignor of the demo originator (payables,
  * credits, stock by document), two of its stock items (the stock anticipation examples), an
  * operation with its title (the operation and title `{id}` routes), a title of that assignor (a
- * payable's origin title), and a webhook subscription with a delivery (the retry route).
+ * payable's origin title), a webhook subscription with a delivery (the retry route), and grants
+ * of approver the second admin asked for (the confirmation route, for the first admin).
  */
 async function prepare(url, mailUrl) {
   const call = async (route, body, token) => {
@@ -77,9 +78,16 @@ async function prepare(url, mailUrl) {
     const invited = await call('/v1/backoffice/users', { email: `invited-${n}-${randomUUID()}@fuzz.example`, name: 'Fuzz Invitee', role: 'viewer' }, adminToken);
     enrolmentTokens.push(await enrolmentTokenOf(mailUrl, invited.email));
   }
+  const { access_token: secondAdminToken } = await call('/v1/auth/login', { email: DEMO.admin2.email, password: DEMO.admin2.password, totp: await totpNow(DEMO.admin2.totpSecret) });
+  const roleGrantIds = [];
+  for (let n = 0; n < 12; n += 1) {
+    const granted = await call('/v1/backoffice/users', { email: `approver-${n}-${randomUUID()}@fuzz.example`, name: 'Fuzz Approver', role: 'approver' }, secondAdminToken);
+    roleGrantIds.push(granted.pending_grant.id);
+  }
   return {
     assignorId: assignor.id, stockItemIds: stock.items.map((item) => item.id), operationId: operation.id, cancellableOperationId: cancellable.id,
     titleId: operation.titles[0].id, assignorTitleId: ofAssignor.titles[0].id, webhookId: webhook.id, deliveryId: delivery.id, adminToken, enrolmentTokens,
+    secondAdminToken, roleGrantIds,
   };
 }
 

@@ -47,6 +47,7 @@ const code = await withContractStack('fuzz', async ({ apiUrl, env, prepared, log
       FUZZ_CANCELLABLE_OPERATION_IDS: prepared.cancellableOperationId,
       FUZZ_ENROLMENT_TOKENS: prepared.enrolmentTokens.join(','),
       FUZZ_ADMIN_TOKEN: prepared.adminToken,
+      FUZZ_ROLE_GRANT_IDS: prepared.roleGrantIds.join(','),
       FUZZ_USER_ID: DEMO.userId,
       FUZZ_ESIGN_CALLBACK_SECRET: env.ESIGN_CALLBACK_SECRET,
       FUZZ_PIX_CALLBACK_SECRET: env.PIX_CALLBACK_SECRET,

@@ -44,7 +44,7 @@ export async function blackBoxFlow(api, { prepared, env }) {
   // Staff: login (a wrong password first), and the account an admin invites, who enrols.
   await api.call('POST', '/v1/auth/login', { body: { email: DEMO.email, password: 'not-the-password' } });
   const { body: { access_token: staff } } = await api.call('POST', '/v1/auth/login', { body: { email: DEMO.email, password: DEMO.password } });
-  // The stack's preparation signed the admin in moments ago: within the same 30 s step the code is a
+  // The stack's preparation signed both admins in moments ago: within the same 30 s step a code is a
   // replay, refused 401 (a documented answer too), and the flow goes on with the prepared token.
   const adminLogin = await api.call('POST', '/v1/auth/login', { body: { email: DEMO.admin.email, password: DEMO.admin.password, totp: await totpNow(DEMO.admin.totpSecret) } });
   const admin = adminLogin.body?.access_token ?? prepared.adminToken;
@@ -59,7 +59,8 @@ export async function blackBoxFlow(api, { prepared, env }) {
   const granting = await api.call('POST', '/v1/backoffice/users', write(admin, { email: `approver-${randomUUID()}@prism.example`, name: 'Prism Approver', role: 'approver' }));
   await api.call('GET', '/v1/backoffice/role-grants', { token: admin });
   await api.call('POST', `/v1/backoffice/role-grants/${granting.body?.pending_grant?.id}/confirm`, write(admin, undefined));
-  const { body: { access_token: secondAdmin } } = await api.call('POST', '/v1/auth/login', { body: { email: DEMO.admin2.email, password: DEMO.admin2.password, totp: await totpNow(DEMO.admin2.totpSecret) } });
+  const secondAdminLogin = await api.call('POST', '/v1/auth/login', { body: { email: DEMO.admin2.email, password: DEMO.admin2.password, totp: await totpNow(DEMO.admin2.totpSecret) } });
+  const secondAdmin = secondAdminLogin.body?.access_token ?? prepared.secondAdminToken;
   await api.call('POST', `/v1/backoffice/role-grants/${granting.body?.pending_grant?.id}/confirm`, write(secondAdmin, undefined));
   await api.call('POST', `/v1/backoffice/role-grants/${unknownId}/confirm`, write(secondAdmin, undefined));
 
@@ -94,7 +95,7 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('GET', `/v1/titles/${unknownId}`, { token });
   await api.call('POST', `/v1/sandbox/titles/${prepared.titleId}/payer-payments`, write(token, { paid_amount_brl: '10.00', external_id: `PRISM-PAY-${randomUUID()}` }));
 
-  // Backoffice: the queue, an operation's page, decisions, retries, payer payments, the system page, the audit trail.
+  // Backoffice: the queue, an operation's page, decisions, retries, payer payments, a cancellation, the system page, the audit trail and its checkpoints.
   await api.call('GET', '/v1/backoffice/approval-queue?min_amount=100.00', { token: staff });
   await api.call('GET', `/v1/backoffice/operations/${prepared.operationId}`, { token: staff });
   await api.call('POST', `/v1/backoffice/operations/${prepared.operationId}/approve`, write(staff, { note: 'prism' }));
@@ -103,6 +104,8 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', `/v1/backoffice/operations/${prepared.operationId}/contract/send-for-signature`, write(staff, {}));
   await api.call('POST', `/v1/backoffice/titles/${prepared.titleId}/payer-payments`, write(staff, { paid_amount_brl: '10.00', external_id: `PRISM-BO-${randomUUID()}` }));
   await api.call('POST', `/v1/operations/${operationId}/cancel`, write(token, { reason: 'prism run' }));
+  await api.call('POST', `/v1/backoffice/operations/${prepared.cancellableOperationId}/cancel`, write(staff, { reason: 'prism staff cancel' }));
+  await api.call('POST', `/v1/backoffice/operations/${unknownId}/cancel`, write(staff, { reason: 'prism staff cancel' }));
   const originators = await api.call('GET', '/v1/backoffice/originators', { token: staff });
   await api.call('GET', `/v1/backoffice/webhooks?originator_id=${originators.body?.items?.[0]?.id ?? unknownId}`, { token: staff });
   await api.call('GET', '/v1/backoffice/stuck-operations', { token: staff });
@@ -110,6 +113,9 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('GET', '/v1/health/deep', { token: staff });
   await api.call('GET', '/v1/backoffice/audit-events?limit=5', { token: staff });
   await api.call('GET', '/v1/backoffice/audit-events.csv?limit=5', { token: staff });
+  await api.call('POST', '/v1/backoffice/audit/checkpoints', write(staff, undefined));
+  await api.call('POST', '/v1/backoffice/audit/checkpoints', write(admin, undefined));
+  await api.call('GET', '/v1/audit/checkpoints?limit=5', { token });
   await api.call('GET', '/v1/backoffice/approval-queue', { token });
 
   // Temporal Web's codec: a session cookie, encode then decode, and the session closed.

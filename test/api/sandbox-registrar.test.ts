@@ -46,7 +46,7 @@ describe('the sandbox escriturador\'s controls over HTTP', function () {
     expect(outcome).to.deep.equal({ outcome: 'refused', reason: 'already_transferred' });
   });
 
-  it('refuses with 422 a malformed key, a wrong check digit, an invalid CNPJ or a missing field, and transfers nothing', async () => {
+  it('refuses with 422 a malformed key, a wrong check digit, an invalid or short CNPJ or a missing field, and transfers nothing', async () => {
     const seller = cnpj();
     const { nfe_key: nfeKey } = nfeOf(seller);
     const wrongDigit = `${nfeKey.slice(0, 43)}${(Number(nfeKey[43]) + 1) % 10}`;
@@ -54,6 +54,9 @@ describe('the sandbox escriturador\'s controls over HTTP', function () {
       [{ nfe_key: '1234', holder_document: cnpj() }, 'validation_error'],
       [{ nfe_key: wrongDigit, holder_document: cnpj() }, 'NFE_KEY_CHECK_DIGIT_MISMATCH'],
       [{ nfe_key: nfeKey, holder_document: '11.222.333/0001-00' }, 'validation_error'],
+      // Within the document's length but not 14 characters once the punctuation is gone.
+      [{ nfe_key: nfeKey, holder_document: '0'.repeat(31) }, 'validation_error'],
+      [{ nfe_key: nfeKey, holder_document: '11.222.333/0001-8' }, 'validation_error'],
       [{ nfe_key: nfeKey }, 'validation_error'],
     ];
     for (const [sent, code] of cases) {
