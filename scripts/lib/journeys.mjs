@@ -125,7 +125,8 @@ async function approveAsStaff(driver, approvers, j, deadline, pollMs) {
   for (const approver of approvers) {
     await until('approved', async () => {
       const r = await approver.call('POST', `/v1/backoffice/operations/${j.id}/approve`, { body: { note: 'chaos four-eyes' } });
-      const code = r.body?.detail?.code;
+      // A workflow's refusal carries its code as the whole `detail`, a validation's inside it.
+      const code = typeof r.body?.detail === 'string' ? r.body.detail : r.body?.detail?.code;
       if (r.status === 200 || code === 'approver_already_approved') return true;
       if (code === 'operation_cannot_be_approved') return (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status !== 'WAITING_APPROVAL';
       return null;
