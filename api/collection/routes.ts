@@ -11,6 +11,7 @@ import type { AuditTrail } from '../audit/audit-trail';
 import type { Logger } from '../../platform/logger';
 import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
+import { answeringProviderFailure } from '../http/provider-failure';
 import { body, tenantOf } from '../http/request-helpers';
 import { forgetCallbackSignature, recordCallbackSignature } from '../../db/repositories/callback-signatures';
 import { operationClockTime } from '../../db/repositories/test-clocks';
@@ -18,14 +19,7 @@ import { reconcileWithinBudget } from './reconcile';
 import { presentSweep, sweepCollection } from './sweep';
 
 /** The PSP down or refusing while reconciling: 503, as documented, not an unhandled 500; the caller (PSP, schedule, staff) tries again. */
-async function withPsp<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof PixCollectionError) throw new Unavailable('pix_collection_unavailable');
-    throw err;
-  }
-}
+const withPsp = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFailure(PixCollectionError, () => new Unavailable('pix_collection_unavailable'), work);
 
 /**
  * Collecting titles by PIX: the PSP's webhook, the sweep (the scheduler's signed call

@@ -6,16 +6,10 @@ import { ProviderFailed } from '../../domain/errors';
 import { parseDocument } from '../../domain/documents';
 import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
 import { handle, ok } from '../http/handle';
+import { answeringProviderFailure } from '../http/provider-failure';
 import { body } from '../http/request-helpers';
 
-async function withSandbox<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof RegistrarError) throw new ProviderFailed('registrar_unavailable');
-    throw err;
-  }
-}
+const withSandbox = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFailure(RegistrarError, () => new ProviderFailed('registrar_unavailable'), work);
 
 /** The sandbox escriturador's controls for integrators; production's document lacks them, hence 404 there. */
 export function registrarRoutes(deps: { config: Config }): Router {

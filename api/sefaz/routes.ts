@@ -5,16 +5,10 @@ import { SefazError } from '../../providers/provider-errors';
 import { ProviderFailed } from '../../domain/errors';
 import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
 import { handle, ok } from '../http/handle';
+import { answeringProviderFailure } from '../http/provider-failure';
 import { body } from '../http/request-helpers';
 
-async function withSandbox<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof SefazError) throw new ProviderFailed('sefaz_unavailable');
-    throw err;
-  }
-}
+const withSandbox = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFailure(SefazError, () => new ProviderFailed('sefaz_unavailable'), work);
 
 /** The sandbox SEFAZ's controls for integrators; production's document lacks them, hence 404 there. */
 export function sefazRoutes(deps: { config: Config }): Router {
