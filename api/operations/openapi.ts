@@ -9,6 +9,46 @@ const pricedOperationPropertiesWithout = (...names: string[]) =>
   Object.fromEntries(Object.entries(pricedOperationProperties).filter(([name]) => !names.includes(name)));
 const nullableMoney = { anyOf: [ref('Money'), { type: 'null' }] };
 
+// The title as its own read returns it; an operation's read lists each with its NF-e check (OperationTitle).
+const titleSchema = {
+  type: 'object',
+  required: ['id', 'external_id', 'backing_type', 'status', 'requested_net_future_value', 'net_present_liquid_value', 'present_value_discount',
+    'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    operation_id: { type: 'string', format: 'uuid' },
+    external_id: { type: 'string' },
+    identifier: { type: ['string', 'null'] },
+    backing_type: { type: 'string' },
+    status: { type: 'string', description: 'WAITING_PAYMENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED (tolerate new values)' },
+    payer_name: { type: 'string' },
+    payer_document: { type: 'string' },
+    gross_future_value: out('Gross face value'), gross_face_value: twin('gross_future_value'),
+    net_future_value: out('NFV'), net_face_value: twin('net_future_value'),
+    requested_net_future_value: out('Anticipated value'), requested_advance_value: twin('requested_net_future_value'),
+    present_value_discount: out('Discount'), discounted_value: twin('present_value_discount'), discount_brl: twin('present_value_discount'),
+    net_present_liquid_value: out('Paid to the assignor for it'), liquid_value: twin('net_present_liquid_value'),
+    outstanding_balance: out('What the payer still owes on the anticipated value'),
+    paid_amount: out('What the payer has paid'),
+    due_date: ref('Date'),
+    qty_days_advanced: { type: 'integer', description: 'Includes floating days' },
+    fee_source: ref('FeeSource'),
+    monthly_rate_pct: { type: ['number', 'null'] },
+    discount_pct: { type: ['number', 'null'] },
+    fixed_discount_brl: nullableMoney,
+    is_partial: { type: 'boolean' },
+    stock_item_id: { type: ['string', 'null'], format: 'uuid' },
+    grace_days: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Days after the due date the payer may still pay before the title turns OVERDUE (its operation\'s policy; 0 without one)' },
+    overdue_at: {
+      type: 'string', format: 'date-time',
+      description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
+    },
+    pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
 export const operationSchemas = {
   LifecycleStatus: {
     type: 'string',
@@ -16,44 +56,7 @@ export const operationSchemas = {
     enum: ['WAITING_APPROVAL', 'APPROVED_DIRECT', 'PRE_APPROVED', 'CONTRACT_SENT', 'CONTRACT_ERROR', 'SIGNED', 'DISBURSING',
       'DISBURSEMENT_FAILED', 'PAID', 'SETTLED', 'DENIED', 'CANCELLED'],
   },
-  Title: {
-    type: 'object',
-    required: ['id', 'external_id', 'backing_type', 'status', 'requested_net_future_value', 'net_present_liquid_value', 'present_value_discount',
-      'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      operation_id: { type: 'string', format: 'uuid' },
-      external_id: { type: 'string' },
-      identifier: { type: ['string', 'null'] },
-      backing_type: { type: 'string' },
-      status: { type: 'string', description: 'WAITING_PAYMENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED (tolerate new values)' },
-      payer_name: { type: 'string' },
-      payer_document: { type: 'string' },
-      gross_future_value: out('Gross face value'), gross_face_value: twin('gross_future_value'),
-      net_future_value: out('NFV'), net_face_value: twin('net_future_value'),
-      requested_net_future_value: out('Anticipated value'), requested_advance_value: twin('requested_net_future_value'),
-      present_value_discount: out('Discount'), discounted_value: twin('present_value_discount'), discount_brl: twin('present_value_discount'),
-      net_present_liquid_value: out('Paid to the assignor for it'), liquid_value: twin('net_present_liquid_value'),
-      outstanding_balance: out('What the payer still owes on the anticipated value'),
-      paid_amount: out('What the payer has paid'),
-      due_date: ref('Date'),
-      qty_days_advanced: { type: 'integer', description: 'Includes floating days' },
-      fee_source: ref('FeeSource'),
-      monthly_rate_pct: { type: ['number', 'null'] },
-      discount_pct: { type: ['number', 'null'] },
-      fixed_discount_brl: nullableMoney,
-      is_partial: { type: 'boolean' },
-      stock_item_id: { type: ['string', 'null'], format: 'uuid' },
-      grace_days: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Days after the due date the payer may still pay before the title turns OVERDUE (its operation\'s policy; 0 without one)' },
-      overdue_at: {
-        type: 'string', format: 'date-time',
-        description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
-      },
-      pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
-    },
-  },
+  Title: titleSchema,
   PixCharge: {
     type: 'object',
     description: 'A PIX charge with due date (API Pix `cobv`) at the originator\'s collection PSP, issued when the operation reaches PAID. '
@@ -68,6 +71,12 @@ export const operationSchemas = {
       br_code: { type: 'string', description: 'The BR Code (EMV payload, tag 26 `br.gov.bcb.pix` with the charge\'s location, CRC16 in tag 63)' },
       expires_at: { type: 'string', format: 'date-time', description: 'When the charge stops being payable: the due date plus the policy\'s grace days' },
     },
+  },
+  OperationTitle: {
+    ...titleSchema,
+    description: 'A title as its operation lists it: the title\'s read plus its NF-e check',
+    required: [...titleSchema.required, 'nfe_check'],
+    properties: { ...titleSchema.properties, nfe_check: ref('NfeCheck') },
   },
   NfeCheck: {
     type: 'object',
@@ -106,13 +115,7 @@ export const operationSchemas = {
       updated_at: { type: 'string', format: 'date-time' },
       titles: {
         type: 'array',
-        items: {
-          allOf: [ref('Title'), {
-            type: 'object',
-            required: ['nfe_check'],
-            properties: { nfe_check: ref('NfeCheck') },
-          }],
-        },
+        items: ref('OperationTitle'),
       },
       fee_hierarchy: { type: 'string' },
       has_partial_anticipations: { type: 'boolean' },

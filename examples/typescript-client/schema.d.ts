@@ -2926,13 +2926,81 @@ export interface components {
              * @description Sandbox only, present when the operation lives on a test clock
              */
             test_clock_id?: string;
-            titles: (components["schemas"]["Title"] & {
-                nfe_check: components["schemas"]["NfeCheck"];
-            })[];
+            titles: components["schemas"]["OperationTitle"][];
             /** Format: date-time */
             updated_at?: string;
             /** @description days_advanced weighted by requested value, 2 decimals */
             weighted_avg_days?: number;
+        };
+        /** @description A title as its operation lists it: the title's read plus its NF-e check */
+        OperationTitle: {
+            backing_type: string;
+            /** Format: date-time */
+            created_at?: string;
+            /** @description Deprecated name of present_value_discount */
+            discount_brl?: components["schemas"]["Money"];
+            discount_pct: number | null;
+            /** @description Deprecated name of present_value_discount */
+            discounted_value?: components["schemas"]["Money"];
+            due_date: components["schemas"]["Date"];
+            external_id: string;
+            fee_source: components["schemas"]["FeeSource"];
+            fixed_discount_brl: components["schemas"]["Money"] | null;
+            /**
+             * Format: int32
+             * @description Days after the due date the payer may still pay before the title turns OVERDUE (its operation's policy; 0 without one)
+             */
+            grace_days?: number;
+            /** @description Deprecated name of gross_future_value */
+            gross_face_value?: components["schemas"]["Money"];
+            /** @description Gross face value */
+            gross_future_value?: components["schemas"]["Money"];
+            /** Format: uuid */
+            id: string;
+            identifier?: string | null;
+            is_partial: boolean;
+            /** @description Deprecated name of net_present_liquid_value */
+            liquid_value?: components["schemas"]["Money"];
+            monthly_rate_pct: number | null;
+            /** @description Deprecated name of net_future_value */
+            net_face_value?: components["schemas"]["Money"];
+            /** @description NFV */
+            net_future_value?: components["schemas"]["Money"];
+            /** @description Paid to the assignor for it */
+            net_present_liquid_value: components["schemas"]["Money"];
+            nfe_check: components["schemas"]["NfeCheck"];
+            /** Format: uuid */
+            operation_id?: string;
+            /** @description What the payer still owes on the anticipated value */
+            outstanding_balance: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When a balance still unpaid turns the title OVERDUE and opens the assignor's payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it
+             */
+            overdue_at?: string;
+            /** @description What the payer has paid */
+            paid_amount?: components["schemas"]["Money"];
+            payer_document?: string;
+            payer_name?: string;
+            /** @description The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX */
+            pix_charge?: components["schemas"]["PixCharge"] | null;
+            /** @description Discount */
+            present_value_discount: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description Includes floating days
+             */
+            qty_days_advanced: number;
+            /** @description Deprecated name of requested_net_future_value */
+            requested_advance_value?: components["schemas"]["Money"];
+            /** @description Anticipated value */
+            requested_net_future_value: components["schemas"]["Money"];
+            /** @description WAITING_PAYMENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED (tolerate new values) */
+            status: string;
+            /** Format: uuid */
+            stock_item_id?: string | null;
+            /** Format: date-time */
+            updated_at?: string;
         };
         PayablePayment: {
             /** Format: date-time */
