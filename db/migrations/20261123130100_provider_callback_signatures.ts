@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Provider callback signatures already accepted (issue #13): a replay inside the timestamp's
+ * Provider callback signatures already accepted: a replay inside the timestamp's
  * tolerance window finds its signature here and does nothing. Rows older than the window are
  * useless (such a callback is refused as stale) and are purged.
  */

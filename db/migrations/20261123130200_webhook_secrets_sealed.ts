@@ -3,7 +3,7 @@ import { loadConfig } from '../../platform/config/config';
 import { CipherRing, isSealedText } from '../../platform/crypto/cipher-ring';
 
 /**
- * Webhook secrets at rest are sealed with the payload key ring (issue #13): the rows written
+ * Webhook secrets at rest are sealed with the payload key ring: the rows written
  * before this migration are sealed here, with the newest key of the configuration the migrating
  * process was started with (a migration runs at start-up, like the entry points that read it).
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Endpoint health (issue #27): an endpoint whose every delivery failed for the configured span
+ * Endpoint health: an endpoint whose every delivery failed for the configured span
  * (5 days) is disabled with a reason until its owner enables it. `failing_since` is the first
  * failure after the last success; `max_per_second` throttles every POST to it, recoveries included.
  * The throttle's counters are one row per endpoint and second, unlogged: a crash only resets them.
