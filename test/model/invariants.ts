@@ -1,5 +1,5 @@
 import { Money } from '../../domain/money';
-import type { OperationState } from '../../workflows/operation-messages';
+import type { OperationState } from '../../workflows/operation/messages';
 import type { OperationUnderTest, SentUpdate } from './operation-under-test';
 
 const TERMINAL = ['SETTLED', 'DENIED', 'CANCELLED'];

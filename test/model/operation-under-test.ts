@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
+import type { OperationState, OperationWorkflowInput } from '../../workflows/operation/messages';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOfOperation } from './stand-in-activities';

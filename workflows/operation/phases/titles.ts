@@ -1,11 +1,11 @@
 import { ActivityFailure, allHandlersFinished, condition, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
-import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
-import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../../domain/lifecycle-messages';
+import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../../domain/title-rules';
+import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../messages';
 import { OperationRun, refuse } from '../operation-run';
-import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
-import { titleActivities } from '../title-activities';
-import { collectionActivities } from '../collection-activities';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../../domain/search-attributes';
+import { titleActivities } from '../../title-activities';
+import { collectionActivities } from '../../collection-activities';
 
 /** Runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';

@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { canMove } from '../../domain/operation-lifecycle';
-import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../operation-messages';
+import { canMove } from '../../../domain/operation-lifecycle';
+import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../messages';
 import { OperationRun, refuse } from '../operation-run';
 
 /**

@@ -1,8 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AuditedRequest } from '../domain/audit-chain';
-import type { LifecycleStatus } from '../domain/operation-lifecycle';
-import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../domain/lifecycle-messages';
-import type { OperationClockState } from './operation-clock';
+import type { AuditedRequest } from '../../domain/audit-chain';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
+import type { OperationClockState } from './clock';
 
 /** What one payer payment applied, kept so a repeat of its external_id answers the same. */
 export interface RecordedPayment {

@@ -1,11 +1,11 @@
 import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
-import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
-import type { OperationState, OperationWorkflowInput } from './operation-messages';
-import type { operationWorkflow } from './operation';
-import { OperationClock } from './operation-clock';
-import { LIFECYCLE_STATUS } from '../domain/search-attributes';
-import type { AuditedRequest } from '../domain/audit-chain';
+import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../../domain/operation-lifecycle';
+import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './proxies';
+import type { OperationState, OperationWorkflowInput } from './messages';
+import type { operationWorkflow } from './workflow';
+import { OperationClock } from './clock';
+import { LIFECYCLE_STATUS } from '../../domain/search-attributes';
+import type { AuditedRequest } from '../../domain/audit-chain';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
@@ -34,7 +34,7 @@ interface PendingRequest {
 
 /**
  * One run of the operation workflow: its state and what its handlers and phases tell each other.
- * The phases (workflows/phases/) read and move it; the main line (operation.ts) orders them.
+ * The phases (phases/) read and move it; the main line (workflow.ts) orders them.
  */
 export class OperationRun {
   readonly state: OperationState;

@@ -1,12 +1,12 @@
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { cancelUpdate, CancelInput, OperationState, OperationWorkflowInput, stateQuery } from './operation-messages';
+import { cancelUpdate, CancelInput, OperationState, OperationWorkflowInput, stateQuery } from './messages';
 import { OperationRun } from './operation-run';
 import { awaitApproval, installApprovalHandlers } from './phases/approval';
 import { ContractPhase } from './phases/contract';
 import { DisbursementPhase } from './phases/disbursement';
 import { TitleTracking } from './phases/titles';
 
-export type { OperationState, OperationWorkflowInput } from './operation-messages';
+export type { OperationState, OperationWorkflowInput } from './messages';
 
 /**
  * One operation from creation until its last title closes (DESIGN.md §5), phase by phase:
