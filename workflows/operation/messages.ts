@@ -48,6 +48,9 @@ export interface OperationState {
   approvals: Approval[];
 }
 
+/** The workflow's signature, declared beside its messages so its run continues as new without importing it. */
+export type OperationWorkflow = (input: OperationWorkflowInput) => Promise<OperationState>;
+
 export interface Approver { userId: string; email: string }
 export interface Approval extends Approver { approvedAt: string }
 

@@ -1,8 +1,7 @@
 import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../../domain/operation-lifecycle';
 import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './proxies';
-import type { OperationState, OperationWorkflowInput } from './messages';
-import type { operationWorkflow } from './workflow';
+import type { OperationState, OperationWorkflow, OperationWorkflowInput } from './messages';
 import { OperationClock } from './clock';
 import { LIFECYCLE_STATUS } from '../../domain/search-attributes';
 import type { AuditedRequest } from '../../domain/audit-chain';
@@ -88,9 +87,9 @@ export class OperationRun {
   /** A fresh run of this operation, resumed at `initialStatus`; on a test clock it carries the clock's time and any advance not answered yet. */
   async continueAsNew(initialStatus: LifecycleStatus, resumed: NonNullable<OperationWorkflowInput['resumed']>): Promise<never> {
     const { clock } = this;
-    if (!clock) return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, resumed });
+    if (!clock) return continueAsNew<OperationWorkflow>({ ...this.input, initialStatus, resumed });
     await clock.settledSignals();
-    return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
+    return continueAsNew<OperationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
   }
 
   /** Whether `deadline` has come: on a clock, once an advance passed it. */

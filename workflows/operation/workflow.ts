@@ -1,5 +1,5 @@
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { cancelUpdate, CancelInput, OperationState, OperationWorkflowInput, stateQuery } from './messages';
+import { cancelUpdate, CancelInput, OperationWorkflow, stateQuery } from './messages';
 import { OperationRun } from './operation-run';
 import { awaitApproval, installApprovalHandlers } from './phases/approval';
 import { ContractPhase } from './phases/contract';
@@ -14,7 +14,7 @@ export type { OperationState, OperationWorkflowInput } from './messages';
  * change Postgres (idempotently, with the event row) and talk to the providers. A run resumed by
  * continue-as-new starts at the phase it left.
  */
-export async function operationWorkflow(input: OperationWorkflowInput): Promise<OperationState> {
+export const operationWorkflow: OperationWorkflow = async (input) => {
   const run = new OperationRun(input);
   const contract = new ContractPhase(run);
   const disbursement = new DisbursementPhase(run);
@@ -48,4 +48,4 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   await condition(allHandlersFinished);
   await run.clock?.settled();
   return run.state;
-}
+};
