@@ -145,6 +145,11 @@ export class OperationUnderTest {
     return this.handle.query<OperationState>('state');
   }
 
+  /** What the run is writing beside its status (workflows/operation/run-activity.ts): `idle` at rest. */
+  async runActivity(): Promise<string> {
+    return this.handle.query<string>('runActivity');
+  }
+
   /** Updates with no answer yet, after the grace an answer needs to arrive. */
   async unanswered(): Promise<SentUpdate[]> {
     const waiting = this.updates.filter((u) => u.answer === null);

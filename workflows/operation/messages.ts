@@ -69,6 +69,8 @@ export interface RetryInput extends Audited { requestedBy: string }
 export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
 
 export const stateQuery = defineQuery<OperationState>('state');
+/** What the run is writing beside its status (RunActivity), `idle` when nothing: for a person or a test looking at a stuck run. */
+export const runActivityQuery = defineQuery<string>('runActivity');
 export const approveUpdate = defineUpdate<OperationState, [ApproveInput]>('approve');
 export const denyUpdate = defineUpdate<OperationState, [DenyInput]>('deny');
 export const cancelUpdate = defineUpdate<OperationState, [CancelInput]>('cancel');

@@ -1,5 +1,5 @@
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { cancelUpdate, CancelInput, OperationWorkflow, stateQuery } from './messages';
+import { cancelUpdate, CancelInput, OperationWorkflow, runActivityQuery, stateQuery } from './messages';
 import { OperationRun } from './operation-run';
 import { awaitApproval, installApprovalHandlers } from './phases/approval';
 import { ContractPhase } from './phases/contract';
@@ -21,6 +21,7 @@ export const operationWorkflow: OperationWorkflow = async (input) => {
   const titles = new TitleTracking(run);
   // Handlers first, before any await, or an early update would find none.
   setHandler(stateQuery, () => run.state);
+  setHandler(runActivityQuery, () => run.activity.toString());
   // Honoured by the phase at rest (CANCELLED) or refused by the move that wins (SIGNED): see OperationRun.setStatus.
   setHandler(cancelUpdate, ({ requestedBy, reason, audit }) => {
     const answer = run.request('cancel', { requestedBy, reason: reason ?? null, audit });
@@ -35,7 +36,7 @@ export const operationWorkflow: OperationWorkflow = async (input) => {
   if (run.clock) {
     run.clock.install();
     // An advance is answered when nothing falls due up to the clock's time and no move is being written.
-    void run.clock.answerAdvances(() => run.moving === 0 && !run.reconciling && (run.status !== 'PAID' || titles.restsAtClockTime()));
+    void run.clock.answerAdvances(() => !run.activity.movingReadModel && (run.status !== 'PAID' || titles.restsAtClockTime()));
     if (!input.resumed) await run.clock.attach();
   }
 

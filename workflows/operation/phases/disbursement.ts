@@ -71,8 +71,7 @@ export class DisbursementPhase {
         outcome = await run.pix.getDisbursement(key);
       }
       if (outcome.status !== 'SETTLED') return outcome;
-      run.reconciling = true;
-      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }).finally(() => { run.reconciling = false; });
+      return await run.activity.during({ kind: 'reconciliation', attempt }, () => this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }));
     } catch (err) {
       const code = failureCode(err, PIX_UNAVAILABLE);
       if (code === null) throw err;

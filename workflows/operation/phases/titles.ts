@@ -76,7 +76,7 @@ export class TitleTracking {
    * so a payment may wait for them. A PIX still pending is refused at once, not waited for.
    */
   private mayBecomePayable(): boolean {
-    return this.run.reconciling || this.run.status === 'PAID';
+    return this.run.activity.reconciling || this.run.status === 'PAID';
   }
 
   private tracked(titleId: string): TrackedTitle {
