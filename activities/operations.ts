@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { AuditedRequest } from '../domain/audit-chain';
 import { eventId, EventType } from '../domain/events';
+import { EVENT_ON_ENTRY, REENTERED } from '../domain/operation-events';
 import { AuditEventsRepository } from '../db/repositories/audit-events';
 import { LifecycleStatus, readModelMove } from '../domain/operation-lifecycle';
 import { recordEvent } from '../db/repositories/events';
@@ -14,24 +15,6 @@ import { afterCommit, operationTransitions } from '../platform/telemetry/metrics
 export interface OperationActivityDeps {
   db: Knex;
 }
-
-/** Events that a move into a state records (DESIGN.md §5). */
-const EVENT_ON_ENTRY: Partial<Record<LifecycleStatus, EventType>> = {
-  PRE_APPROVED: 'operation.approved',
-  SIGNED: 'operation.contract_signed',
-  PAID: 'operation.paid',
-  DENIED: 'operation.denied',
-  CANCELLED: 'operation.cancelled',
-  SETTLED: 'operation.settled',
-  DISBURSEMENT_FAILED: 'operation.disbursement_failed',
-  CONTRACT_ERROR: 'operation.contract_error',
-};
-
-/**
- * States an operation may enter more than once (a retried PIX refused again, a re-dispatched
- * contract refused again): each entry is its own event, named by the row's last change before it.
- */
-const REENTERED: readonly LifecycleStatus[] = ['DISBURSEMENT_FAILED', 'CONTRACT_ERROR'];
 
 function baseData(op: LifecycleOperation): Record<string, unknown> {
   return { operation_id: op.id, display_number: op.displayNumber, originator_id: op.originatorId };

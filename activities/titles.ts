@@ -36,7 +36,7 @@ async function lockTitle(titles: TrackedTitlesRepository, titleId: string): Prom
   return title;
 }
 
-/** Title tracking (workflows/phases/titles.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
+/** Title tracking (workflows/operation/phases/titles.ts): each write is guarded by the title's state under its row lock, or keyed by external_id. */
 export function createTitleActivities({ db, config }: TitleActivityDeps) {
   const trackingOf = (title: TitleRecord): TrackedTitle => {
     const graceDays = config.titles.graceDaysOverride ?? title.graceDays ?? 0;

@@ -1,7 +1,8 @@
 import { AppError, RuleViolation } from './errors';
 import { checkCreditLimits, requestedByPayer } from './limits';
 import { Money } from './money';
-import { approvalsRequired, initialStatus, LifecycleStatus } from './operation-lifecycle';
+import { approvalsRequired } from './four-eyes';
+import { initialStatus, LifecycleStatus } from './operation-lifecycle';
 import { enforceCetBounds, Policy, priceOperation, PricedOperation, PricingInput } from './pricing';
 import { RECEIVABLES_CEILING } from './pricing/policy';
 

@@ -134,13 +134,6 @@ export const DISPATCHED_STATES: readonly LifecycleStatus[] = (() => {
   const withoutContract = reachableAvoiding('CONTRACT_SENT');
   return LIFECYCLE_STATUSES.filter((state) => state === 'CONTRACT_SENT' || !withoutContract.has(state));
 })();
-/** States in which the operation's titles still count towards exposure. */
-export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const;
-
-/** Four-eyes: two approvals above the policy's positive threshold, else one. */
-export function approvalsRequired(requestedTotal: Money, dualApprovalAbove: Money | null | undefined): 1 | 2 {
-  return dualApprovalAbove != null && requestedTotal.gt(dualApprovalAbove) ? 2 : 1;
-}
 
 /** Auto-approval gate (contract rule 8): within a positive limit → born approved; absent or zero → human. */
 export function initialStatus(requestedTotal: Money, autoApproveLimit: Money | null): LifecycleStatus {

@@ -4,6 +4,11 @@ import { addDays, startOfBusinessDay } from './pricing';
 /** DESIGN.md §5: a title's states. PAID, OVERDUE (its balance handed to an assignor payable) and CANCELLED end its tracking. */
 export type TitleStatus = 'WAITING_PAYMENT' | 'PARTIALLY_PAID' | 'PAID' | 'OVERDUE' | 'CANCELLED';
 export const CLOSED_TITLE_STATUSES: readonly TitleStatus[] = ['PAID', 'OVERDUE', 'CANCELLED'];
+/**
+ * The states in which a title still counts towards exposure: OVERDUE too, whose tracking has
+ * ended but whose balance the assignor still owes (the exposure counters' triggers list the same).
+ */
+export const OPEN_TITLE_STATUSES = ['WAITING_PAYMENT', 'PARTIALLY_PAID', 'OVERDUE'] as const satisfies readonly TitleStatus[];
 
 /**
  * The overdue moment. The payer has the whole due date plus the grace days: the title turns

@@ -1,7 +1,7 @@
 // The workflow bundle: every workflow the worker runs is exported from here.
 export { webhookDelivery } from './webhook-delivery';
 export { webhookRecovery } from './webhook-recovery';
-export { operationWorkflow } from './operation';
+export { operationWorkflow } from './operation/workflow';
 export { testClockWorkflow } from './test-clock';
 export { collectionSweep } from './collection-sweep';
 export { auditCheckpointRun } from './audit-checkpoint';

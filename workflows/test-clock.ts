@@ -4,7 +4,7 @@ import {
 import { signalIfRunning } from './signal-external';
 import type { createTestClockActivities } from '../activities/test-clocks';
 import { advanceRefusal } from '../domain/test-clocks';
-import { READ_MODEL_RETRY } from './operation-activities';
+import { READ_MODEL_RETRY } from './operation/proxies';
 import {
   advanceClockUpdate, clockAdvancedSignal, clockDeletedSignal, deleteClockSignal, operationAttachedSignal, operationCaughtUpSignal,
   TestClockState, testClockStateQuery, TestClockWorkflowInput,

@@ -1,6 +1,6 @@
 import { proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
 import type { createTitleActivities } from '../activities/titles';
-import { READ_MODEL_RETRY } from './operation-activities';
+import { READ_MODEL_RETRY } from './operation/proxies';
 
 type TitleActivities = ReturnType<typeof createTitleActivities>;
 

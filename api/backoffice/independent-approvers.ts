@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { OperationApprovalsRepository } from '../../db/repositories/operation-approvals';
 import { StaffUsersRepository } from '../../db/repositories/staff-users';
-import { approversIndependent, INDEPENDENCE_WINDOW_DAYS } from '../../domain/approver-independence';
+import { approversIndependent, INDEPENDENCE_WINDOW_DAYS } from '../../domain/four-eyes';
 import { Conflict } from '../../domain/errors';
 
 /**

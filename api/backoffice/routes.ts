@@ -7,7 +7,7 @@ import { PIX_MANUAL_RETRY } from '../../domain/pix-retry';
 import { principalLabel } from '../../domain/principal';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { approveUpdate, cancelUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation-messages';
+import { approveUpdate, cancelUpdate, denyUpdate, retryDisbursementUpdate, sendForSignatureUpdate } from '../../workflows/operation/messages';
 import type { Config } from '../../platform/config/config';
 import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import type { EsignProvider } from '../../providers/esign-client';
-import { sendForSignatureUpdate } from '../../workflows/operation-messages';
+import { sendForSignatureUpdate } from '../../workflows/operation/messages';
 import type { TemporalHandle } from '../temporal/client';
 import { created, handle, ok } from '../http/handle';
 import { body, tenantOf } from '../http/request-helpers';

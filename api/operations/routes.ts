@@ -14,7 +14,7 @@ import { createDirectOperation } from './creation/direct';
 import type { WrittenOperation } from './creation/write';
 import { OperationView, presentOperation, renderOperation, renderOperationReads } from './presenter';
 import { requestTime, RequestTime } from '../test-clocks/request-time';
-import { cancelUpdate } from '../../workflows/operation-messages';
+import { cancelUpdate } from '../../workflows/operation/messages';
 import { executeWorkflowUpdate, requireOperation } from '../temporal/workflow-calls';
 import type { CreationSefaz } from './creation/nfe-at-sefaz';
 

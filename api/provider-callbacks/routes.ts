@@ -5,7 +5,7 @@ import { readSignatureCallback } from '../../providers/esign-client';
 import { readSettlementCallback } from '../../providers/pix-client';
 import { operationOfDocument, operationOfPayment } from '../../db/repositories/provider-references';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation-messages';
+import { disbursementSettledSignal, signerSignedSignal } from '../../workflows/operation/messages';
 import type { TemporalHandle } from '../temporal/client';
 import { handle } from '../http/handle';
 import { body } from '../http/request-helpers';

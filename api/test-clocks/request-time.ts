@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { clockNotFound } from '../../domain/test-clocks';
 import { TestClockRow, TestClocksRepository } from '../../db/repositories/test-clocks';
-import type { OperationClockState } from '../../workflows/operation-clock';
+import type { OperationClockState } from '../../workflows/operation/clock';
 
 export interface RequestTime {
   /** The request's "now": the clock's time when it names one. */
@@ -21,7 +21,7 @@ export async function requestTime(db: Knex, originatorId: string, testClockId: u
   return { now: clock.frozenTime, clock };
 }
 
-/** How an operation created now on `clock` starts knowing it (workflows/operation-clock.ts). */
+/** How an operation created now on `clock` starts knowing it (workflows/operation/clock.ts). */
 export const operationClockAt = (clock: TestClockRow): OperationClockState => {
   const time = clock.frozenTime.toISOString();
   return { clockId: clock.id, target: time, local: time, unanswered: null, deleted: false };

@@ -5,7 +5,7 @@ import { OperationsRepository, TitleRow } from '../../db/repositories/operations
 import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecycle-messages';
 import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import { payerPaymentUpdate } from '../../workflows/operation-messages';
+import { payerPaymentUpdate } from '../../workflows/operation/messages';
 import type { TemporalHandle } from '../temporal/client';
 import { claimExternalId, settleExternalId } from '../../db/repositories/external-id';
 import { positiveAmount } from '../payables/inputs';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { StaffRole } from '../../domain/staff-roles';
-import type { AccountMakers } from '../../domain/approver-independence';
+import type { AccountMakers } from '../../domain/four-eyes';
 
 export interface StaffUserRow {
   id: string;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
-import { OPEN_TITLE_STATUSES } from '../../domain/operation-lifecycle';
+import { OPEN_TITLE_STATUSES } from '../../domain/title-rules';
 import type { TitleStatus } from '../../domain/title-rules';
 import { renderOperation } from '../../api/operations/presenter';
 import { sharedApi, sharedWorker, testDb } from '../support/stack';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OperationState } from '../../workflows/operation';
+import type { OperationState } from '../../workflows/operation/workflow';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { receivable } from '../support/simulate';

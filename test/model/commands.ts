@@ -37,7 +37,7 @@ export async function observe(model: OperationModel, under: OperationUnderTest):
   model.status = state.status;
   model.titles = state.titles;
   const broken = await brokenAtRest(under, state, model.stalled);
-  if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status}:\n  - ${broken.join('\n  - ')}`);
+  if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status} (its run ${await under.runActivity()}):\n  - ${broken.join('\n  - ')}`);
 }
 
 const live = (model: Readonly<OperationModel>) => !['SETTLED', 'DENIED', 'CANCELLED'].includes(model.status);

@@ -1,5 +1,5 @@
 import { Money } from '../../domain/money';
-import type { OperationState } from '../../workflows/operation-messages';
+import type { OperationState } from '../../workflows/operation/messages';
 import type { OperationUnderTest, SentUpdate } from './operation-under-test';
 
 const TERMINAL = ['SETTLED', 'DENIED', 'CANCELLED'];
@@ -13,6 +13,9 @@ export async function brokenAtRest(under: OperationUnderTest, state: OperationSt
   const { world } = under;
   const broken = [...world.violations];
   if (state.status !== world.status) broken.push(`the workflow says ${state.status} while its read model says ${world.status}`);
+  // Only provider calls stall, and the run's own writes are local activities: at rest none is in flight, or a request would wait on it for ever.
+  const activity = await under.runActivity();
+  if (activity !== 'idle') broken.push(`the workflow is at rest but its run is still ${activity}`);
   // With nothing stalled every stand-in answers at once: an update still waiting waits on a state that may never come.
   if (!stalled) {
     for (const u of await under.unanswered()) broken.push(`${describeUpdate(u)} is still unanswered with the workflow at rest in ${state.status}`);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowHandle, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { OperationState, OperationWorkflowInput } from '../../workflows/operation-messages';
+import type { OperationState, OperationWorkflowInput } from '../../workflows/operation/messages';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput, testClockStateQuery } from '../../workflows/test-clock-messages';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOfOperation } from './stand-in-activities';
@@ -143,6 +143,11 @@ export class OperationUnderTest {
 
   async state(): Promise<OperationState> {
     return this.handle.query<OperationState>('state');
+  }
+
+  /** What the run is writing beside its status (workflows/operation/run-activity.ts): `idle` at rest. */
+  async runActivity(): Promise<string> {
+    return this.handle.query<string>('runActivity');
   }
 
   /** Updates with no answer yet, after the grace an answer needs to arrive. */

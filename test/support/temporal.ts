@@ -2,7 +2,7 @@ import { Client, Connection, WorkflowExecutionDescription } from '@temporalio/cl
 import { expect } from 'chai';
 import { DISPLAY_NUMBER, ENVIRONMENT, LIFECYCLE_STATUS, ORIGINATOR_ID } from '../../domain/search-attributes';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import type { OperationState } from '../../workflows/operation';
+import type { OperationState } from '../../workflows/operation/workflow';
 import { eventually } from './webhooks';
 import { encryptingDataConverter } from '../../platform/crypto/payload-codec';
 import { testConfig } from './stack';

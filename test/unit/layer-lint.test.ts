@@ -23,12 +23,12 @@ const UPWARD: Array<[file: string, code: string, folder: string]> = [
   ['sandbox/server.ts', "import { createDb } from '../db/connection';\nexport const x = createDb;\n", 'db/'],
   ['sandbox/pix/routes.ts', "import { PixClient } from '../../providers/pix-client';\nexport const x = PixClient;\n", 'providers/'],
   ['sandbox/main.ts', "import { buildApp } from '../api/app';\nexport const x = buildApp;\n", 'api/'],
-  ['db/workflow-outbox.ts', "import { ORIGINATOR_ID } from '../workflows/operation-run';\nexport const x = ORIGINATOR_ID;\n", 'workflows/'],
+  ['db/workflow-outbox.ts', "import { ORIGINATOR_ID } from '../workflows/operation/operation-run';\nexport const x = ORIGINATOR_ID;\n", 'workflows/'],
   ['db/repositories/operations.ts', "import { buildApp } from '../../api/app';\nexport const x = buildApp;\n", 'api/'],
   ['domain/limits/check.ts', "import { OperationsRepository } from '../../db/repositories/operations';\nexport const x = OperationsRepository;\n", 'db/'],
-  ['activities/titles.ts', "import { operation } from '../workflows/operation';\nexport const x = operation;\n", 'workflows/'],
+  ['activities/titles.ts', "import { operation } from '../workflows/operation/workflow';\nexport const x = operation;\n", 'workflows/'],
   ['activities/operations.ts', "import { errorHandler } from '../api/middleware/error-handler';\nexport const x = errorHandler;\n", 'api/'],
-  ['workflows/phases/titles.ts', "import type { Knex } from '../../db/connection';\nexport type X = Knex;\n", 'db/'],
+  ['workflows/operation/phases/titles.ts', "import type { Knex } from '../../../db/connection';\nexport type X = Knex;\n", 'db/'],
   ['worker/main.ts', "import { buildApp } from '../api/app';\nexport const x = buildApp;\n", 'api/'],
   ['api/operations/routes.ts', "import { startWorker } from '../../worker/runtime';\nexport const x = startWorker;\n", 'worker/'],
   ['cli/listen.ts', "import { loadConfig } from '../platform/config/config';\nexport const x = loadConfig;\n", 'platform/'],
@@ -48,10 +48,10 @@ describe('The layer floors (eslint.config.mjs)', function () {
   }
 
   it('refuses a value import of activities/ in a workflow at any depth, and allows `import type`', async () => {
-    const value = await restrictedImports('workflows/phases/titles.ts', "import { createTitleActivities } from '../../activities/titles';\nexport const x = createTitleActivities;\n");
+    const value = await restrictedImports('workflows/operation/phases/titles.ts', "import { createTitleActivities } from '../../../activities/titles';\nexport const x = createTitleActivities;\n");
     expect(value).to.have.length(1);
     expect(value[0]).to.contain('may import only types from activities/');
-    const typeOnly = await restrictedImports('workflows/phases/titles.ts', "import type { createTitleActivities } from '../../activities/titles';\nexport type X = typeof createTitleActivities;\n");
+    const typeOnly = await restrictedImports('workflows/operation/phases/titles.ts', "import type { createTitleActivities } from '../../../activities/titles';\nexport type X = typeof createTitleActivities;\n");
     expect(typeOnly).to.deep.equal([]);
   });
 
@@ -73,7 +73,7 @@ describe('The layer floors (eslint.config.mjs)', function () {
   });
 
   it('refuses Node built-ins in workflows (they are replayed deterministically)', async () => {
-    const messages = await restrictedImports('workflows/operation.ts', "import { randomUUID } from 'node:crypto';\nexport const x = randomUUID;\n");
+    const messages = await restrictedImports('workflows/operation/workflow.ts', "import { randomUUID } from 'node:crypto';\nexport const x = randomUUID;\n");
     expect(messages).to.have.length(1);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { operationWorkflowId } from '../../domain/workflow-ids';
-import type { OperationState } from '../../workflows/operation';
+import type { OperationState } from '../../workflows/operation/workflow';
 import { startWorker, RunningWorker } from '../../worker/main';
 import { anotherApi, sharedSandbox, testConfig } from '../support/stack';
 import { ApiClient } from '../support/http';

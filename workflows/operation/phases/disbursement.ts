@@ -1,11 +1,11 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import type { AuditedRequest } from '../../domain/audit-chain';
-import type { DisbursementOutcome } from '../../domain/lifecycle-messages';
-import { localReconciliation } from '../operation-activities';
-import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../operation-messages';
+import type { AuditedRequest } from '../../../domain/audit-chain';
+import type { DisbursementOutcome } from '../../../domain/lifecycle-messages';
+import { localReconciliation } from '../proxies';
+import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../messages';
 import { failureCode, OperationRun } from '../operation-run';
 import { backingStillHolds } from './backing-checks';
-import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../domain/pix-retry';
+import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../../domain/pix-retry';
 
 /**
  * Disbursement: one PIX per attempt, its idempotency key derived from the operation and the
@@ -71,8 +71,7 @@ export class DisbursementPhase {
         outcome = await run.pix.getDisbursement(key);
       }
       if (outcome.status !== 'SETTLED') return outcome;
-      run.reconciling = true;
-      return await this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }).finally(() => { run.reconciling = false; });
+      return await run.activity.during({ kind: 'reconciliation', attempt }, () => this.reconcileAndMarkPaid({ ...key, workflowId: run.workflowId, ...run.at() }));
     } catch (err) {
       const code = failureCode(err, PIX_UNAVAILABLE);
       if (code === null) throw err;

@@ -1,11 +1,12 @@
 import { ActivityFailure, allHandlersFinished, condition, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
-import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../domain/title-rules';
-import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../operation-messages';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../../domain/lifecycle-messages';
+import { CLOSED_TITLE_STATUSES, NOT_PAYABLE_YET, payerPaymentRefusal, Refusal } from '../../../domain/title-rules';
+import { payerPaymentUpdate, RecordedPayment, TitlePaymentInput } from '../messages';
 import { OperationRun, refuse } from '../operation-run';
-import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
-import { titleActivities } from '../title-activities';
-import { collectionActivities } from '../collection-activities';
+import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../../domain/search-attributes';
+import { titleActivities } from '../../title-activities';
+import { collectionActivities } from '../../collection-activities';
+import { OverdueTimer } from './overdue-timer';
 
 /** Runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
@@ -21,9 +22,9 @@ const isOpen = (title: TrackedTitle) => !CLOSED_TITLE_STATUSES.includes(title.st
 
 /**
  * From PAID until every title has closed (DESIGN.md §5): payer payments arrive as updates and move
- * a title WAITING_PAYMENT → PARTIALLY_PAID → PAID; one timer per distinct deadline turns what is
- * still unpaid OVERDUE, which opens an assignor payable for that balance and locks it. The last
- * title closed, the operation is SETTLED.
+ * a title WAITING_PAYMENT → PARTIALLY_PAID → PAID; the overdue timer (./overdue-timer.ts) turns what
+ * is still unpaid at a deadline OVERDUE, which opens an assignor payable for that balance and locks
+ * it. The last title closed, the operation is SETTLED.
  */
 export class TitleTracking {
   private readonly titles = titleActivities();
@@ -36,8 +37,10 @@ export class TitleTracking {
   private published: { open: number; deadline: string | null } | null = null;
   /** Titles closed since the loop last ran whose PIX charge is to be removed. */
   private readonly chargesToClose = new Set<string>();
+  private readonly overdue: OverdueTimer;
 
   constructor(private readonly run: OperationRun) {
+    this.overdue = new OverdueTimer(run, () => this.openTitles());
     for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
     for (const titleId of run.input.resumed?.chargesToClose ?? []) this.chargesToClose.add(titleId);
     this.loaded = run.state.titles.length > 0;
@@ -73,7 +76,7 @@ export class TitleTracking {
    * so a payment may wait for them. A PIX still pending is refused at once, not waited for.
    */
   private mayBecomePayable(): boolean {
-    return this.run.reconciling || this.run.status === 'PAID';
+    return this.run.activity.reconciling || this.run.status === 'PAID';
   }
 
   private tracked(titleId: string): TrackedTitle {
@@ -117,19 +120,15 @@ export class TitleTracking {
     return this.run.state.titles.filter(isOpen);
   }
 
-  private nextDeadline(): string | null {
-    return this.openTitles().map((t) => t.overdueAt).sort()[0] ?? null;
-  }
-
   /** On a test clock: nothing is due up to the clock's time, nothing is being applied, and some title is still open. */
   restsAtClockTime(): boolean {
-    const deadline = this.nextDeadline();
-    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && deadline !== null && !this.run.hasReached(deadline);
+    const deadline = this.overdue.deadline();
+    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && deadline !== null && !this.overdue.hasFired(deadline);
   }
 
   /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
   private publish(): void {
-    const now = { open: this.openTitles().length, deadline: this.nextDeadline() };
+    const now = { open: this.openTitles().length, deadline: this.overdue.deadline() };
     if (this.published && this.published.open === now.open && this.published.deadline === now.deadline) return;
     const known = workflowInfo().typedSearchAttributes;
     this.published = now;
@@ -154,18 +153,16 @@ export class TitleTracking {
     this.publish();
     for (;;) {
       await this.closeCharges();
-      const deadline = this.nextDeadline();
+      const deadline = this.overdue.deadline();
       if (deadline === null) return true;
       if (run.clock?.state.deleted) return false;
-      if (!run.hasReached(deadline)) {
-        // One timer per distinct deadline: payments wake the loop only when nothing is left open, or a charge is to close.
-        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested);
+      if (!this.overdue.hasFired(deadline)) {
+        // Payments wake the loop only when nothing is left open, or a charge is to close.
+        await this.overdue.wait(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
-      // On a test clock the deadline is the moment of this move, as real time would have made it.
-      run.clock?.reach(deadline);
-      for (const title of this.openTitles().filter((t) => t.overdueAt === deadline)) {
+      for (const title of this.overdue.fire(deadline)) {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
           Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId, ...run.at() }));

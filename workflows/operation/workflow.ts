@@ -1,12 +1,12 @@
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { cancelUpdate, CancelInput, OperationState, OperationWorkflowInput, stateQuery } from './operation-messages';
+import { cancelUpdate, CancelInput, OperationWorkflow, runActivityQuery, stateQuery } from './messages';
 import { OperationRun } from './operation-run';
 import { awaitApproval, installApprovalHandlers } from './phases/approval';
 import { ContractPhase } from './phases/contract';
 import { DisbursementPhase } from './phases/disbursement';
 import { TitleTracking } from './phases/titles';
 
-export type { OperationState, OperationWorkflowInput } from './operation-messages';
+export type { OperationState, OperationWorkflowInput } from './messages';
 
 /**
  * One operation from creation until its last title closes (DESIGN.md §5), phase by phase:
@@ -14,13 +14,14 @@ export type { OperationState, OperationWorkflowInput } from './operation-message
  * change Postgres (idempotently, with the event row) and talk to the providers. A run resumed by
  * continue-as-new starts at the phase it left.
  */
-export async function operationWorkflow(input: OperationWorkflowInput): Promise<OperationState> {
+export const operationWorkflow: OperationWorkflow = async (input) => {
   const run = new OperationRun(input);
   const contract = new ContractPhase(run);
   const disbursement = new DisbursementPhase(run);
   const titles = new TitleTracking(run);
   // Handlers first, before any await, or an early update would find none.
   setHandler(stateQuery, () => run.state);
+  setHandler(runActivityQuery, () => run.activity.toString());
   // Honoured by the phase at rest (CANCELLED) or refused by the move that wins (SIGNED): see OperationRun.setStatus.
   setHandler(cancelUpdate, ({ requestedBy, reason, audit }) => {
     const answer = run.request('cancel', { requestedBy, reason: reason ?? null, audit });
@@ -35,7 +36,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   if (run.clock) {
     run.clock.install();
     // An advance is answered when nothing falls due up to the clock's time and no move is being written.
-    void run.clock.answerAdvances(() => run.moving === 0 && !run.reconciling && (run.status !== 'PAID' || titles.restsAtClockTime()));
+    void run.clock.answerAdvances(() => !run.activity.movingReadModel && (run.status !== 'PAID' || titles.restsAtClockTime()));
     if (!input.resumed) await run.clock.attach();
   }
 
@@ -48,4 +49,4 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   await condition(allHandlersFinished);
   await run.clock?.settled();
   return run.state;
-}
+};

@@ -1,9 +1,9 @@
 import { proxyActivities, proxyLocalActivities, RetryPolicy } from '@temporalio/workflow';
-import type { createOperationActivities } from '../activities/operations';
-import type { createContractActivities } from '../activities/contract';
-import type { createDisbursementActivities } from '../activities/disbursement';
-import type { createNfeCheckActivities } from '../activities/nfe-check';
-import { PIX_CALL_RETRY } from '../domain/pix-retry';
+import type { createOperationActivities } from '../../activities/operations';
+import type { createContractActivities } from '../../activities/contract';
+import type { createDisbursementActivities } from '../../activities/disbursement';
+import type { createNfeCheckActivities } from '../../activities/nfe-check';
+import { PIX_CALL_RETRY } from '../../domain/pix-retry';
 
 /** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
 export const READ_MODEL_RETRY: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s' };

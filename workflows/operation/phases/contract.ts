@@ -1,7 +1,7 @@
 import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AuditedRequest } from '../../domain/audit-chain';
-import { APPROVED_STATES, DISPATCHED_STATES, SIGNABLE_STATES } from '../../domain/operation-lifecycle';
-import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../operation-messages';
+import type { AuditedRequest } from '../../../domain/audit-chain';
+import { APPROVED_STATES, DISPATCHED_STATES, SIGNABLE_STATES } from '../../../domain/operation-lifecycle';
+import { DispatchInput, sendForSignatureUpdate, signerSignedSignal } from '../messages';
 import { failureCode, OperationRun, refuse } from '../operation-run';
 
 const SIGNATURE_POLL_FAST_MS = [5_000, 10_000, 20_000, 30_000];

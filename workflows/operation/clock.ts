@@ -1,7 +1,7 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { signalIfRunning } from './signal-external';
-import { testClockWorkflowId } from '../domain/workflow-ids';
-import { clockAdvancedSignal, clockDeletedSignal, operationAttachedSignal, operationCaughtUpSignal } from './test-clock-messages';
+import { signalIfRunning } from '../signal-external';
+import { testClockWorkflowId } from '../../domain/workflow-ids';
+import { clockAdvancedSignal, clockDeletedSignal, operationAttachedSignal, operationCaughtUpSignal } from '../test-clock-messages';
 
 /** What an operation on a test clock knows of it; carried over by continue-as-new. */
 export interface OperationClockState {

@@ -1,3 +1,16 @@
+import type { Money } from './money';
+
+/**
+ * The four-eyes rule: how many approvals an operation needs, and who may give the second. The
+ * workflow's approval phase (workflows/operation/phases/approval.ts) refuses the same approver
+ * twice; the backoffice (api/backoffice/independent-approvers.ts) asks `approversIndependent`.
+ */
+
+/** Two approvals above the policy's positive threshold, else one. */
+export function approvalsRequired(requestedTotal: Money, dualApprovalAbove: Money | null | undefined): 1 | 2 {
+  return dualApprovalAbove != null && requestedTotal.gt(dualApprovalAbove) ? 2 : 1;
+}
+
 /**
  * Four-eyes only holds when the two approvers are two independent people: an admin who made or
  * last changed an approver's account could have made that account for itself. Two approvals of

@@ -1,8 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AuditedRequest } from '../domain/audit-chain';
-import type { LifecycleStatus } from '../domain/operation-lifecycle';
-import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../domain/lifecycle-messages';
-import type { OperationClockState } from './operation-clock';
+import type { AuditedRequest } from '../../domain/audit-chain';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
+import type { PayerPaymentInput, PayerPaymentResult, TrackedTitle } from '../../domain/lifecycle-messages';
+import type { OperationClockState } from './clock';
 
 /** What one payer payment applied, kept so a repeat of its external_id answers the same. */
 export interface RecordedPayment {
@@ -48,6 +48,9 @@ export interface OperationState {
   approvals: Approval[];
 }
 
+/** The workflow's signature, declared beside its messages so its run continues as new without importing it. */
+export type OperationWorkflow = (input: OperationWorkflowInput) => Promise<OperationState>;
+
 export interface Approver { userId: string; email: string }
 export interface Approval extends Approver { approvedAt: string }
 
@@ -66,6 +69,8 @@ export interface RetryInput extends Audited { requestedBy: string }
 export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
 
 export const stateQuery = defineQuery<OperationState>('state');
+/** What the run is writing beside its status (RunActivity), `idle` when nothing: for a person or a test looking at a stuck run. */
+export const runActivityQuery = defineQuery<string>('runActivity');
 export const approveUpdate = defineUpdate<OperationState, [ApproveInput]>('approve');
 export const denyUpdate = defineUpdate<OperationState, [DenyInput]>('deny');
 export const cancelUpdate = defineUpdate<OperationState, [CancelInput]>('cancel');

@@ -1,11 +1,11 @@
 import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../domain/operation-lifecycle';
-import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './operation-activities';
-import type { OperationState, OperationWorkflowInput } from './operation-messages';
-import type { operationWorkflow } from './operation';
-import { OperationClock } from './operation-clock';
-import { LIFECYCLE_STATUS } from '../domain/search-attributes';
-import type { AuditedRequest } from '../domain/audit-chain';
+import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../../domain/operation-lifecycle';
+import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './proxies';
+import type { OperationState, OperationWorkflow, OperationWorkflowInput } from './messages';
+import { OperationClock } from './clock';
+import { RunActivity } from './run-activity';
+import { LIFECYCLE_STATUS } from '../../domain/search-attributes';
+import type { AuditedRequest } from '../../domain/audit-chain';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
@@ -34,7 +34,7 @@ interface PendingRequest {
 
 /**
  * One run of the operation workflow: its state and what its handlers and phases tell each other.
- * The phases (workflows/phases/) read and move it; the main line (operation.ts) orders them.
+ * The phases (phases/) read and move it; the main line (workflow.ts) orders them.
  */
 export class OperationRun {
   readonly state: OperationState;
@@ -42,18 +42,8 @@ export class OperationRun {
   readonly contract = contractActivities();
   readonly pix = disbursementActivities();
   readonly backing = backingCheckActivities();
-  /** An approve or deny is writing: other updates wait or are refused. */
-  busy = false;
-  /**
-   * A first approval of two is being written: a second approver may complete the pair meanwhile,
-   * but a deny or cancel is refused, as while any decision is written (a deny accepted during that
-   * write would make the run's history replay differently).
-   */
-  recordingApproval = false;
-  /** The PIX settled and the read model is moving to PAID: the titles are about to be tracked. */
-  reconciling = false;
-  /** Read-model moves in flight (a test clock's advance is answered only when none is). */
-  moving = 0;
+  /** What the run is writing beside its status: the handlers' validators and the phases' waits ask it. */
+  readonly activity = new RunActivity();
   /** Set when the operation lives on a sandbox test clock. */
   readonly clock: OperationClock | null;
   /** The one request the main line is to honour (cancel, retry-disbursement): settled by `setStatus`. */
@@ -88,9 +78,9 @@ export class OperationRun {
   /** A fresh run of this operation, resumed at `initialStatus`; on a test clock it carries the clock's time and any advance not answered yet. */
   async continueAsNew(initialStatus: LifecycleStatus, resumed: NonNullable<OperationWorkflowInput['resumed']>): Promise<never> {
     const { clock } = this;
-    if (!clock) return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, resumed });
+    if (!clock) return continueAsNew<OperationWorkflow>({ ...this.input, initialStatus, resumed });
     await clock.settledSignals();
-    return continueAsNew<typeof operationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
+    return continueAsNew<OperationWorkflow>({ ...this.input, initialStatus, testClock: clock.state, resumed });
   }
 
   /** Whether `deadline` has come: on a clock, once an advance passed it. */
@@ -129,7 +119,7 @@ export class OperationRun {
 
   /** Validator of a pending request: refused while another is pending or the state does not accept it. */
   refuseUnlessAccepted(kind: PendingRequestKind): void {
-    if (this.busy || this.recordingApproval || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
+    if (this.activity.writingDecision || this.pending || !acceptsRequest(kind, this.status)) refuse(PENDING_REQUESTS[kind].refusal, `Operation is ${this.status}`);
   }
 
   /** Holds the request until a move settles it: the state it produced, or its refusal. */
@@ -164,12 +154,7 @@ export class OperationRun {
    */
   async moveTo(to: LifecycleStatus, extra: { decidedBy?: string; note?: string | null; errorCode?: string; audit?: AuditedRequest } = {}): Promise<void> {
     this.setStatus(to);
-    this.moving += 1;
-    try {
-      await this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra, ...this.at() });
-    } finally {
-      this.moving -= 1;
-    }
+    await this.activity.during({ kind: 'move', to }, () => this.ops.transitionOperation({ operationId: this.input.operationId, workflowId: this.workflowId, to, ...extra, ...this.at() }));
   }
 
   /**

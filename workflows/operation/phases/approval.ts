@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { canMove } from '../../domain/operation-lifecycle';
-import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../operation-messages';
+import { canMove } from '../../../domain/operation-lifecycle';
+import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../messages';
 import { OperationRun, refuse } from '../operation-run';
 
 /**
@@ -11,15 +11,10 @@ import { OperationRun, refuse } from '../operation-run';
  * completes the pair.
  */
 export function installApprovalHandlers(run: OperationRun): void {
-  const decide = async (step: () => Promise<void>) => {
-    run.busy = true;
-    try {
-      await step();
-      return run.state;
-    } finally {
-      run.busy = false;
-    }
-  };
+  const decide = (decision: 'approve' | 'deny', step: () => Promise<void>) => run.activity.during({ kind: 'decision', decision }, async () => {
+    await step();
+    return run.state;
+  });
 
   // The approval that does not move the state writes its audit row; the one that completes the pair leaves it to the move.
   const recordApproval = async (input: ApproveInput, audit?: ApproveInput['audit']): Promise<Approval> => {
@@ -31,28 +26,25 @@ export function installApprovalHandlers(run: OperationRun): void {
   const approvedBy = (input: ApproveInput) => ({ decidedBy: input.decidedBy, note: input.note ?? null, audit: input.audit });
 
   setHandler(approveUpdate, async (input) => {
-    if (run.state.approvalsRequired === 1) return decide(() => run.moveTo('PRE_APPROVED', approvedBy(input)));
+    if (run.state.approvalsRequired === 1) return decide('approve', () => run.moveTo('PRE_APPROVED', approvedBy(input)));
     if (run.state.approvals.length + 1 < run.state.approvalsRequired) {
-      run.recordingApproval = true;
-      try {
+      return run.activity.during({ kind: 'first approval', approver: input.approver!.userId }, async () => {
         const recorded = recordApproval(input, input.audit);
         // The state this approval produced: a second approver's, arriving during the write, moves the
         // operation on and answers that move itself (each update answers its own outcome).
         const produced = { ...run.state, approvals: [...run.state.approvals] };
         await recorded;
         return produced;
-      } finally {
-        run.recordingApproval = false;
-      }
+      });
     }
-    return decide(async () => {
+    return decide('approve', async () => {
       const approval = recordApproval(input);
       await run.moveTo('PRE_APPROVED', approvedBy(input));
       await approval;
     });
   }, {
     validator: (input: ApproveInput) => {
-      if (run.busy || run.cancelRequested || !canMove(run.status, 'PRE_APPROVED')) refuse('operation_cannot_be_approved', `Operation is ${run.status}`);
+      if (run.activity.deciding || run.cancelRequested || !canMove(run.status, 'PRE_APPROVED')) refuse('operation_cannot_be_approved', `Operation is ${run.status}`);
       if (run.state.approvalsRequired === 1) return;
       if (!input.approver) refuse('operation_cannot_be_approved', 'Four-eyes approval needs the approver named');
       if (run.state.approvals.some((a) => a.userId === input.approver!.userId)) {
@@ -61,19 +53,19 @@ export function installApprovalHandlers(run: OperationRun): void {
     },
   });
 
-  setHandler(denyUpdate, ({ decidedBy, reason, audit }) => decide(async () => {
+  setHandler(denyUpdate, ({ decidedBy, reason, audit }) => decide('deny', async () => {
     await run.ops.releaseOperation({ operationId: run.input.operationId, workflowId: run.workflowId, to: 'DENIED', actor: decidedBy, reason, audit, ...run.at() });
     run.setStatus('DENIED');
   }), {
     validator: (_input: DenyInput) => {
-      if (run.busy || run.recordingApproval || run.cancelRequested || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
+      if (run.activity.writingDecision || run.cancelRequested || !canMove(run.status, 'DENIED')) refuse('operation_cannot_be_denied', `Operation is ${run.status}`);
     },
   });
 }
 
 /** Resolves true once approved (or born so), false when denied or cancelled meanwhile (cancellation finished). */
 export async function awaitApproval(run: OperationRun): Promise<boolean> {
-  await condition(() => !run.busy && (run.status !== 'WAITING_APPROVAL' || run.cancelRequested !== null));
+  await condition(() => !run.activity.deciding && (run.status !== 'WAITING_APPROVAL' || run.cancelRequested !== null));
   if (run.status === 'DENIED') return false;
   if (run.cancelRequested) {
     await run.finishCancelled();
