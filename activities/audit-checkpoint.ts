@@ -7,6 +7,8 @@ import { signCheckpoint } from '../domain/audit-checkpoint';
 import { eventId } from '../domain/events';
 import { AuditCheckpointsRepository, CheckpointRow } from '../db/repositories/audit-checkpoints';
 import { recordEvent } from '../db/repositories/events';
+import { AuditEventsRepository } from '../db/repositories/audit-events';
+import type { AuditedRequest } from '../domain/audit-chain';
 import { SigningKeysRepository } from '../db/repositories/signing-keys';
 import type { CipherRing } from '../platform/crypto/cipher-ring';
 
@@ -42,9 +44,9 @@ async function appendToLog(path: string, checkpoint: CheckpointRow): Promise<voi
  * it: first the checkpoint log (a checkpoint there and not in Postgres is still a true signed head),
  * then, in one transaction, the checkpoint row and an `audit.checkpoint` event for each originator
  * whose operations or titles the rows since the previous checkpoint are about (the events API and
- * webhooks deliver it). Null while the chain is empty.
+ * webhooks deliver it), with the admin's audit row when an admin asked (`audit`). Null while the chain is empty.
  */
-export async function makeCheckpoint({ db, cipher, logPath, now = () => new Date() }: CheckpointDeps): Promise<CheckpointRow | null> {
+export async function makeCheckpoint({ db, cipher, logPath, now = () => new Date() }: CheckpointDeps, audit?: AuditedRequest): Promise<CheckpointRow | null> {
   const repository = new AuditCheckpointsRepository(db);
   const head = await repository.head();
   if (!head) return null;
@@ -55,6 +57,11 @@ export async function makeCheckpoint({ db, cipher, logPath, now = () => new Date
   await appendToLog(logPath, checkpoint);
   await db.transaction(async (trx) => {
     await new AuditCheckpointsRepository(trx).insert(checkpoint);
+    if (audit) {
+      await new AuditEventsRepository(trx).appendFor(audit, {
+        target: { type: 'audit_checkpoint', id: checkpoint.id }, after: { seq: checkpoint.seq, hash: checkpoint.hash, kid: checkpoint.kid, originators: originatorIds.length },
+      });
+    }
     for (const originatorId of originatorIds) {
       await recordEvent(trx, {
         eventId: eventId(checkpoint.id, 'audit.checkpoint', originatorId), originatorId, eventType: 'audit.checkpoint', occurredAt: new Date(checkpoint.time),

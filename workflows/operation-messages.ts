@@ -63,7 +63,7 @@ export interface DenyInput extends Audited { decidedBy: string; reason: string }
 export interface CancelInput extends Audited { requestedBy: string; reason?: string | null }
 export interface DispatchInput extends Audited { embedded?: boolean | null }
 export interface RetryInput extends Audited { requestedBy: string }
-export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
+export interface TitlePaymentInput extends Audited { titleId: string; payment: PayerPaymentInput }
 
 export const stateQuery = defineQuery<OperationState>('state');
 export const approveUpdate = defineUpdate<OperationState, [ApproveInput]>('approve');

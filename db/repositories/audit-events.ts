@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
+import { AuditedRequest, AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
 
 export interface AuditEventRow extends AuditFields {
   seq: number;
@@ -52,6 +52,15 @@ export class AuditEventsRepository {
         prev_hash: prevHash, hash: auditHash(row, prevHash),
       });
     });
+  }
+
+  /**
+   * The row of a staff action applied away from its request (by a workflow's activity), from the
+   * request's who, from where and what it sent, which travelled with the update.
+   */
+  async appendFor(audit: AuditedRequest, change: { target: AuditFields['target']; before?: unknown; after?: unknown }): Promise<void> {
+    const { action, ...who } = audit;
+    await this.append({ ...who, action, target: change.target, before: change.before ?? null, after: change.after ?? null });
   }
 
   /** Newest first; `before` is the cursor (the last seq of the previous page). */
