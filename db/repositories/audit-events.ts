@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { AuditedRequest, AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
+import type { CoveredRow } from '../../domain/audit-merkle';
 
 export interface AuditEventRow extends AuditFields {
   seq: number;
@@ -79,6 +80,12 @@ export class AuditEventsRepository {
   async hashAt(seq: number): Promise<string | null> {
     const row = await this.db('audit_events').select('hash').where({ seq }).first();
     return row ? String(row.hash) : null;
+  }
+
+  /** The rows in (afterSeq, uptoSeq] as a checkpoint's Merkle tree holds them, in order. */
+  async coveredRows(afterSeq: number, uptoSeq: number): Promise<CoveredRow[]> {
+    const rows = await this.db('audit_events').select('seq', 'hash').where('seq', '>', afterSeq).andWhere('seq', '<=', uptoSeq).orderBy('seq');
+    return rows.map((row) => [Number(row.seq), String(row.hash)] as const);
   }
 
   /** The chain in order, a page at a time, from after `afterSeq`. */
