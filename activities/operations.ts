@@ -30,9 +30,7 @@ function found(op: LifecycleOperation | undefined, operationId: string): Lifecyc
  * neither. `before` and `after` are what the system saw and did; the request's fields stay under `request`.
  */
 async function auditDecision(trx: Knex, audit: AuditedRequest | undefined, operationId: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
-  if (!audit) return;
-  const { action, ...who } = audit;
-  await new AuditEventsRepository(trx).append({ ...who, action, target: { type: 'operation', id: operationId }, before, after });
+  if (audit) await new AuditEventsRepository(trx).appendFor(audit, { target: { type: 'operation', id: operationId }, before, after });
 }
 
 /**

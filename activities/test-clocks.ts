@@ -3,12 +3,22 @@ import { eventId } from '../domain/events';
 import { testClockWorkflowId } from '../domain/workflow-ids';
 import { recordEvent } from '../db/repositories/events';
 import { TestClockMovesRepository } from '../db/repositories/test-clocks';
+import { AuditEventsRepository } from '../db/repositories/audit-events';
+import type { AuditedRequest } from '../domain/audit-chain';
 
 /** The test clock workflow's writes, each idempotent: a retry finds the row already moved. */
 export function createTestClockActivities({ db }: { db: Knex }) {
   return {
-    async recordClockAdvancing({ clockId, frozenTime }: { clockId: string; frozenTime: string }): Promise<void> {
-      await new TestClockMovesRepository(db).advancing(clockId, new Date(frozenTime));
+    /** Advancing to `frozenTime`, with staff's audit row when staff asked; a retry after the commit finds the row moved and writes nothing. */
+    async recordClockAdvancing({ clockId, frozenTime, audit }: { clockId: string; frozenTime: string; audit?: AuditedRequest }): Promise<void> {
+      await db.transaction(async (trx) => {
+        const before = await new TestClockMovesRepository(trx).advancing(clockId, new Date(frozenTime));
+        if (before && audit) {
+          await new AuditEventsRepository(trx).appendFor(audit, {
+            target: { type: 'test_clock', id: clockId }, before: { frozen_time: before.frozenTime.toISOString() }, after: { frozen_time: new Date(frozenTime).toISOString() },
+          });
+        }
+      });
     },
 
     /** Ready again, with `test_clock.ready` (one per advance, named by the time it reached). */

@@ -1,6 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Config } from '../platform/config/config';
+import type { AuditedRequest } from '../domain/audit-chain';
+import { AuditEventsRepository } from '../db/repositories/audit-events';
 import { Money } from '../domain/money';
 import { businessDate } from '../domain/pricing';
 import { recordTitleEvent } from '../db/repositories/record-events';
@@ -30,6 +32,11 @@ function appliedOf(row: TitlePaymentRow): AppliedPayerPayment {
   };
 }
 
+/** A payment as the audit row records it: what was applied and where it left the title. */
+function auditedPayment(result: AppliedPayerPayment): Record<string, unknown> {
+  return { payment_id: result.paymentId, external_id: result.externalId, paid_amount_brl: result.paidAmountBrl, title_status: result.titleStatus, remaining: result.remaining };
+}
+
 async function lockTitle(titles: TrackedTitlesRepository, titleId: string): Promise<TitleRecord> {
   const title = await titles.lock(titleId);
   if (!title) throw ApplicationFailure.nonRetryable(`title ${titleId} not found`, 'title_not_found');
@@ -52,7 +59,9 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
     },
 
     /** Applies once per external_id; a retry after the commit finds the payment and answers with it. */
-    async applyPayerPayment({ titleId, payment, appliedAt, at }: { titleId: string; payment: PayerPaymentInput; appliedAt: string; at?: string }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
+    async applyPayerPayment({ titleId, payment, appliedAt, at, audit }: {
+      titleId: string; payment: PayerPaymentInput; appliedAt: string; at?: string; audit?: AuditedRequest;
+    }): Promise<{ result: AppliedPayerPayment; title: TitleBalance }> {
       const now = stampOf({ at });
       return db.transaction(async (trx) => {
         const titles = new TrackedTitlesRepository(trx);
@@ -77,7 +86,9 @@ export function createTitleActivities({ db, config }: TitleActivityDeps) {
             paid_at: row.paidAt.toISOString(),
           }, row.id, now);
         }
-        return { result: appliedOf(row), title: balanceOf(after) };
+        const result = appliedOf(row);
+        if (audit) await new AuditEventsRepository(trx).appendFor(audit, { target: { type: 'title', id: titleId }, after: auditedPayment(result) });
+        return { result, title: balanceOf(after) };
       });
     },
 

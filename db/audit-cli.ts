@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../platform/config/config';
 import { createDb } from './connection';
 import { verifyAuditChain } from './audit-verify';
-import { verifyAgainstCheckpoints } from './audit-checkpoint-verify';
+import { KeptCheckpoint, verifyAgainstCheckpoints } from './audit-checkpoint-verify';
+import type { CoveredRow } from '../domain/audit-merkle';
 import { AuditEventsRepository } from './repositories/audit-events';
 import { SigningKeysRepository } from './repositories/signing-keys';
 
@@ -17,20 +18,22 @@ async function textOf(source: string): Promise<string> {
 }
 
 /**
- * Every JWS a checkpoint source holds: the checkpoint log (one JSON per line), a page of GET
- * /v1/audit/checkpoints (`items`), or `audit.checkpoint` events kept from webhooks or GET /v1/events (`data.jws`).
+ * Every checkpoint a source holds: the checkpoint log (one JSON per line, with the rows each covers),
+ * a page of GET /v1/audit/checkpoints (`items`), or `audit.checkpoint` events kept from webhooks or
+ * GET /v1/events (`data.jws`).
  */
-function checkpointJws(text: string): string[] {
+function keptCheckpoints(text: string): KeptCheckpoint[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const values: unknown[] = trimmed.startsWith('[') ? JSON.parse(trimmed)
     : trimmed.startsWith('{') && !trimmed.includes('\n') ? [JSON.parse(trimmed)]
       : trimmed.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
   return values.flatMap((value) => {
-    const entry = value as { jws?: string; items?: unknown[]; data?: { jws?: string } };
-    if (Array.isArray(entry.items)) return checkpointJws(JSON.stringify(entry.items));
+    const entry = value as { jws?: string; items?: unknown[]; data?: { jws?: string }; rows?: CoveredRow[] };
+    if (Array.isArray(entry.items)) return keptCheckpoints(JSON.stringify(entry.items));
     const jws = entry.jws ?? entry.data?.jws;
-    return typeof jws === 'string' ? [jws] : [];
+    if (typeof jws !== 'string') return [];
+    return [Array.isArray(entry.rows) ? { jws, rows: entry.rows } : { jws }];
   });
 }
 
@@ -68,7 +71,7 @@ async function main(): Promise<number> {
       return 0;
     }
     const keys = await keysFrom(option('--jwks'), new SigningKeysRepository(db));
-    const against = await verifyAgainstCheckpoints(events, checkpointJws(await textOf(source)), (kid) => keys.get(kid));
+    const against = await verifyAgainstCheckpoints(events, keptCheckpoints(await textOf(source)), (kid) => keys.get(kid));
     if (!against.intact) {
       process.stdout.write(`audit chain does not match its checkpoints: ${against.reason}\n`);
       return 1;

@@ -8,8 +8,17 @@ export interface ChainHead {
   time: string;
 }
 
+/**
+ * The rows since the previous checkpoint: the first sequence it covers and the RFC 6962 Merkle root
+ * over those rows (domain/audit-merkle.ts). Absent from checkpoints signed before it.
+ */
+export interface CoveredRange {
+  fromSeq: number;
+  root: string;
+}
+
 /** A signed head: `jws` is a compact JWS (RS256, the signing key's `kid`) whose payload is the head. */
-export interface SignedCheckpoint extends ChainHead {
+export interface SignedCheckpoint extends ChainHead, Partial<CoveredRange> {
   id: string;
   kid: string;
   jws: string;
@@ -19,11 +28,13 @@ const TYPE = 'audit-checkpoint+jws';
 const b64 = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 /**
- * Signs a head as a compact JWS, so anyone holding the JWKS can check it with a standard library:
- * header `{alg: RS256, kid, typ}`, payload `{id, seq, hash, time}`.
+ * Signs a head and the Merkle root of the rows it covers as a compact JWS, so anyone holding the
+ * JWKS can check it with a standard library: header `{alg: RS256, kid, typ}`, payload
+ * `{id, seq, hash, time, from_seq, root}`.
  */
-export function signCheckpoint(head: ChainHead & { id: string }, key: { kid: string; privateKey: KeyObject }): SignedCheckpoint {
-  const input = `${b64(JSON.stringify({ alg: 'RS256', kid: key.kid, typ: TYPE }))}.${b64(JSON.stringify({ id: head.id, seq: head.seq, hash: head.hash, time: head.time }))}`;
+export function signCheckpoint(head: ChainHead & CoveredRange & { id: string }, key: { kid: string; privateKey: KeyObject }): SignedCheckpoint {
+  const payload = { id: head.id, seq: head.seq, hash: head.hash, time: head.time, from_seq: head.fromSeq, root: head.root };
+  const input = `${b64(JSON.stringify({ alg: 'RS256', kid: key.kid, typ: TYPE }))}.${b64(JSON.stringify(payload))}`;
   const signature = sign('RSA-SHA256', Buffer.from(input), key.privateKey);
   return { ...head, kid: key.kid, jws: `${input}.${b64(signature)}` };
 }
@@ -35,7 +46,7 @@ export function readCheckpoint(jws: string, keyOf: (kid: string) => KeyObject | 
   const parts = jws.split('.');
   if (parts.length !== 3) return { valid: false, reason: 'not a compact JWS' };
   let header: { alg?: string; kid?: string; typ?: string };
-  let payload: { id: string; seq: number; hash: string; time: string };
+  let payload: { id: string; seq: number; hash: string; time: string; from_seq?: number; root?: string };
   try {
     header = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
     payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString());
@@ -48,5 +59,7 @@ export function readCheckpoint(jws: string, keyOf: (kid: string) => KeyObject | 
   const verifier = createVerify('RSA-SHA256');
   verifier.update(`${parts[0]}.${parts[1]}`);
   if (!verifier.verify(key, Buffer.from(parts[2], 'base64url'))) return { valid: false, reason: `signature does not verify with kid ${header.kid}` };
-  return { valid: true, checkpoint: { ...payload, kid: header.kid, jws } };
+  const { from_seq: fromSeq, root, ...head } = payload;
+  const range = fromSeq === undefined || root === undefined ? {} : { fromSeq, root };
+  return { valid: true, checkpoint: { ...head, ...range, kid: header.kid, jws } };
 }

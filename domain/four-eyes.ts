@@ -29,12 +29,23 @@ export interface AccountMakers {
 
 const DAY_MS = 86_400_000;
 
+/** The refusal of an approval whose approver is not independent of an earlier approver of the operation. */
+export const NOT_INDEPENDENT = {
+  code: 'approvers_not_independent',
+  message: `One of this operation's approvers created or last changed the other's account in the last ${INDEPENDENCE_WINDOW_DAYS} days: another approver must give the second approval`,
+} as const;
+
 function madeBy(account: AccountMakers, userId: string, since: Date): boolean {
   return (account.createdBy === userId && account.createdAt >= since) || (account.changedBy === userId && account.changedAt !== null && account.changedAt >= since);
 }
 
+/** When the window before `now` begins. */
+export function independenceSince(now: Date): Date {
+  return new Date(now.getTime() - INDEPENDENCE_WINDOW_DAYS * DAY_MS);
+}
+
 /** True when neither account was created or last changed by the other user within the window before `now`. */
 export function approversIndependent(a: AccountMakers, b: AccountMakers, now: Date): boolean {
-  const since = new Date(now.getTime() - INDEPENDENCE_WINDOW_DAYS * DAY_MS);
+  const since = independenceSince(now);
   return !madeBy(a, b.id, since) && !madeBy(b, a.id, since);
 }

@@ -1,7 +1,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AuditedRequest } from '../domain/audit-chain';
 
 /** Where a test clock's time stands, as the clock tells its operations. */
 export interface ClockTimeInput { frozenTime: string }
+/** Staff's advance carries its request (`audit`): the clock's row and the audit row commit together. */
+export interface AdvanceInput extends ClockTimeInput { audit?: AuditedRequest }
 export interface OperationAtClock { workflowId: string; frozenTime: string }
 
 export interface TestClockWorkflowInput {
@@ -26,6 +29,6 @@ export const clockAdvancedSignal = defineSignal<[ClockTimeInput]>('clockAdvanced
 /** Clock → operation: the clock was deleted; its title tracking ends. */
 export const clockDeletedSignal = defineSignal('clockDeleted');
 /** api → clock: move to a later time; refused while an advance runs. */
-export const advanceClockUpdate = defineUpdate<TestClockState, [ClockTimeInput]>('advance');
+export const advanceClockUpdate = defineUpdate<TestClockState, [AdvanceInput]>('advance');
 /** api → clock: deleted by its originator. */
 export const deleteClockSignal = defineSignal('delete');

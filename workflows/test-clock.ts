@@ -39,10 +39,10 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
     if (Date.parse(reached) >= Date.parse(frozenTime)) waiting.delete(workflowId);
   });
   setHandler(deleteClockSignal, () => { deleted = true; });
-  setHandler(advanceClockUpdate, async ({ frozenTime: to }) => {
+  setHandler(advanceClockUpdate, async ({ frozenTime: to, audit }) => {
     advancing = true;
     frozenTime = to;
-    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to });
+    await clocks.recordClockAdvancing({ clockId: input.clockId, frozenTime: to, audit });
     // The row says advancing before any operation moves; only now may the advance end.
     for (const id of operations) {
       waiting.add(id);

@@ -16,7 +16,7 @@ export const checkpointSchemas = {
       from_seq: { type: 'integer', format: 'int64', description: 'The first row the previous checkpoint did not cover' },
       signed_at: { type: 'string', format: 'date-time' },
       kid: { type: 'string', description: 'The signing key\'s id in the JWKS' },
-      jws: { type: 'string', description: 'Compact JWS (RS256; header `kid`, `typ` audit-checkpoint+jws) over `{id, seq, hash, time}`' },
+      jws: { type: 'string', description: 'Compact JWS (RS256; header `kid`, `typ` audit-checkpoint+jws) over `{id, seq, hash, time, from_seq, root}`; `root` is the RFC 6962 Merkle root over the covered rows\' `seq:hash` (absent from checkpoints made before it)' },
     },
   },
 };

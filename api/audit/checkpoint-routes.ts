@@ -7,23 +7,20 @@ import type { CipherRing } from '../../platform/crypto/cipher-ring';
 import { created, handle, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import type { Schema } from '../openapi/contract-types';
-import type { AuditTrail } from './audit-trail';
+import { auditedRequest } from './audit-trail';
 
 function present(row: CheckpointRow): Schema<'AuditCheckpoint'> {
   return { id: row.id, seq: row.seq, hash: row.hash, from_seq: row.fromSeq, signed_at: row.time, kid: row.kid, jws: row.jws };
 }
 
 /** Audit checkpoints (issue #45): an admin's on-demand one, and each originator's list of those that cover it. */
-export function checkpointRoutes(deps: { db: Knex; cipher: CipherRing; checkpointLog: string; audit: AuditTrail }): Router {
+export function checkpointRoutes(deps: { db: Knex; cipher: CipherRing; checkpointLog: string }): Router {
   const router = Router();
 
   router.post('/v1/backoffice/audit/checkpoints', handle(async (req) => {
-    const checkpoint = await makeCheckpoint({ db: deps.db, cipher: deps.cipher, logPath: deps.checkpointLog });
+    // The admin's row commits with the checkpoint's own, in one transaction.
+    const checkpoint = await makeCheckpoint({ db: deps.db, cipher: deps.cipher, logPath: deps.checkpointLog }, auditedRequest(req, 'audit.checkpoint'));
     if (!checkpoint) throw new Conflict('audit_trail_empty');
-    await deps.audit.record(req, {
-      action: 'audit.checkpoint', target: { type: 'audit_checkpoint', id: checkpoint.id },
-      after: { seq: checkpoint.seq, hash: checkpoint.hash, kid: checkpoint.kid, originators: checkpoint.originatorIds.length },
-    });
     return created(present(checkpoint));
   }));
 

@@ -21,6 +21,9 @@ export type TokenResponse = ResponseBody<'createToken', 200>;
 
 type LoginResponse = TokenResponse & { user: Record<string, unknown> };
 
+/** Writes a successful sign-in's audit row within the transaction that records it. */
+export type SignInAudit = (trx: Knex, userId: string) => Promise<void>;
+
 /**
  * Credentials and users: token exchange, login with lockout, and re-reading the identity behind
  * every request so that revocation and expiry take effect at once.
@@ -126,11 +129,14 @@ export class AuthService {
     throw new NotAuthenticated('invalid_token');
   }
 
-  /** `address`: where the attempt comes from, as the rate limiter counts it; a success makes it the account's own. */
-  async login(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse> {
+  /**
+   * `address`: where the attempt comes from, as the rate limiter counts it; a success makes it the
+   * account's own. `audited` writes the sign-in's audit row in the transaction that records the success.
+   */
+  async login(email: string, password: string, totp: string | undefined, address: string, audited?: SignInAudit): Promise<LoginResponse> {
     try {
       // A password changed between the check and the write (another login upgrading its hash) is checked once more.
-      return (await this.attemptLogin(email, password, totp, address)) ?? (await this.attemptLogin(email, password, totp, address)) ?? this.refuse();
+      return (await this.attemptLogin(email, password, totp, address, audited)) ?? (await this.attemptLogin(email, password, totp, address, audited)) ?? this.refuse();
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw new Unavailable('authentication_temporarily_unavailable');
       throw err;
@@ -146,7 +152,7 @@ export class AuthService {
    * holds neither pool connections nor row locks; only the verdict is written under the row lock.
    * Null when the stored hash changed meanwhile.
    */
-  private async attemptLogin(email: string, password: string, totp: string | undefined, address: string): Promise<LoginResponse | null> {
+  private async attemptLogin(email: string, password: string, totp: string | undefined, address: string, audited?: SignInAudit): Promise<LoginResponse | null> {
     const found = await new IdentityRepository(this.db).userByEmail(email);
     const log2n = this.config.passwords.scryptLog2N;
     const checkedHash = found?.passwordHash ?? decoyPasswordHash(log2n);
@@ -182,6 +188,7 @@ export class AuthService {
       await new LoginAddressesRepository(trx).remember(user.id, address, now);
       if (step !== null) await users.recordTotpStep(user.id, step);
       if (upgrade) await users.replacePasswordHash(user.id, upgrade);
+      await audited?.(trx, user.id);
       return { user };
     });
     // A failure is committed before answering, so the counter survives the 401.

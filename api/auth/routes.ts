@@ -20,8 +20,9 @@ export function authRoutes(auth: AuthService, audit: AuditTrail): Router {
     const sent = body<'login'>(req);
     const email = String(sent.email);
     try {
-      const session = await auth.login(email, sent.password, sent.totp, rateLimitAddress(req.ip, req.socket.remoteAddress));
-      await audit.record(req, { action: 'auth.login', actor: { type: 'user', id: String(session.user.id), email }, target: { type: 'user', id: String(session.user.id) } });
+      // The success's row commits with what the sign-in records (the address made the account's own, the TOTP step spent).
+      const session = await auth.login(email, sent.password, sent.totp, rateLimitAddress(req.ip, req.socket.remoteAddress), (trx, userId) =>
+        audit.record(req, { action: 'auth.login', actor: { type: 'user', id: userId, email }, target: { type: 'user', id: userId } }, trx));
       return ok(session);
     } catch (err) {
       const outcome = err instanceof AppError ? { status: err.status, detail: err.detail } : { status: 500 };

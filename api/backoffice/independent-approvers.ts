@@ -1,24 +1,19 @@
 import type { Knex } from 'knex';
-import { OperationApprovalsRepository } from '../../db/repositories/operation-approvals';
 import { StaffUsersRepository } from '../../db/repositories/staff-users';
-import { approversIndependent, INDEPENDENCE_WINDOW_DAYS } from '../../domain/four-eyes';
-import { Conflict } from '../../domain/errors';
+import { approversIndependent, independenceSince } from '../../domain/four-eyes';
 
 /**
- * Refuses an approval whose approver and an earlier approver of the same operation are not
- * independent (one created or last changed the other's account lately): four-eyes would then be
- * one person's. Only operations needing two approvals have earlier approvals recorded.
+ * The staff an approver may not pair with on a four-eyes approval: whoever created or last changed
+ * the approver's account within the window, and whoever's account the approver did. The approval
+ * carries them to the operation's workflow, which refuses it when one of them approved already;
+ * approvals are taken one at a time there, so two dependent approvers at the same instant cannot
+ * both pass, as they could when this was checked against the approvals stored so far.
  */
-export async function requireIndependentApprover(db: Knex, operationId: string, approverId: string, now: Date): Promise<void> {
-  const others = ((await new OperationApprovalsRepository(db).of([operationId])).get(operationId) ?? []).filter((a) => a.userId !== approverId);
-  if (others.length === 0) return;
-  const makers = await new StaffUsersRepository(db).makers([approverId, ...others.map((a) => a.userId)]);
-  const approver = makers.find((m) => m.id === approverId);
-  const dependent = approver && makers.find((m) => m.id !== approverId && !approversIndependent(approver, m, now));
-  if (dependent) {
-    throw new Conflict({
-      code: 'approvers_not_independent',
-      message: `One of this operation's approvers created or last changed the other's account in the last ${INDEPENDENCE_WINDOW_DAYS} days: another approver must give the second approval`,
-    });
-  }
+export async function notIndependentOf(db: Knex, approverId: string, now: Date): Promise<string[]> {
+  const users = new StaffUsersRepository(db);
+  const [approver] = await users.makers([approverId]);
+  if (!approver) return [];
+  const made = await users.madeOrChangedBy(approverId, independenceSince(now));
+  const makers = await users.makers([approver.createdBy, approver.changedBy].filter((id): id is string => id !== null && id !== approverId));
+  return [...new Set([...made, ...makers].filter((other) => other.id !== approverId && !approversIndependent(approver, other, now)).map((other) => other.id))];
 }

@@ -17,7 +17,7 @@ import { executeWorkflowUpdate } from '../temporal/workflow-calls';
 import { operationDetail } from './operation-detail';
 import { stuckOperations } from './stuck-operations';
 import { approvalProgress } from './approval-progress';
-import { requireIndependentApprover } from './independent-approvers';
+import { notIndependentOf } from './independent-approvers';
 import { auditedRequest } from '../audit/audit-trail';
 import type { AuditedRequest } from '../../domain/audit-chain';
 import type { Request } from 'express';
@@ -95,9 +95,9 @@ export function backofficeRoutes(deps: BackofficeRouteDeps): Router {
   // The answer says how far four-eyes got: still WAITING_APPROVAL with one approval of two, or moved on.
   router.post('/v1/backoffice/operations/:id/approve', handle(async (req) => {
     const sent = body<'approveOperation'>(req);
-    await requireIndependentApprover(deps.db, String(req.params.id), approverOf(req).userId, deps.now());
+    const notIndependent = await notIndependentOf(deps.db, approverOf(req).userId, deps.now());
     const { op, operation } = await decide(req, 'operation.approve', (workflowId, audit) => executeWorkflowUpdate(deps, workflowId, 'operation_cannot_be_approved', approveUpdate, {
-      decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req), audit,
+      decidedBy: userOf(req), note: sent?.note ?? null, approver: approverOf(req), notIndependentOf: notIndependent, audit,
     }));
     const progress = await approvalProgress(deps.db, [op]);
     const approved: Schema<'ApprovedOperation'> = { ...operation, ...progress.get(op.id)! };

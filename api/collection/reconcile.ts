@@ -13,6 +13,7 @@ import type { Logger } from '../../platform/logger';
 import { Money } from '../../domain/money';
 import type { TitleStatus } from '../../domain/title-rules';
 import type { TemporalHandle } from '../temporal/client';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import { recordPayerPayment } from '../titles/payer-payments';
 
 export type FoundBy = 'webhook' | 'sweep';
@@ -51,8 +52,9 @@ const codeOf = (err: unknown) => (err instanceof AppError ? errorCode(err) : nul
  * (webhook, repeat, sweep): the payment is keyed by its endToEndId through the title's workflow
  * (external_id), the refund by an id derived from it, and the charge revision carries the balance
  * left, so running this again for the same PIX changes nothing. Null: the txid is not one of ours.
+ * `audit`, when staff asked for it, is written with the payment.
  */
-export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy): Promise<ReconciledPix | null> {
+export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy, audit?: AuditedRequest): Promise<ReconciledPix | null> {
   const charges = new PixChargesRepository(ctx.db);
   const charge = await charges.byTxid(pix.txid);
   if (!charge) return null;
@@ -81,7 +83,7 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     try {
       const applied = await recordPayerPayment(ctx, ctx.db, charge.originatorId, charge.titleId,
         { paid_amount_brl: split.appliedBrl, external_id: pix.endToEndId, paid_at: pix.paidAt },
-        { channel: 'PIX', recordedBy: `psp:${foundBy}`, collected: { receivedBrl: pix.amount, lateIncomeBrl: split.lateIncomeBrl, refundedBrl: split.refundedBrl } });
+        { channel: 'PIX', recordedBy: `psp:${foundBy}`, collected: { receivedBrl: pix.amount, lateIncomeBrl: split.lateIncomeBrl, refundedBrl: split.refundedBrl }, audit });
       outcome = { ...split, titleStatus: applied.title_status, newlyApplied: 'idempotent_replay' in applied && !applied.idempotent_replay };
     } catch (err) {
       const code = codeOf(err);
@@ -115,8 +117,8 @@ function leftForRetry(logger: Logger, err: unknown, code: string | null, titleId
  * budget but a long batch is never refused for its length (the fault run's sweeps of a few dozen
  * PIX spent one 2 s budget and answered 503 every time).
  */
-export function reconcileWithinBudget(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy, budgetMs: number): Promise<ReconciledPix | null> {
-  return withDatabaseBudget(budgetMs, () => reconcilePix(ctx, pix, foundBy));
+export function reconcileWithinBudget(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy, budgetMs: number, audit?: AuditedRequest): Promise<ReconciledPix | null> {
+  return withDatabaseBudget(budgetMs, () => reconcilePix(ctx, pix, foundBy, audit));
 }
 
 /**

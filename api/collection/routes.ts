@@ -7,7 +7,7 @@ import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
-import type { AuditTrail } from '../audit/audit-trail';
+import { auditedRequest } from '../audit/audit-trail';
 import type { Logger } from '../../platform/logger';
 import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
@@ -25,7 +25,7 @@ const withPsp = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFail
  * Collecting titles by PIX: the PSP's webhook, the sweep (the scheduler's signed call
  * and staff's), and the sandbox's payer paying a title's charge.
  */
-export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; audit: AuditTrail; now: () => Date; logger: Logger }): Router {
+export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; now: () => Date; logger: Logger }): Router {
   const router = Router();
   const { collection, providers } = deps.config;
   const psp = new ApiPixClient({ ...collection, timeoutMs: providers.timeoutMs });
@@ -52,11 +52,10 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
     return ok(presentSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
   }));
 
-  router.post('/v1/backoffice/collection/sweep', handle(async (req) => {
-    const sweep = await withPsp(() => sweepCollection(ctx, window, deps.now()));
-    await deps.audit.record(req, { action: 'collection.sweep', after: { applied: sweep.applied.map((p) => p.endToEndId) } });
-    return ok(presentSweep(sweep));
-  }));
+  // Each PIX the sweep applies carries the staff's request: its row commits with that payment.
+  router.post('/v1/backoffice/collection/sweep', handle(async (req) => ok(presentSweep(
+    await withPsp(() => sweepCollection(ctx, window, deps.now(), auditedRequest(req, 'collection.sweep'))),
+  ))));
 
   router.post('/v1/sandbox/titles/:id/pix', handle(async (req, uow) => {
     // The document has checked `webhook` against its enum; the amount is checked before anything is read.

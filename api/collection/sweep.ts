@@ -1,5 +1,6 @@
 import { type CollectionContext, reconcileWithinBudget, ReconciledPix } from './reconcile';
 import type { Schema } from '../openapi/contract-types';
+import type { AuditedRequest } from '../../domain/audit-chain';
 
 export interface SweepResult {
   from: Date;
@@ -11,13 +12,14 @@ export interface SweepResult {
 /**
  * Lists what the PSP received in the window and reconciles each PIX (within its own Postgres
  * budget): one already applied changes nothing, so the window overlaps the previous sweep's on
- * purpose (a PIX late to be listed is not missed).
+ * purpose (a PIX late to be listed is not missed). Run by staff (`audit`), each PIX it applies
+ * has its row, written with the payment.
  */
-export async function sweepCollection(ctx: CollectionContext, window: { hours: number; budgetMs: number }, now: Date): Promise<SweepResult> {
+export async function sweepCollection(ctx: CollectionContext, window: { hours: number; budgetMs: number }, now: Date, audit?: AuditedRequest): Promise<SweepResult> {
   const from = new Date(now.getTime() - window.hours * 3_600_000);
   const applied: ReconciledPix[] = [];
   for (const pix of await ctx.psp.receivedBetween(from, now)) {
-    const reconciled = await reconcileWithinBudget(ctx, pix, 'sweep', window.budgetMs);
+    const reconciled = await reconcileWithinBudget(ctx, pix, 'sweep', window.budgetMs, audit);
     if (reconciled?.newlyApplied) applied.push(reconciled);
   }
   return { from, to: now, applied };

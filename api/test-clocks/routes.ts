@@ -4,7 +4,8 @@ import { NotFound } from '../../domain/errors';
 import { startRefusal } from '../../domain/test-clocks';
 import { testClockWorkflowId } from '../../domain/workflow-ids';
 import { clockOwner, TestClockRow, TestClocksRepository } from '../../db/repositories/test-clocks';
-import type { AuditTrail } from '../audit/audit-trail';
+import { auditedRequest } from '../audit/audit-trail';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import { enqueueWorkflow } from '../../db/workflow-outbox';
 import { startEntry } from '../../activities/outbox-start';
 import { advanceClockUpdate, deleteClockSignal, TestClockWorkflowInput } from '../../workflows/test-clock-messages';
@@ -19,7 +20,6 @@ export interface TestClockRouteDeps {
   db: Knex;
   temporal: TemporalHandle;
   config: Config;
-  audit: AuditTrail;
   now: () => Date;
 }
 
@@ -80,9 +80,9 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
   }));
 
   /** The clock's workflow decides; the row it wrote before answering is read outside the request's snapshot. */
-  const advance = async (originatorId: string, id: string, sent: RequestBody<'advanceTestClock'>) => {
+  const advance = async (originatorId: string, id: string, sent: RequestBody<'advanceTestClock'>, audit?: AuditedRequest) => {
     const frozenTime = new Date(sent.frozen_time).toISOString();
-    await executeWorkflowUpdate({ db: deps.db, temporal: deps.temporal }, testClockWorkflowId(id), 'test_clock_not_found', advanceClockUpdate, { frozenTime });
+    await executeWorkflowUpdate({ db: deps.db, temporal: deps.temporal }, testClockWorkflowId(id), 'test_clock_not_found', advanceClockUpdate, { frozenTime, audit });
     return presentTestClock(await liveClock(deps.db, originatorId, id));
   };
 
@@ -98,9 +98,8 @@ export function testClockRoutes(deps: TestClockRouteDeps): Router {
     const owner = await clockOwner(uow.db, id);
     if (!owner) throw new NotFound('test_clock_not_found');
     const sent = body<'backofficeAdvanceTestClock'>(req);
-    const clock = await advance(owner, id, sent);
-    await deps.audit.record(req, { action: 'test_clock.advance', target: { type: 'test_clock', id }, request: sent, after: { frozen_time: clock.frozen_time } });
-    return ok(clock);
+    // The clock's workflow writes the row with the clock's move, in one transaction.
+    return ok(await advance(owner, id, sent, auditedRequest(req, 'test_clock.advance', sent)));
   }));
 
   return router;

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { AppError, NotFound } from '../../domain/errors';
 import { OperationsRepository, TitleRow } from '../../db/repositories/operations';
 import type { PayerPaymentInput, PayerPaymentResult } from '../../domain/lifecycle-messages';
+import type { AuditedRequest } from '../../domain/audit-chain';
 import { NOT_PAYABLE_YET, payerPaymentRefusal } from '../../domain/title-rules';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { payerPaymentUpdate } from '../../workflows/operation/messages';
@@ -24,9 +25,9 @@ export interface PayerPaymentBody {
  * The workflow of the title's operation decides. Once it has closed (SETTLED, or the operation
  * ended without reaching PAID), the title's stored state answers as its validator would have.
  */
-async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput): Promise<PayerPaymentResult> {
+async function applyThroughWorkflow(temporal: TemporalHandle, titles: OperationsRepository, title: TitleRow, input: PayerPaymentInput, audit?: AuditedRequest): Promise<PayerPaymentResult> {
   try {
-    return await updateWorkflow(temporal, operationWorkflowId(title.operationId), payerPaymentUpdate, { titleId: title.id, payment: input });
+    return await updateWorkflow(temporal, operationWorkflowId(title.operationId), payerPaymentUpdate, { titleId: title.id, payment: input, audit });
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw workflowRefusal(err, 'title_payment_unavailable') ?? err;
     const now = (await titles.titleById(title.id))!;
@@ -41,7 +42,8 @@ async function applyThroughWorkflow(temporal: TemporalHandle, titles: Operations
  * claimed and committed first, the workflow applies the payment exactly once per external_id (a
  * repeat answers what it applied), and what it answered is then stored for later retries. A
  * refusal applied nothing and frees the external_id; an unknown outcome (503) leaves the claim for
- * the retry, which the workflow answers.
+ * the retry, which the workflow answers. A staff action's `audit` travels with the update: the
+ * activity that applies the payment writes its row in the payment's transaction (a replay writes none).
  */
 export async function recordPayerPayment(
   deps: { temporal: TemporalHandle },
@@ -49,7 +51,7 @@ export async function recordPayerPayment(
   originatorId: string,
   titleId: string,
   body: PayerPaymentBody,
-  by: Pick<PayerPaymentInput, 'channel' | 'recordedBy' | 'collected'>,
+  { audit, ...by }: Pick<PayerPaymentInput, 'channel' | 'recordedBy' | 'collected'> & { audit?: AuditedRequest },
 ): Promise<Schema<'PayerPayment'>> {
   const amount = positiveAmount(body.paid_amount_brl, 'paid_amount_brl');
   const titles = new OperationsRepository(db, originatorId);
@@ -61,7 +63,7 @@ export async function recordPayerPayment(
   if (stored) return stored;
   let applied: PayerPaymentResult;
   try {
-    applied = await applyThroughWorkflow(deps.temporal, titles, title, input);
+    applied = await applyThroughWorkflow(deps.temporal, titles, title, input, audit);
   } catch (err) {
     if (err instanceof AppError && err.status < 500) await settleExternalId(db, claim, null);
     throw err;

@@ -1,4 +1,4 @@
-import type { AuditTrail } from '../audit/audit-trail';
+import { auditedRequest } from '../audit/audit-trail';
 import { Router } from 'express';
 import { stripDocument } from '../../domain/documents';
 import { NotFound } from '../../domain/errors';
@@ -17,7 +17,7 @@ import { recordPayerPayment } from './payer-payments';
  * reaches a title: recorded by backoffice staff (user token, any originator's title) or, outside
  * production, simulated by the integrator itself.
  */
-export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; audit: AuditTrail }): Router {
+export function titleRoutes(deps: { temporal: TemporalHandle; config: Config }): Router {
   const router = Router();
 
   router.get('/v1/titles', handle(async (req, uow) => {
@@ -39,14 +39,10 @@ export function titleRoutes(deps: { temporal: TemporalHandle; config: Config; au
     const titleId = String(req.params.id);
     const owner = await titleOwner(uow.db, titleId);
     if (!owner) throw new NotFound('title_not_found');
-    const by = { channel: 'BACKOFFICE' as const, recordedBy: principalLabel(req.ctx.principal!) };
     const sent = body<'recordPayerPayment'>(req);
-    const payment = await recordPayerPayment(deps, uow.db, owner, titleId, sent, by);
-    await deps.audit.record(req, {
-      action: 'title.payer_payment', target: { type: 'title', id: titleId }, request: sent,
-      after: { payment_id: payment.id, paid_amount_brl: payment.paid_amount_brl, title_status: payment.title_status, remaining: payment.remaining, idempotent_replay: payment.idempotent_replay },
-    });
-    return created(payment);
+    // The title's workflow writes the row with the payment, in one transaction.
+    const by = { channel: 'BACKOFFICE' as const, recordedBy: principalLabel(req.ctx.principal!), audit: auditedRequest(req, 'title.payer_payment', sent) };
+    return created(await recordPayerPayment(deps, uow.db, owner, titleId, sent, by));
   }));
 
   router.post('/v1/sandbox/titles/:id/payer-payments', handle(async (req, uow) => {

@@ -122,7 +122,7 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
       from_seq: { type: 'integer', format: 'int64', description: 'The first row not covered by the previous checkpoint' },
       signed_at: timestamp,
       kid: { type: 'string', description: 'The signing key, in GET /v1/.well-known/jwks.json' },
-      jws: { type: 'string', description: 'Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time}' },
+      jws: { type: 'string', description: 'Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time, from_seq, root}; root is the RFC 6962 Merkle root over the covered rows\' seq:hash (absent from checkpoints made before it)' },
     }),
   },
   'stock.item_registered': {

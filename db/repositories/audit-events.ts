@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
+import { AuditedRequest, AuditFields, auditHash, GENESIS_HASH } from '../../domain/audit-chain';
+import type { CoveredRow } from '../../domain/audit-merkle';
 
 export interface AuditEventRow extends AuditFields {
   seq: number;
@@ -54,6 +55,15 @@ export class AuditEventsRepository {
     });
   }
 
+  /**
+   * The row of a staff action applied away from its request (by a workflow's activity), from the
+   * request's who, from where and what it sent, which travelled with the update.
+   */
+  async appendFor(audit: AuditedRequest, change: { target: AuditFields['target']; before?: unknown; after?: unknown }): Promise<void> {
+    const { action, ...who } = audit;
+    await this.append({ ...who, action, target: change.target, before: change.before ?? null, after: change.after ?? null });
+  }
+
   /** Newest first; `before` is the cursor (the last seq of the previous page). */
   async list(filters: AuditFilters, limit: number, before?: number): Promise<AuditEventRow[]> {
     const query = this.db('audit_events').select(COLUMNS).orderBy('seq', 'desc').limit(limit);
@@ -70,6 +80,12 @@ export class AuditEventsRepository {
   async hashAt(seq: number): Promise<string | null> {
     const row = await this.db('audit_events').select('hash').where({ seq }).first();
     return row ? String(row.hash) : null;
+  }
+
+  /** The rows in (afterSeq, uptoSeq] as a checkpoint's Merkle tree holds them, in order. */
+  async coveredRows(afterSeq: number, uptoSeq: number): Promise<CoveredRow[]> {
+    const rows = await this.db('audit_events').select('seq', 'hash').where('seq', '>', afterSeq).andWhere('seq', '<=', uptoSeq).orderBy('seq');
+    return rows.map((row) => [Number(row.seq), String(row.hash)] as const);
   }
 
   /** The chain in order, a page at a time, from after `afterSeq`. */

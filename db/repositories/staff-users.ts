@@ -52,6 +52,14 @@ export class StaffUsersRepository {
   }
 
   /** Who created and who last changed each staff account, and when. */
+  /** The accounts `userId` created or last changed since `since`. */
+  async madeOrChangedBy(userId: string, since: Date): Promise<AccountMakers[]> {
+    return this.db('users')
+      .where((q) => q.where({ created_by: userId }).andWhere('created_at', '>=', since))
+      .orWhere((q) => q.where({ changed_by: userId }).andWhere('changed_at', '>=', since))
+      .select({ id: 'id', createdBy: 'created_by', createdAt: 'created_at', changedBy: 'changed_by', changedAt: 'changed_at' });
+  }
+
   async makers(ids: readonly string[]): Promise<AccountMakers[]> {
     return this.db('users').whereIn('id', [...ids])
       .select({ id: 'id', createdBy: 'created_by', createdAt: 'created_at', changedBy: 'changed_by', changedAt: 'changed_at' });

@@ -60,8 +60,12 @@ export async function operationClockTime(db: Knex, operationId: string): Promise
 export class TestClockMovesRepository {
   constructor(private readonly db: Knex) {}
 
-  async advancing(id: string, frozenTime: Date): Promise<void> {
+  /** Advancing to `frozenTime`: the row as it was, or null when it already says so (a retried write). */
+  async advancing(id: string, frozenTime: Date): Promise<TestClockRow | null> {
+    const row = await this.db('test_clocks').where({ id }).forUpdate().first();
+    if (!row || (row.status === 'advancing' && new Date(row.frozen_time).getTime() === frozenTime.getTime())) return null;
     await this.db('test_clocks').where({ id }).update({ status: 'advancing', frozen_time: frozenTime, updated_at: new Date() });
+    return fromColumns<TestClockRow>(row);
   }
 
   /** Ready at `frozenTime`; null when a later advance has already moved the row on (a retried write). */

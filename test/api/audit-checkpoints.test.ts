@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoint } from '../../domain/audit-checkpoint';
@@ -110,25 +110,59 @@ describe('audit checkpoints', function () {
     expect(audited).to.have.length(1);
   });
 
-  it('a row rewritten and every later hash recomputed: audit:verify alone passes, against the checkpoints it names the checkpoint and sequence', async () => {
+  it('a row rewritten and every later hash recomputed: audit:verify alone passes, against the checkpoint log it names the checkpoint and the row rewritten', async () => {
     await approvedOperation(stack.token);
     const first = (await api.post('/v1/backoffice/audit/checkpoints', {}, { token: admin })).body;
+    await approvedOperation(stack.token);
     await approvedOperation(stack.token);
     const second = (await api.post('/v1/backoffice/audit/checkpoints', {}, { token: admin })).body;
     expect(second.seq).to.be.greaterThan(first.seq);
     expect(auditVerify('--checkpoints', log)).to.deep.include({ status: 0 });
+    // The checkpoints as an integrator keeps them (no row hashes): they locate a rewrite only to a range.
+    const listed = join(mkdtempSync(join(tmpdir(), 'audit-listed-')), 'checkpoints.json');
+    writeFileSync(listed, (await stack.client.get('/v1/audit/checkpoints?limit=50', { token: stack.token })).text);
 
-    const restore = await rewriteFrom(first.seq + 1);
+    // A row in the middle of what the second checkpoint covers, neither its first nor its last.
+    const covered = await testDb()('audit_events').where('seq', '>', first.seq).andWhere('seq', '<', second.seq).orderBy('seq').select('seq');
+    expect(covered.length).to.be.greaterThan(1);
+    const rewritten = Number(covered[1].seq);
+    const restore = await rewriteFrom(rewritten);
     try {
       const alone = auditVerify();
       expect(alone.status, alone.stdout).to.equal(0);
       const checked = auditVerify('--checkpoints', log);
       expect(checked.status, checked.stdout).to.equal(1);
-      expect(checked.stdout).to.include(`checkpoint ${second.id} (seq ${second.seq}`).and.include(`after seq ${first.seq}`);
+      expect(checked.stdout).to.include(`checkpoint ${second.id} (seq ${second.seq}`).and.include(`seq ${rewritten} was rewritten`);
+      const ranged = auditVerify('--checkpoints', listed);
+      expect(ranged.status, ranged.stdout).to.equal(1);
+      expect(ranged.stdout).to.include(`checkpoint ${second.id} (seq ${second.seq}`).and.include(`after seq ${first.seq}`);
     } finally {
       await restore();
     }
     expect(auditVerify('--checkpoints', log)).to.deep.include({ status: 0 });
+  });
+
+  it('refuses a checkpoint log line whose row hashes are not the ones its checkpoint signed', async () => {
+    await approvedOperation(stack.token);
+    const made = (await api.post('/v1/backoffice/audit/checkpoints', {}, { token: admin })).body;
+    const line = readFileSync(log, 'utf8').trim().split('\n').map((text) => JSON.parse(text)).find((entry) => entry.id === made.id);
+    expect(line).to.include({ from_seq: made.from_seq, seq: made.seq, hash: made.hash });
+    expect(line.rows.at(-1)).to.deep.equal([made.seq, made.hash]);
+    expect(line.rows.length).to.be.greaterThan(1);
+    const [firstSeq] = line.rows[0];
+    const restore = await rewriteFrom(firstSeq);
+    const altered = join(mkdtempSync(join(tmpdir(), 'audit-altered-')), 'checkpoints.jsonl');
+    // Whoever rewrote the trail also wrote its new hash for the first row into the log line, so the
+    // verifier would blame a later row: the signed Merkle root gives the line away.
+    const forged = (await testDb()('audit_events').where({ seq: firstSeq }).first()).hash;
+    writeFileSync(altered, `${JSON.stringify({ ...line, rows: [[firstSeq, forged], ...line.rows.slice(1)] })}\n`);
+    try {
+      const checked = auditVerify('--checkpoints', altered);
+      expect(checked.status, checked.stdout).to.equal(1);
+      expect(checked.stdout).to.include(`checkpoint ${made.id}`).and.include('the log line was altered');
+    } finally {
+      await restore();
+    }
   });
 
   it('makes one every hour by a Temporal Schedule, whose run signs the head', async () => {

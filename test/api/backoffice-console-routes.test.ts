@@ -104,7 +104,7 @@ describe('backoffice routes behind the console', () => {
     // `after` is the payment as applied; what staff sent is apart, under `request`.
     expect(audited.body.items.map((e: { action: string; after: unknown; request: unknown }) => [e.action, e.after, e.request])).to.deep.equal([
       ['title.payer_payment', {
-        payment_id: page.payer_payments[0].id, paid_amount_brl: '100.00', title_status: 'PARTIALLY_PAID', remaining: '9900.00', idempotent_replay: false,
+        payment_id: page.payer_payments[0].id, external_id: `boleto-${id}`, paid_amount_brl: '100.00', title_status: 'PARTIALLY_PAID', remaining: '9900.00',
       }, { paid_amount_brl: '100.00', external_id: `boleto-${id}` }],
     ]);
     const reused = await client.post(`/v1/backoffice/titles/${titleId}/payer-payments`, { paid_amount_brl: '200.00', external_id: `boleto-${id}` }, { token: backoffice });

@@ -4,7 +4,7 @@ import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { untilStatus } from '../support/lifecycle';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
-import { anotherApi } from '../support/stack';
+import { anotherApi, testDb } from '../support/stack';
 import { operationWorkflow } from '../support/temporal';
 import { receivable } from '../support/simulate';
 
@@ -78,6 +78,24 @@ describe('four-eyes races through two api processes, with the audit trail (issue
         ['operation.approve', approvers[0].id], ['operation.approve_refused', approvers[0].id],
       ]);
       expect(rows.find((r) => r.action === 'operation.approve_refused')!.after).to.deep.equal({ status: 409, code: 'approver_already_approved' });
+    });
+
+    it(`round ${round}: two approvers not independent at once: one 200 and one 409 approvers_not_independent, one approval, one approve row and one refused row`, async () => {
+      const [changer, changed] = [await buildUser({ roles: ['approver'] }), await buildUser({ roles: ['approver'] })];
+      // The changer last changed the other's account just now, as an admin's role change would record it.
+      await testDb()('users').where({ id: changed.id }).update({ changed_by: changer.id, changed_at: new Date() });
+      const pair: [{ token: string }, { token: string }] = [{ token: await loginAs(stack.client, changer) }, { token: await loginAs(stack.client, changed) }];
+      const id = await waiting();
+      const answers = await approveAtOnce(id, pair);
+      expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join('\n')).to.deep.equal([200, 409]);
+      expect(answers.find((r) => r.status === 409)!.body.detail).to.include({ code: 'approvers_not_independent' });
+      const { state } = await operationWorkflow(id);
+      expect(state).to.include({ status: 'WAITING_APPROVAL' });
+      expect(state.approvals).to.have.length(1);
+
+      const rows = await auditOf(id);
+      expect(rows.map((r) => r.action).sort()).to.deep.equal(['operation.approve', 'operation.approve_refused']);
+      expect(rows.find((r) => r.action === 'operation.approve_refused')!.after).to.deep.equal({ status: 409, code: 'approvers_not_independent' });
     });
   }
 });

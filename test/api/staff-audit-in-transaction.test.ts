@@ -7,7 +7,8 @@ import { sharedApi, testDb } from '../support/stack';
 /**
  * A staff account change and its audit row commit together or not at all: with the audit insert
  * made to fail (a trigger), invite, change, grant confirmation and enrolment all leave the account
- * as it was, and the same requests succeed, each with its row, once the trigger is gone.
+ * as it was, and the same requests succeed, each with its row, once the trigger is gone. A sign-in's row commits with
+ * what the success records.
  */
 describe('staff account changes: the audit row is written in the change\'s transaction', () => {
   let client: ApiClient;
@@ -67,5 +68,26 @@ describe('staff account changes: the audit row is written in the change\'s trans
     expect((await client.patch(`/v1/backoffice/users/${id}`, { status: 'disabled' }, { token: admin.token })).status).to.equal(200);
     expect(await account(id)).to.include({ changed_by: admin.id });
     for (const action of ['user.invite', 'role_grant.request', 'role_grant.confirm', 'user.enrol', 'user.change']) expect(await rowsOf(action, id), action).to.equal(1);
+  });
+
+  it('a sign-in whose row cannot be written gives no token and records nothing of the success; written, the address it came from and its row commit together', async () => {
+    const user = await buildUser({ roles: ['viewer'] });
+    const addresses = () => testDb()('login_addresses').where({ user_id: user.id });
+    await testDb().raw(`create function refuse_login_audit() returns trigger language plpgsql as $$
+      begin if new.action = 'auth.login' then raise exception 'audit insert refused by the test'; end if; return new; end $$`);
+    await testDb().raw('create trigger refuse_login_audit before insert on audit_events for each row execute function refuse_login_audit()');
+    try {
+      const refused = await client.post('/v1/auth/login', { email: user.email, password: user.password });
+      expect(refused.status, refused.text).to.equal(500);
+      expect(refused.body.access_token).to.equal(undefined);
+      expect(await addresses()).to.deep.equal([]);
+    } finally {
+      await testDb().raw('drop trigger refuse_login_audit on audit_events');
+      await testDb().raw('drop function refuse_login_audit()');
+    }
+    const signedIn = await client.post('/v1/auth/login', { email: user.email, password: user.password });
+    expect(signedIn.status, signedIn.text).to.equal(200);
+    expect(await addresses()).to.have.length(1);
+    expect(await rowsOf('auth.login', user.id)).to.equal(1);
   });
 });

@@ -60,13 +60,17 @@ export interface Approval extends Approver { approvedAt: string }
  * it and on an integrator's request, which writes no row.
  */
 interface Audited { audit?: AuditedRequest }
-/** `approver` names the person for the four-eyes rule; absent in histories recorded before it. */
-export interface ApproveInput extends Audited { decidedBy: string; note?: string | null; approver?: Approver }
+/**
+ * `approver` names the person for the four-eyes rule; `notIndependentOf`, the staff that person may
+ * not pair with (domain/four-eyes.ts), as read when the request came. Both absent in
+ * histories recorded before them.
+ */
+export interface ApproveInput extends Audited { decidedBy: string; note?: string | null; approver?: Approver; notIndependentOf?: string[] }
 export interface DenyInput extends Audited { decidedBy: string; reason: string }
 export interface CancelInput extends Audited { requestedBy: string; reason?: string | null }
 export interface DispatchInput extends Audited { embedded?: boolean | null }
 export interface RetryInput extends Audited { requestedBy: string }
-export interface TitlePaymentInput { titleId: string; payment: PayerPaymentInput }
+export interface TitlePaymentInput extends Audited { titleId: string; payment: PayerPaymentInput }
 
 export const stateQuery = defineQuery<OperationState>('state');
 /** What the run is writing beside its status (RunActivity), `idle` when nothing: for a person or a test looking at a stuck run. */

@@ -2400,7 +2400,7 @@ export interface components {
             hash: string;
             /** Format: uuid */
             id: string;
-            /** @description Compact JWS (RS256; header `kid`, `typ` audit-checkpoint+jws) over `{id, seq, hash, time}` */
+            /** @description Compact JWS (RS256; header `kid`, `typ` audit-checkpoint+jws) over `{id, seq, hash, time, from_seq, root}`; `root` is the RFC 6962 Merkle root over the covered rows' `seq:hash` (absent from checkpoints made before it) */
             jws: string;
             /** @description The signing key's id in the JWKS */
             kid: string;
@@ -18596,7 +18596,7 @@ export interface operations {
                         from_seq: number;
                         /** @description That row's hash: the head of the chain */
                         hash: string;
-                        /** @description Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time} */
+                        /** @description Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time, from_seq, root}; root is the RFC 6962 Merkle root over the covered rows' seq:hash (absent from checkpoints made before it) */
                         jws: string;
                         /** @description The signing key, in GET /v1/.well-known/jwks.json */
                         kid: string;

@@ -1,5 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { canMove } from '../../../domain/operation-lifecycle';
+import { NOT_INDEPENDENT } from '../../../domain/four-eyes';
 import { Approval, ApproveInput, approveUpdate, denyUpdate, DenyInput } from '../messages';
 import { OperationRun, refuse } from '../operation-run';
 
@@ -50,6 +51,7 @@ export function installApprovalHandlers(run: OperationRun): void {
       if (run.state.approvals.some((a) => a.userId === input.approver!.userId)) {
         refuse('approver_already_approved', 'You approved this operation already; a second approver must give the other approval');
       }
+      if (run.state.approvals.some((a) => input.notIndependentOf?.includes(a.userId))) refuse(NOT_INDEPENDENT.code, NOT_INDEPENDENT.message, NOT_INDEPENDENT);
     },
   });
 

@@ -47,7 +47,7 @@ export class TitleTracking {
   }
 
   install(): void {
-    setHandler(payerPaymentUpdate, async ({ titleId, payment }) => {
+    setHandler(payerPaymentUpdate, async ({ titleId, payment, audit }) => {
       // Accepted between the read model's PAID and the title read: wait for the titles.
       await condition(() => this.loaded || !this.mayBecomePayable());
       const title = this.tracked(titleId);
@@ -55,7 +55,7 @@ export class TitleTracking {
         const replay = this.earlier(titleId, payment);
         if (replay) return replay;
         this.check(title, payment);
-        const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: this.run.now().toISOString(), ...this.run.at() });
+        const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: this.run.now().toISOString(), ...this.run.at(), audit });
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
         this.publish();
