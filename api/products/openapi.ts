@@ -1,4 +1,5 @@
 import { clientSecurity, errors, json, listOf, pagination, ref } from '../openapi/helpers';
+import { NFE_XML_POLICIES } from '../../domain/nfe-xml/proof';
 
 export const productSchemas = {
   Product: {
@@ -16,7 +17,7 @@ export const productSchemas = {
       min_value_brl: ref('Money'),
       max_value_brl: ref('Money'),
       nfe_xml: {
-        type: 'string', enum: ['optional', 'required'],
+        type: 'string', enum: [...NFE_XML_POLICIES],
         description: 'The NF-e XML policy: required refuses a receivable with an nfe_key and no nfe_xml (422 nfe_xml_required); optional verifies the XML only when sent',
       },
     },

@@ -84,7 +84,8 @@ export function refuseUnprovenNfe(facts: NfeFacts, receivable: ProvenReceivable,
 export type NfeXmlPolicy = 'optional' | 'required';
 export const NFE_XML_POLICIES: readonly NfeXmlPolicy[] = ['optional', 'required'];
 
-export function refuseMissingNfeXml(policy: NfeXmlPolicy, receivable: Pick<ProvenReceivable, 'externalId' | 'loc' | 'nfeKey'>, hasXml: boolean): RuleViolation | null {
-  if (policy !== 'required' || hasXml || receivable.nfeKey === null) return null;
+/** A receivable sent without its NF-e's XML, under the product's policy. */
+export function refuseMissingNfeXml(policy: NfeXmlPolicy, receivable: Pick<ProvenReceivable, 'externalId' | 'loc' | 'nfeKey'>): RuleViolation | null {
+  if (policy !== 'required' || receivable.nfeKey === null) return null;
   return nfeXmlRefusal('nfe_xml_required', receivable, `the product requires the NF-e's XML (nfe_xml) of every receivable with an nfe_key`);
 }

@@ -44,7 +44,7 @@ export function refuseUnprovenNfes(proof: CreationNfeXml, receivables: readonly 
   for (const receivable of receivables) {
     const proven = provenOf(receivable);
     const refusal = receivable.nfeXml === null
-      ? refuseMissingNfeXml(policy, proven, false)
+      ? refuseMissingNfeXml(policy, proven)
       : refuseUnproven(proof.roots, receivable.nfeXml, proven, assignorDocument);
     if (refusal) throw refusal;
   }
