@@ -54,6 +54,9 @@ describe('creation proves each NF-e sent with its XML', function () {
     expect(stored).to.have.length(1);
     expect(stored[0].sealed_xml).to.match(/^enc:v1:/).and.not.include(content.recipient);
     expect(new CipherRing(testConfig().payloadKeys).openText(stored[0].sealed_xml)).to.equal(xml);
+    // The workflow starts with ids alone: the XML never reaches its history.
+    const [start] = await testDb()('workflow_outbox').where('workflow_id', 'like', `%${res.body.id}%`);
+    expect(JSON.stringify(start)).to.include(res.body.id).and.not.include(content.recipient).and.not.include('nfeProc');
   });
 
   const refusals: [string, string, (b: ReturnType<typeof backed>) => string, Record<string, unknown>?][] = [
