@@ -51,18 +51,21 @@ function issuerSignature(xml: string): Element {
  */
 function verifiedInfNfe(xml: string, id: string, signer: X509Certificate): { signedXml: string; digest: string } {
   const signed = new SignedXml({ publicCert: signer.toString(), getCertFromKeyInfo: () => null });
-  signed.loadSignature(issuerSignature(xml));
-  const references = signed.getReferences();
-  if (references.length !== 1 || references[0].uri !== `#${id}`) throw new NfeSignatureInvalid(`the signature does not reference #${id} alone`);
+  const signature = issuerSignature(xml);
   let valid: boolean;
   try {
+    signed.loadSignature(signature);
+    const references = signed.getReferences();
+    if (references.length !== 1 || references[0].uri !== `#${id}`) throw new NfeSignatureInvalid(`the signature does not reference #${id} alone`);
     valid = signed.checkSignature(xml);
   } catch (err) {
-    throw new NfeSignatureInvalid(`the signature cannot be checked (${(err as Error).name})`);
+    if (err instanceof NfeSignatureInvalid) throw err;
+    // xml-crypto's own messages may quote the signature's values: only that it failed is told.
+    throw new NfeSignatureInvalid('the signature cannot be checked (an unsupported algorithm, a duplicated Id, or a SignedInfo out of shape)');
   }
   const [signedXml] = signed.getSignedReferences();
   if (!valid || signedXml === undefined) throw new NfeSignatureInvalid('the signature does not verify');
-  return { signedXml, digest: String(references[0].digestValue) };
+  return { signedXml, digest: String(signed.getReferences()[0].digestValue) };
 }
 
 function readFacts(infNfe: XmlReader, key: string, signedDigest: string, protocol: XmlReader | null): NfeFacts {

@@ -40,6 +40,13 @@ describe('an NF-e XML opened and its signer chained (platform)', function () {
     expect(() => openSignedNfe(xml)).to.throw(NfeSignatureInvalid);
   });
 
+  it('answers a signature of an unknown algorithm, or without its SignedInfo, as invalid, never as an unexpected error', () => {
+    const unknown = procNfe(content, ca.signer, { edit: (signed) => signed.replace('xmldsig#rsa-sha1', 'xmldsig#rsa-md2') });
+    expect(() => openSignedNfe(unknown)).to.throw(NfeSignatureInvalid, /cannot be checked/);
+    const headless = procNfe(content, ca.signer, { edit: (signed) => signed.replace(/<SignedInfo>[\s\S]*<\/SignedInfo>/, '') });
+    expect(() => openSignedNfe(headless)).to.throw(NfeSignatureInvalid, /cannot be checked/);
+  });
+
   it('refuses a DOCTYPE, text that is not XML, and an NFe without a signature', () => {
     expect(() => openSignedNfe(`<!DOCTYPE x [<!ENTITY a "b">]>${procNfe(content, ca.signer)}`)).to.throw(NfeXmlMalformed, /DOCTYPE/);
     expect(() => openSignedNfe('<nfeProc><NFe>')).to.throw(NfeXmlMalformed);
