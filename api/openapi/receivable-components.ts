@@ -46,7 +46,7 @@ export const nfeXmlField = {
 
 /** Creation's proof of each NF-e sent with its XML (domain/nfe-xml/proof.ts), before SEFAZ is asked. */
 export const NFE_XML_REFUSALS = `422 ${NFE_XML_CODES.join(', ')} (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; `
-  + 'nfe_xml_required: the product\'s nfe_xml policy is required and a receivable with an nfe_key has none)';
+  + 'nfe_xml_required: the product\'s nfe_xml policy is required and a receivable with an NF-e key of model 55 has none)';
 
 /** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
 export const NFE_CODES = `422 ${NFE_KEY_CODES.join(', ')} (detail: code, message, external_id, field, loc, expected)`;

@@ -18,7 +18,7 @@ export const productSchemas = {
       max_value_brl: ref('Money'),
       nfe_xml: {
         type: 'string', enum: [...NFE_XML_POLICIES],
-        description: 'The NF-e XML policy: required refuses a receivable with an nfe_key and no nfe_xml (422 nfe_xml_required); optional verifies the XML only when sent',
+        description: 'The NF-e XML policy: required refuses a receivable with an NF-e key of model 55 and no nfe_xml (422 nfe_xml_required); optional verifies the XML only when sent',
       },
     },
   },

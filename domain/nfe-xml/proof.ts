@@ -1,6 +1,7 @@
 import { stripDocument } from '../documents';
 import { RuleViolation } from '../errors';
 import { Money } from '../money';
+import { checkedAtSefaz } from '../sefaz/creation-refusal';
 
 /**
  * What a procNFe says once its issuer's signature has been checked: every field but the
@@ -80,12 +81,12 @@ export function refuseUnprovenNfe(facts: NfeFacts, receivable: ProvenReceivable,
   return null;
 }
 
-/** Product policy `nfe_xml`: `required` refuses a receivable with an NF-e key and no XML. */
+/** Product policy `nfe_xml`: `required` refuses a receivable with an NF-e (model 55) key and no XML. */
 export type NfeXmlPolicy = 'optional' | 'required';
 export const NFE_XML_POLICIES: readonly NfeXmlPolicy[] = ['optional', 'required'];
 
-/** A receivable sent without its NF-e's XML, under the product's policy. */
+/** A receivable sent without its NF-e's XML, under the product's policy; an NFC-e (model 65) is out of the proof's scope, so none is asked for. */
 export function refuseMissingNfeXml(policy: NfeXmlPolicy, receivable: Pick<ProvenReceivable, 'externalId' | 'loc' | 'nfeKey'>): RuleViolation | null {
-  if (policy !== 'required' || receivable.nfeKey === null) return null;
-  return nfeXmlRefusal('nfe_xml_required', receivable, `the product requires the NF-e's XML (nfe_xml) of every receivable with an nfe_key`);
+  if (policy !== 'required' || receivable.nfeKey === null || !checkedAtSefaz(receivable.nfeKey)) return null;
+  return nfeXmlRefusal('nfe_xml_required', receivable, `the product requires the NF-e's XML (nfe_xml) of every receivable with an NF-e (model 55) key`);
 }

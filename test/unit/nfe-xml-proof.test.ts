@@ -81,9 +81,10 @@ describe('an NF-e\'s content against its receivable (domain)', () => {
     expect(codeOf({ ...facts, installments: [] })).to.equal('nfe_xml_installment_mismatch');
   });
 
-  it('policy required refuses a receivable with an NF-e key sent without its XML; optional, or a receivable without a key, does not', () => {
+  it('policy required refuses a receivable with an NF-e (model 55) key sent without its XML; optional, an NFC-e, or a receivable without a key, does not', () => {
     expect(refuseMissingNfeXml('required', receivable)?.detail).to.include({ code: 'nfe_xml_required', external_id: 'R1' });
     expect(refuseMissingNfeXml('required', { ...receivable, nfeKey: null })).to.equal(null);
+    expect(refuseMissingNfeXml('required', { ...receivable, nfeKey: `${KEY.slice(0, 20)}65${KEY.slice(22)}` }), 'an NFC-e').to.equal(null);
     expect(refuseMissingNfeXml('optional', receivable)).to.equal(null);
   });
 });
