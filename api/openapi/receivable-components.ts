@@ -46,7 +46,8 @@ export const nfeXmlField = {
 
 /** Creation's proof of each NF-e sent with its XML (domain/nfe-xml/proof.ts), before SEFAZ is asked. */
 export const NFE_XML_REFUSALS = `422 ${NFE_XML_CODES.join(', ')} (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; `
-  + 'nfe_xml_required: the product\'s nfe_xml policy is required and a receivable with an NF-e key of model 55 has none)';
+  + 'nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), '
+  + 'nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product\'s nfe_xml policy is required and a receivable with an NF-e key of model 55 has none)';
 
 /** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
 export const NFE_CODES = `422 ${NFE_KEY_CODES.join(', ')} (detail: code, message, external_id, field, loc, expected)`;
