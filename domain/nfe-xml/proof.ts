@@ -59,7 +59,7 @@ const sameDocument = (a: string | null, b: string): boolean => a !== null && str
  */
 export function refuseUnprovenNfe(facts: NfeFacts, receivable: ProvenReceivable, assignorDocument: string): RuleViolation | null {
   const refuse = (code: NfeXmlCode, why: string, extra: Record<string, unknown> = {}) => nfeXmlRefusal(code, receivable, why, extra);
-  if (receivable.nfeKey === null) return refuse('nfe_xml_key_mismatch', 'nfe_xml is sent without the nfe_key it proves', { xml_key: facts.key });
+  if (receivable.nfeKey === null) return refuse('nfe_xml_key_mismatch', 'nfe_xml is sent without the nfe_key it proves', { nfe_key: null, xml_key: facts.key });
   if (facts.key !== receivable.nfeKey || (facts.protocol !== null && facts.protocol.key !== receivable.nfeKey)) {
     return refuse('nfe_xml_key_mismatch', `the XML is NF-e ${facts.key}, not ${receivable.nfeKey}`, { nfe_key: receivable.nfeKey, xml_key: facts.key });
   }
