@@ -62,6 +62,7 @@ import { registrarRoutes } from './registrar/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../platform/crypto/payload-codec';
 import { CipherRing } from '../platform/crypto/cipher-ring';
+import { TrustedRoots } from '../platform/crypto/certificate-chain';
 import { webPageRoutes } from './backoffice/web-pages';
 import { systemRoutes } from './backoffice/system-routes';
 import { pipeline, routerDispatch } from './http/pipeline';
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
   const pages = webPageRoutes();
   const sefaz = { port: sefazAtCreation(config.sefaz), budgetMs: config.sefaz.creationBudgetMs };
+  const nfeXml = { roots: new TrustedRoots(config.nfeXml.trustedRoots), ring: new CipherRing(config.payloadKeys) };
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const audit = new AuditTrail(db);
@@ -123,8 +125,8 @@ export function createApp(deps: AppDeps): Express {
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
-    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, sefaz }),
-    stockRoutes({ db, temporal: deps.temporal, config, now, sefaz }),
+    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, sefaz, nfeXml }),
+    stockRoutes({ db, temporal: deps.temporal, config, now, sefaz, nfeXml }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),

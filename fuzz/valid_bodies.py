@@ -276,6 +276,8 @@ def receivables(body, assignor, most):
     _unique_external_ids(items)
     requested = []
     for item in items:
+        # No generated text is an NF-e signed under a root the api trusts: a positive body sends no XML.
+        item.pop("nfe_xml", None)
         requested.append(_requested_value(nfe(item_values(item), assignor)))
         _modest_fees(item, requested[-1:])
     _distinct_receivables(items)
@@ -294,7 +296,9 @@ def stock_items(body):
 
 
 def anticipation(body, total_nfv):
-    """The stock path anticipates every selected item in full: the requested value is their sum."""
+    """The stock path anticipates every selected item in full: the requested value is their sum.
+    No generated text is an NF-e signed under a root the api trusts: a positive body sends no XML."""
+    body.pop("nfe_xmls", None)
     if total_nfv is None or total_nfv <= 0:
         return body
     if all(body.get(name) is None for name in REQUESTED):

@@ -3,6 +3,7 @@ import { DECIMAL_STRING_MAX_LENGTH, NUMBER_GRID_EXTENSION, POSITIVE_RATE_PATTERN
 import { checkedByHandler } from './handler-checked';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 import { NFE_KEY_CODES } from '../../domain/nfe-key';
+import { NFE_XML_CODES } from '../../domain/nfe-xml/proof';
 
 /*
  * The receivable, its fees and the priced operation: fragments the simulation, direct creation and
@@ -31,6 +32,22 @@ export const nfeFields = {
   nfe_issue_date: { anyOf: [ref('Date'), { type: 'null' }], description: 'Must be in the year-month of nfe_key' },
   nfe_total_value: money('Total of the NF-e'),
 };
+
+/** SEFAZ refuses an NF-e message above 500 KB; in base64 that is about 683,000 characters. */
+const NFE_XML_MAX_BASE64 = 700_000;
+
+/** A receivable's NF-e XML: the procNFe (NFe + protNFe) as SEFAZ's authorization left it, in base64. */
+export const nfeXmlField = {
+  type: 'string', minLength: 1, maxLength: NFE_XML_MAX_BASE64, pattern: '^[A-Za-z0-9+/]+={0,2}$',
+  description: 'The NF-e\'s XML, the procNFe (nfeProc: the signed NFe and its protNFe), UTF-8, in base64. When sent it is verified before anything is written '
+    + '(the issuer\'s signature, its certificate chained to the ICP-Brasil roots, protNFe/infProt/digVal equal to the signed digest, chNFe equal to nfe_key, model 55, '
+    + 'emit = the assignor, dest = the payer, due_date and the gross face value among cobr/dup) and stored sealed. POST /v1/simulate accepts it and does not verify it.',
+};
+
+/** Creation's proof of each NF-e sent with its XML (domain/nfe-xml/proof.ts), before SEFAZ is asked. */
+export const NFE_XML_REFUSALS = `422 ${NFE_XML_CODES.join(', ')} (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; `
+  + 'nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), '
+  + 'nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product\'s nfe_xml policy is required and a receivable with an NF-e key of model 55 has none)';
 
 /** The 422 codes of the NF-e key, each with detail {code, message, external_id, field, loc, expected?}. */
 export const NFE_CODES = `422 ${NFE_KEY_CODES.join(', ')} (detail: code, message, external_id, field, loc, expected)`;
@@ -107,6 +124,7 @@ export const simulationSchemas = {
       net_face_value: positiveMoney('Deprecated name of net_future_value', true),
       requested_advance_value: positiveMoney('Deprecated name of requested_net_future_value', true),
       ...nfeFields,
+      nfe_xml: nfeXmlField,
     },
   }, {
     allOf: [

@@ -1,9 +1,11 @@
 import { clientSecurity, errors, json, listOf, pagination, ref } from '../openapi/helpers';
+import { NFE_XML_POLICIES } from '../../domain/nfe-xml/proof';
 
 export const productSchemas = {
   Product: {
     type: 'object',
-    required: ['product_id', 'name', 'min_monthly_rate_pct', 'max_monthly_rate_pct', 'min_term_days', 'max_term_days', 'min_value_brl', 'max_value_brl'],
+    required: ['product_id', 'name', 'min_monthly_rate_pct', 'max_monthly_rate_pct', 'min_term_days', 'max_term_days', 'min_value_brl', 'max_value_brl',
+      'nfe_xml'],
     properties: {
       product_id: { type: 'string', format: 'uuid', description: 'The value for product_id in POST /v1/operations/direct' },
       name: { type: 'string' },
@@ -14,6 +16,10 @@ export const productSchemas = {
       max_term_days: { type: 'integer', minimum: 0 },
       min_value_brl: ref('Money'),
       max_value_brl: ref('Money'),
+      nfe_xml: {
+        type: 'string', enum: [...NFE_XML_POLICIES],
+        description: 'The NF-e XML policy: required refuses a receivable with an NF-e key of model 55 and no nfe_xml (422 nfe_xml_required); optional verifies the XML only when sent',
+      },
     },
   },
 };

@@ -15,6 +15,7 @@ function presentProduct(p: Product) {
     max_term_days: p.maxTermDays,
     min_value_brl: p.minValueBrl.toString(),
     max_value_brl: p.maxValueBrl.toString(),
+    nfe_xml: p.nfeXml,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestTime } from '../test-clocks/request-time';
 import type { BankInput } from '../../domain/assignor-registration';
-import { RuleViolation } from '../../domain/errors';
+import { RuleViolation, ValidationFailed } from '../../domain/errors';
 import { Money } from '../../domain/money';
 import { Policy, priceOperation, PricedOperation, ReceivableInput, renderPricedOperation, renderPricedReceivable } from '../../domain/pricing';
 import { AssignorRow, AssignorsRepository } from '../../db/repositories/assignors';
@@ -10,6 +10,7 @@ import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
 import { loadPricing } from '../operations/creation/load';
 import type { CreationSefaz } from '../operations/creation/nfe-at-sefaz';
+import { CreationNfeXml, decodeNfeXml } from '../operations/creation/nfe-xml';
 import type { CreationReceivable } from '../operations/creation/request';
 import { createOperation } from '../operations/creation/script';
 import type { WrittenOperation } from '../operations/creation/write';
@@ -20,6 +21,7 @@ export interface RequestAnticipationBody extends AnticipationBody {
   bank: BankInput;
   embedded_signature?: boolean;
   product_id?: string | null;
+  nfe_xmls?: { stock_item_id: string; nfe_xml: string }[];
 }
 
 const NO_OWN_FEES = { monthlyRatePct: null, discountPct: null, fixedDiscountBrl: null, liquidValueBrl: null };
@@ -82,11 +84,26 @@ export async function simulateAnticipation(trx: Knex, originatorId: string, body
   };
 }
 
+/** Each `nfe_xmls` entry by its stock item, where it sits in the body; an item not selected, or given twice, is refused. */
+function xmlsByItem(sent: RequestAnticipationBody['nfe_xmls'], items: readonly StockItemRow[]): Map<string, { xml: string; at: number }> {
+  const selected = new Set(items.map((item) => item.id));
+  const byItem = new Map<string, { xml: string; at: number }>();
+  (sent ?? []).forEach(({ stock_item_id: id, nfe_xml: xml }, at) => {
+    const loc = ['body', 'nfe_xmls', at, 'stock_item_id'];
+    if (!selected.has(id)) throw ValidationFailed.field(loc, `stock item ${id} is not among stock_item_ids`, 'value_error', id);
+    if (byItem.has(id)) throw ValidationFailed.field(loc, `stock item ${id} has its NF-e XML given twice`, 'value_error', id);
+    byItem.set(id, { xml, at });
+  });
+  return byItem;
+}
+
 /** A stock item as a receivable of the creation: it holds its claim, and the operation consumes it. */
-function toCreationReceivable(item: StockItemRow): CreationReceivable {
+function toCreationReceivable(item: StockItemRow, index: number, xmls: ReadonlyMap<string, { xml: string; at: number }>): CreationReceivable {
+  const sent = xmls.get(item.id);
   return {
     input: toReceivable(item), stockItemId: item.id, fingerprint: item.receivableFingerprint,
     nfe: { number: item.nfeNumber, serie: item.nfeSerie, key: item.nfeKey, issueDate: item.nfeIssueDate, totalValue: item.nfeTotalValue },
+    nfeXml: decodeNfeXml(sent?.xml), nfeXmlLoc: sent ? ['body', 'nfe_xmls', sent.at, 'nfe_xml'] : ['body', 'stock_item_ids', index],
   };
 }
 
@@ -95,17 +112,18 @@ function toCreationReceivable(item: StockItemRow): CreationReceivable {
  * operation through the creation script (api/operations/creation/script.ts). The selection locks
  * the items, which hold the receivables' claims: the script's first lock, taken first here too.
  */
-export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const { items } = selection;
+  const xmls = xmlsByItem(body.nfe_xmls, items);
   try {
     return await createOperation(trx, originatorId, environment, {
-      channel: 'stock', receivables: items.map(toCreationReceivable), fees: selection.fees, policyId: body.policy_id ?? null,
+      channel: 'stock', receivables: items.map((item, i) => toCreationReceivable(item, i, xmls)), fees: selection.fees, policyId: body.policy_id ?? null,
       productId: body.product_id ?? null, embeddedSignature: body.embedded_signature ?? false,
       // Every selected item has the same assignor (checked), and items reference registered ones.
       assignor: { registeredId: items[0].assignorId, bank: body.bank }, claims: 'held',
       nfes: items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : [])),
-    }, at, sefaz);
+    }, at, sefaz, nfeXml);
   } catch (err) {
     // Only pricing refuses with the code renamed here; every other refusal passes unchanged.
     throw asStockRefusal(err, items);

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Dec, Money } from '../../domain/money';
+import type { NfeXmlPolicy } from '../../domain/nfe-xml/proof';
 import { paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -14,6 +15,8 @@ export interface Product {
   minValueBrl: Money;
   maxValueBrl: Money;
   active: boolean;
+  /** Whether each receivable with an NF-e key must carry its XML (domain/nfe-xml/proof.ts). */
+  nfeXml: NfeXmlPolicy;
 }
 
 type Row = Record<string, string | number | boolean | null>;
@@ -30,6 +33,7 @@ function toProduct(row: Row): Product {
     minValueBrl: Money.of(String(row.min_value_brl)),
     maxValueBrl: Money.of(String(row.max_value_brl)),
     active: Boolean(row.active),
+    nfeXml: row.nfe_xml as NfeXmlPolicy,
   };
 }
 
@@ -47,7 +51,7 @@ export class ProductsRepository extends TenantScopedRepository {
   }
 
   /** Inserts a product; with a fixed `id` a second run changes nothing (the dev seed). */
-  async create(product: Omit<Product, 'id'>, id: string = uuidv7()): Promise<Product> {
+  async create(product: Omit<Product, 'id' | 'nfeXml'> & Partial<Pick<Product, 'nfeXml'>>, id: string = uuidv7()): Promise<Product> {
     await this.insertOwned('products', {
       id,
       name: product.name,
@@ -59,6 +63,7 @@ export class ProductsRepository extends TenantScopedRepository {
       min_value_brl: product.minValueBrl.toString(),
       max_value_brl: product.maxValueBrl.toString(),
       active: product.active,
+      nfe_xml: product.nfeXml ?? 'optional',
     }).onConflict('id').ignore();
     return (await this.byId(id))!;
   }

@@ -44,6 +44,7 @@ function refuseInProd(config: Config): void {
   const { sefaz } = config;
   if (Object.keys(sefaz.authorizers).length === 0 || sefaz.distributionUrl === '') refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL are required');
   if ([...Object.values(sefaz.authorizers), sefaz.distributionUrl].some((url) => !url.startsWith('https://'))) refuse('SEFAZ_AUTHORIZERS and SEFAZ_DISTRIBUTION_URL must be https');
+  if (config.nfeXml.trustedRoots.length === 0) refuse('NFE_XML_TRUSTED_ROOTS (the ICP-Brasil roots an NF-e XML\'s signer must chain to) is required');
   const { registrar } = config;
   if (registrar.callbackSecret !== null) {
     if (looksLikeTestValue(registrar.callbackSecret)) refuse('REGISTRAR_CALLBACK_SECRET looks like a test value (at least 32 random characters, no words)');

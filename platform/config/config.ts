@@ -11,6 +11,7 @@ import { DEFAULT_TASK_QUEUE } from '../../domain/workflow-ids';
 import type { SamplingSettings, TracingSettings } from '../telemetry/tracing';
 import { ClientTls, clientTls, TlsSettingError } from './tls';
 import { parseAuthorizers, sandboxAuthorizers, SefazSettingError, SefazSettings } from './sefaz';
+import { NfeXmlSettingError, nfeXmlSettings, NfeXmlSettings } from './nfe-xml';
 
 export type ServiceEnv = 'prod' | 'sandbox' | 'dev';
 
@@ -85,6 +86,8 @@ export interface Config {
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   /** Checking NF-e at SEFAZ (platform/config/sefaz.ts); `tls` is the platform's ICP-Brasil A1 certificate. */
   sefaz: SefazSettings;
+  /** Proving an NF-e by its signed XML (platform/config/nfe-xml.ts). */
+  nfeXml: NfeXmlSettings;
   openapi: { validateResponses: boolean };
   /** The loopback listener of `GET /metrics`; `port` null takes the process kind's default (DEFAULT_METRICS_PORTS), 0 a free port. */
   metrics: { host: string; port: number | null };
@@ -177,6 +180,15 @@ function sefazSettings(env: Env, svcEnv: ServiceEnv): SefazSettings {
     };
   } catch (err) {
     if (err instanceof SefazSettingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+function nfeXml(env: Env): NfeXmlSettings {
+  try {
+    return nfeXmlSettings(env);
+  } catch (err) {
+    if (err instanceof NfeXmlSettingError) throw new ConfigError(err.message);
     throw err;
   }
 }
@@ -356,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     audit: { checkpointLog: str(env, 'AUDIT_CHECKPOINT_LOG', DEV_CHECKPOINT_LOG) },
     outbox: { relayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 2_000, 10), relayAfterMs: int(env, 'OUTBOX_RELAY_AFTER_MS', 3_000, 0) },
     sefaz: sefazSettings(env, svcEnv),
+    nfeXml: nfeXml(env),
     openapi: { validateResponses: bool(env, 'OPENAPI_VALIDATE_RESPONSES', false) },
     metrics: { host: str(env, 'METRICS_HOST', '127.0.0.1'), port: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null },
     tracing: tracingSettings(env),

@@ -16,7 +16,7 @@ type Env = Record<string, string | undefined>;
 export class TlsSettingError extends Error {}
 
 /** A PEM given inline, or the path of a file holding it. The message never carries the value: it may be a key. */
-function pem(env: Env, name: string): string | null {
+export function pem(env: Env, name: string): string | null {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return null;
   if (raw.includes('-----BEGIN ')) return raw.replace(/\\n/g, '\n');

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { newCipherKeyEntry } from '../../platform/crypto/cipher-ring';
 import { STATE_CODES } from '../../domain/sefaz/states';
 
+/** A throw-away CA certificate (its key was discarded) standing for the ICP-Brasil roots a production api must be given. */
+export const NFE_XML_TEST_ROOT = join(__dirname, 'nfe-xml-root', 'test-root.pem');
+
 /** The least environment `loadConfig` accepts: what every deployment must set (issue #13: no defaults for these). */
 export function minimalEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
@@ -25,6 +28,7 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
     PIX_COLLECTION_CALLBACK_SECRET: '', MAIL_SMTP_URL: 'smtp://relay.example.com:587', AUDIT_CHECKPOINT_LOG: join(tmpdir(), 'audit-checkpoints-prod-test.jsonl'),
     // Every state to one authorizer: enough for a prod api that never reaches SEFAZ in the test.
     SEFAZ_AUTHORIZERS: `${STATE_CODES.join(',')}=https://nfe.sefaz.example.gov.br/ws/NFeConsultaProtocolo4.asmx`,
-    SEFAZ_DISTRIBUTION_URL: 'https://www1.nfe.example.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx', ...overrides,
+    SEFAZ_DISTRIBUTION_URL: 'https://www1.nfe.example.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx',
+    NFE_XML_TRUSTED_ROOTS: NFE_XML_TEST_ROOT, ...overrides,
   };
 }

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { generate } from 'selfsigned';
 import { loadConfig } from '../../platform/config/config';
-import { minimalEnv, productionEnv } from '../support/config';
+import { minimalEnv, NFE_XML_TEST_ROOT, productionEnv } from '../support/config';
 
 /** Issue #13: production fails closed; what protects data has no default. */
 describe('configuration fails closed', () => {
@@ -87,6 +89,7 @@ describe('configuration fails closed', () => {
       ['staff e-mail to the sandbox\'s mailbox', { MAIL_SMTP_URL: '' }, /MAIL_SMTP_URL is required/],
       ['a test-looking escriturador webhook secret', { REGISTRAR_CALLBACK_SECRET: 'registrar-secret-for-tests', REGISTRAR_API_KEY: secret('k') }, /REGISTRAR_CALLBACK_SECRET looks like a test value/],
       ['the sandbox escriturador\'s API key', { REGISTRAR_CALLBACK_SECRET: secret('r') }, /REGISTRAR_API_KEY looks like a test value/],
+      ['no root to prove an NF-e XML\'s signer by', { NFE_XML_TRUSTED_ROOTS: '' }, /NFE_XML_TRUSTED_ROOTS .* is required/],
     ];
     for (const [what, overrides, message] of refusals) {
       it(`refuses ${what}`, () => {
@@ -102,6 +105,27 @@ describe('configuration fails closed', () => {
           .to.throw(/WEBHOOKS_ALLOW_PRIVATE_HOSTS/);
       }
       expect(loadConfig(minimalEnv({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).webhooks.allowPrivateHosts).to.equal(true);
+    });
+  });
+
+  describe('NFE_XML_TRUSTED_ROOTS', () => {
+    it('reads a bundle of CA certificates from a file or inline, and none by default', () => {
+      expect(loadConfig(minimalEnv()).nfeXml.trustedRoots).to.deep.equal([]);
+      const [root] = loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: NFE_XML_TEST_ROOT })).nfeXml.trustedRoots;
+      expect(root.subject).to.equal('CN=NF-e XML throw-away test root');
+      const inline = readFileSync(NFE_XML_TEST_ROOT, 'utf8');
+      expect(loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: `${inline}${inline}` })).nfeXml.trustedRoots).to.have.length(2);
+    });
+
+    it('refuses to start on a value that is no bundle of CA certificates', () => {
+      expect(() => loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: '/nowhere/roots.pem' }))).to.throw(/NFE_XML_TRUSTED_ROOTS: neither a PEM nor a readable file/);
+      expect(() => loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }))).to.throw(/certificate 1 does not parse/);
+      expect(() => loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }))).to.throw(/holds no PEM certificate/);
+    });
+
+    it('refuses a certificate that is not a CA\'s', async () => {
+      const { cert } = await generate([{ name: 'commonName', value: 'an issuer not a CA' }], { keyType: 'ec' });
+      expect(() => loadConfig(minimalEnv({ NFE_XML_TRUSTED_ROOTS: cert }))).to.throw(/"CN=an issuer not a CA" is not a CA certificate/);
     });
   });
 });

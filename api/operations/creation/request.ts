@@ -6,6 +6,10 @@ import type { ReceivableSource } from '../../../db/repositories/operation-rows';
 /** One receivable of a creation: what pricing reads, and where it comes from (its stock item, its NF-e data, its claim). */
 export interface CreationReceivable extends ReceivableSource {
   input: ReceivableInput;
+  /** The NF-e's XML (the procNFe) as sent, decoded by the adapter; null when none was sent. */
+  nfeXml: string | null;
+  /** Where the receivable's `nfe_xml` is in the body, or would be: what a refusal of its XML names. */
+  nfeXmlLoc: (string | number)[];
 }
 
 /**

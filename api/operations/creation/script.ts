@@ -5,22 +5,22 @@ import { AssignorsRepository } from '../../../db/repositories/assignors';
 import { ExposureRepository } from '../../../db/repositories/exposure';
 import { PayersRepository, PayerRow } from '../../../db/repositories/payers';
 import { PoliciesRepository } from '../../../db/repositories/policies';
-import { ProductsRepository } from '../../../db/repositories/products';
+import { Product, ProductsRepository } from '../../../db/repositories/products';
 import type { RequestTime } from '../../test-clocks/request-time';
 import { assignedElsewhere, guardReceivables, recordFlagged } from '../double-assignment';
 import { settleNettedDebt } from '../debt-netting';
 import { issuerDocument, takeAssignor } from './assignor';
 import { loadCreation } from './load';
 import { CreationSefaz, refuseUnbackedNfes } from './nfe-at-sefaz';
+import { CreationNfeXml, refuseUnprovenNfes, storeNfeXmls } from './nfe-xml';
 import type { CreationRequest } from './request';
 import { writeOperation, writeTitles, WrittenOperation } from './write';
 
-async function requireProduct(trx: Knex, originatorId: string, productId: string | null): Promise<string | null> {
+async function requireProduct(trx: Knex, originatorId: string, productId: string | null): Promise<Product | null> {
   if (!productId) return null;
-  if (!(await new ProductsRepository(trx, originatorId).byId(productId))) {
-    throw new RuleViolation({ code: 'product_not_found', message: `No product ${productId} for this originator`, product_id: productId });
-  }
-  return productId;
+  const product = await new ProductsRepository(trx, originatorId).byId(productId);
+  if (!product) throw new RuleViolation({ code: 'product_not_found', message: `No product ${productId} for this originator`, product_id: productId });
+  return product;
 }
 
 /** Under the exposure counters' row locks, held to the commit: the credit limits (DESIGN.md §7), decided on what the locks read. */
@@ -43,13 +43,17 @@ async function refuseOverLimits(trx: Knex, originatorId: string, plan: Operation
  *    that does not move exposure comes before them, so an originator's operations queue there only
  *    for the limits, the titles (whose trigger moves the counters), the netting and the commit.
  */
-export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
+export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
   // Gates: every refusal that needs no lock. SEFAZ is asked within the creation's budget before anything is written.
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(request.policyId);
   refuseTooMany(request.receivables.length, policy);
-  const productId = await requireProduct(trx, originatorId, request.productId);
+  const product = await requireProduct(trx, originatorId, request.productId);
+  const productId = product?.id ?? null;
   const assignors = new AssignorsRepository(trx, originatorId);
-  if (request.nfes.length > 0) await refuseUnbackedNfes(sefaz, request.nfes, await issuerDocument(assignors, request.assignor));
+  const issuer = await issuerDocument(assignors, request.assignor);
+  // The XMLs before SEFAZ: proving them costs no request to anyone.
+  refuseUnprovenNfes(nfeXml, request.receivables, product?.nfeXml ?? 'optional', issuer);
+  if (request.nfes.length > 0) await refuseUnbackedNfes(sefaz, request.nfes, issuer);
 
   // Claims (docs/decisions.md, "Double assignment"): a stock item anticipated is the same receivable, not a second assignment.
   const guarded = request.receivables.map((r) => ({ externalId: r.input.externalId, fingerprint: r.fingerprint }));
@@ -72,6 +76,7 @@ export async function createOperation(trx: Knex, originatorId: string, environme
   // Locked from here to the commit.
   await refuseOverLimits(trx, originatorId, plan, { ...assignor, registeredNow: created }, payers);
   const titles = await writeTitles(trx, pending.titles, payers, plan.policy.graceDays);
+  await storeNfeXmls(trx, nfeXml, request.receivables, pending.titles);
   await settleNettedDebt(trx, { originatorId, assignorId: assignor.id, operationId: pending.id, amount: plan.priced.otherDebtDiscounts, at: at.clock?.frozenTime });
   if (review) await recordFlagged(trx, pending.operation, review);
   return { ...pending, titles };
