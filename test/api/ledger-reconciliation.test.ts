@@ -6,7 +6,8 @@ import { ledgerReconciliationScheduleId } from '../../domain/workflow-ids';
 import { transaction } from '../../domain/ledger/transaction';
 import { unidentifiedReceipt } from '../../domain/ledger/collection-postings';
 import { LedgerPostingsRepository } from '../../db/repositories/ledger-postings';
-import { testConfig, testDb } from '../support/stack';
+import { anotherApi, testConfig, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
 import { createDirect, directBody, operationsStack } from '../support/operations';
 import { untilPaid } from '../support/lifecycle';
 import { eventually } from '../support/webhooks';
@@ -86,7 +87,9 @@ describe('reconciling the PSP accounts against their statements, and the close',
     // The payout; the PIX received and its refund: matched line by line, not merely two empty statements.
     expect(outcome.reconciliations.map((run) => [run.psp, run.status, run.psp_lines, run.ledger_lines]).sort()).to.deep.equal([['collection', 'clean', 2, 2], ['payout', 'clean', 1, 1]]);
     const audited = await testDb()('audit_events').where({ action: 'ledger.reconcile' }).orderBy('seq', 'desc').first();
-    expect(audited, 'the audit row').to.not.equal(undefined);
+    expect(audited.request).to.deep.equal({ business_date: today() });
+    expect(audited.after).to.deep.include({ mismatches: 0, date_closed: false });
+    expect([...audited.after.reconciliation_ids].sort()).to.deep.equal(outcome.reconciliations.map((run) => run.id).sort());
   });
 
   it('finds the PSP line a posting removed by SQL leaves the ledger without, and tells the originator', async () => {
@@ -130,5 +133,14 @@ describe('reconciling the PSP accounts against their statements, and the close',
     const again = await stack.client.post(`/v1/backoffice/ledger/reconciliations/${run.id}/accept`, { reason: 'twice' }, { token: stack.backoffice });
     expect(again.status, again.text).to.equal(409);
     expect(again.body.detail).to.include({ code: 'ledger_reconciliation_not_mismatched' });
+  });
+
+  it('answers 503 when a PSP cannot be read, and stores nothing', async () => {
+    const unreachable = await anotherApi({ PIX_URL: 'http://127.0.0.1:9/pix' });
+    const before = await testDb()('ledger_reconciliations').count<{ count: string }[]>({ count: '*' });
+    const res = await new ApiClient(unreachable.url).post('/v1/backoffice/ledger/reconcile', { business_date: today() }, { token: stack.backoffice });
+    expect(res.status, res.text).to.equal(503);
+    expect(res.body.detail).to.equal('pix_unavailable');
+    expect(await testDb()('ledger_reconciliations').count<{ count: string }[]>({ count: '*' })).to.deep.equal(before);
   });
 });
