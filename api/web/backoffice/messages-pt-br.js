@@ -364,4 +364,7 @@ export const PT_BR = {
   'Ledger amount': 'Valor no razão',
   'PSP amount': 'Valor no PSP',
   'Debits equal credits in every book. Each day the PSP accounts are reconciled against their statements; a date closes when nothing is found or an approver accepts what was.': 'Débitos e créditos são iguais em todos os livros. A cada dia as contas nos PSPs são conciliadas com seus extratos; uma data fecha quando nada é encontrado ou um aprovador aceita o que foi.',
+  'This reconciliation has nothing left to accept: it found nothing, or was accepted already.': 'Esta conciliação não tem nada a aceitar: não encontrou divergências, ou já foi aceita.',
+  'The payout PSP could not be read; nothing was stored. Try again.': 'Não foi possível ler o PSP de pagamentos; nada foi gravado. Tente de novo.',
+  'The collection PSP could not be read; nothing was stored. Try again.': 'Não foi possível ler o PSP de cobrança; nada foi gravado. Tente de novo.',
 };
