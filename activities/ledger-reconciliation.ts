@@ -45,8 +45,7 @@ export function ledgerReconciler({ db, sources }: { db: Knex; sources: Statement
     const mismatches = [];
     for (const mismatch of found) {
       const ours = booked.find((line) => line.reference === mismatch.reference && line.direction === mismatch.direction);
-      const originatorId = mismatch.kind === 'closing_balance_differs' ? null
-        : ours?.originatorId ?? await repository.originatorOf(psp, { ...mismatch, reference: mismatch.reference!, direction: mismatch.direction!, amount: mismatch.pspAmount!, at: mismatch.at! });
+      const originatorId = mismatch.reference === null ? null : ours?.originatorId ?? await repository.originatorOf(psp, mismatch.reference);
       mismatches.push({ ...mismatch, originatorId });
     }
     return {

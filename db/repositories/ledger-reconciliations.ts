@@ -79,7 +79,8 @@ export class LedgerReconciliationsRepository {
    */
   async bookedLines(psp: Psp, from: Date, to: Date): Promise<BookedLine[]> {
     const rows: Record<string, unknown>[] = await this.cashEntries(psp)
-      .leftJoin('disbursements as d', this.db.raw("t.idempotency_key in ('payout:' || d.id, 'payout_difference:' || d.id)"))
+      // A payout's key is `payout:<disbursement>` (its difference's `payout_difference:<disbursement>`): joined by the id, so by its primary key.
+      .leftJoin('disbursements as d', 'd.id', this.db.raw(`case when t.kind in ('payout', 'payout_difference') then split_part(t.idempotency_key, ':', 2)::uuid end`))
       .where(this.postedAt, '>=', from).where(this.postedAt, '<', to)
       .orderBy('t.id')
       .select('t.originator_id', 't.kind', 't.pix_end_to_end_id', 'd.idempotency_key as payout_key', 'e.direction', 'e.amount_cents', this.db.raw(`${POSTED_AT} as at`));
@@ -116,11 +117,11 @@ export class LedgerReconciliationsRepository {
    * Whose a PSP line is when our books lack it: a payout's by its disbursement, a PIX received
    * by the title payment or receipt that applied it. Null: nothing of ours knows it.
    */
-  async originatorOf(psp: Psp, line: CashLine): Promise<string | null> {
+  async originatorOf(psp: Psp, reference: string): Promise<string | null> {
     const row = psp === 'payout'
-      ? await this.db('disbursements').where({ idempotency_key: line.reference }).first('originator_id')
-      : await this.db('ledger_transactions').where({ pix_end_to_end_id: line.reference }).first('originator_id')
-        ?? await this.db('title_payments as p').join('titles as ti', 'ti.id', 'p.title_id').where('p.external_id', line.reference).first('ti.originator_id');
+      ? await this.db('disbursements').where({ idempotency_key: reference }).first('originator_id')
+      : await this.db('ledger_transactions').where({ pix_end_to_end_id: reference }).first('originator_id')
+        ?? await this.db('title_payments as p').join('titles as ti', 'ti.id', 'p.title_id').where('p.external_id', reference).first('ti.originator_id');
     return (row?.originator_id as string | undefined) ?? null;
   }
 
