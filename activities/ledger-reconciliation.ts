@@ -28,10 +28,10 @@ export interface ReconciliationOutcome {
 type Found = { run: NewRun; mismatches: (Mismatch & { originatorId: string | null })[] };
 
 /**
- * Reconciles every PSP account for a business date: reads each statement (outside any database
- * transaction: a PSP may be slow), then stores the runs, their mismatches and events, closes the
- * date when it is over and every run is clean, and lets the caller add its audit row, all in one
- * transaction.
+ * Reconciles every PSP account for a business date: reads each statement before writing anything
+ * (a PSP that cannot be read leaves nothing stored), then stores the runs, their mismatches and
+ * events, closes the date when it is over and every run is clean, and lets the caller add its
+ * audit row, all in one transaction.
  */
 export function ledgerReconciler({ db, sources }: { db: Knex; sources: StatementSources }) {
   const repository = new LedgerReconciliationsRepository(db);
