@@ -54,6 +54,8 @@ import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { ledgerRoutes } from './ledger/routes';
+import { ledgerBackofficeRoutes } from './ledger/backoffice-routes';
+import { statementSources } from '../activities/ledger-reconciliation';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
 import { sefazRoutes } from './sefaz/routes';
@@ -143,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
     assignorPayableRoutes(),
     discountCreditRoutes(),
     ledgerRoutes(),
+    ledgerBackofficeRoutes({ sources: statementSources(config), audit, now }),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),
     }),

@@ -4,7 +4,8 @@ import { v5 as uuidv5 } from 'uuid';
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
  * `operation.flagged` of the double-assignment signal), then the title, payable and operation
  * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready`,
- * `pix_charge.expired` of collection by PIX, and `audit.checkpoint` (a signed head of the audit chain).
+ * `pix_charge.expired` of collection by PIX, `audit.checkpoint` (a signed head of the audit chain) and `ledger.reconciliation_mismatch` (a
+ * PSP statement and the books disagree).
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -30,6 +31,7 @@ export const EVENT_TYPES = [
   'test_clock.ready',
   'pix_charge.expired',
   'audit.checkpoint',
+  'ledger.reconciliation_mismatch',
 ] as const;
 
 /**
@@ -73,6 +75,8 @@ const OBJECT_KEY: Record<string, string> = {
   // A title's charge is part of the title: its events are ordered among the title's.
   pix_charge: 'title_id',
   audit: 'checkpoint_id',
+  // One event per mismatch a reconciliation found in the originator's books.
+  ledger: 'mismatch_id',
 };
 
 export function objectKeyOf(type: EventType): string {

@@ -20,3 +20,6 @@ export const auditCheckpointScheduleId = (taskQueue: string): string => `audit-c
 /** The daily ledger accrual's Schedule for the workers of `taskQueue`, one per queue like the sweep's. */
 export const ledgerAccrualScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'ledger-accrual' : `ledger-accrual-${taskQueue}`);
+
+export const ledgerReconciliationScheduleId = (taskQueue: string): string =>
+  (taskQueue === DEFAULT_TASK_QUEUE ? 'ledger-reconciliation' : `ledger-reconciliation-${taskQueue}`);

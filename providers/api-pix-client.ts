@@ -2,6 +2,8 @@ import { PixCollectionError, isTransient } from './provider-errors';
 import type { Agent } from 'undici';
 import type { ClientTls } from '../platform/config/tls';
 import { tlsAgent } from './tls-agent';
+import { Money } from '../domain/money';
+import type { CashLine, PspStatement } from '../domain/ledger/reconciliation';
 import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from './provider-http';
 
 export interface ApiPixSettings {
@@ -135,6 +137,22 @@ export class ApiPixClient {
   receivedBetween(from: Date, to: Date): Promise<ReceivedPix[]> {
     const path = `/pix?inicio=${encodeURIComponent(from.toISOString())}&fim=${encodeURIComponent(to.toISOString())}`;
     return this.call({ method: 'GET', path }, (r) => r.at('pix').list().filter((item) => item.at('txid').textOrNull() !== null).map(readPix));
+  }
+
+  /**
+   * One page of the account's statement (the sandbox PSP's `extrato`; a production PSP's own
+   * statement API in its adapter): PIX received in, refunds out, and the balance at `to`.
+   */
+  statementPage(from: Date, to: Date, page: number): Promise<PspStatement & { pages: number }> {
+    const path = `${pathOf('sandbox', 'extrato')}?inicio=${encodeURIComponent(from.toISOString())}&fim=${encodeURIComponent(to.toISOString())}&paginacao.paginaAtual=${page}`;
+    return this.call({ method: 'GET', path }, (r) => ({
+      pages: Number(r.at('parametros').at('paginacao').at('quantidadeDePaginas').raw()),
+      closingBalance: Money.of(r.at('saldoFinal').text()),
+      lines: r.at('lancamentos').list().map((line): CashLine => ({
+        reference: line.at('endToEndId').text(), endToEndId: line.at('endToEndId').text(), direction: line.at('tipo').text() === 'CREDITO' ? 'in' : 'out',
+        amount: Money.of(line.at('valor').money()), at: new Date(line.at('horario').text()),
+      })),
+    }));
   }
 
   /** The same `refundId` is the same refund, however often it is asked for. */

@@ -13,6 +13,7 @@ import { HttpPixProvider } from '../providers/pix-client';
 import { createCollectionActivities } from '../activities/collection/charges';
 import { createCollectionSweepActivities } from '../activities/collection/sweep-trigger';
 import { createLedgerAccrualActivities } from '../activities/ledger-accrual';
+import { createLedgerReconciliationActivities, statementSources } from '../activities/ledger-reconciliation';
 import { ApiPixClient } from '../providers/api-pix-client';
 import { createAuditCheckpointActivities } from '../activities/audit-checkpoint';
 import { CipherRing } from '../platform/crypto/cipher-ring';
@@ -43,5 +44,6 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
+    ...createLedgerReconciliationActivities({ db, sources: statementSources(config) }),
   };
 }

@@ -1,7 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../platform/config/config';
 import type { Logger } from '../platform/logger';
-import { auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId } from '../domain/workflow-ids';
+import { auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId, ledgerReconciliationScheduleId } from '../domain/workflow-ids';
 
 /**
  * A Temporal Schedule of one workflow, one per task queue, created by the first worker of that
@@ -34,6 +34,18 @@ export async function ensureLedgerAccrualSchedule(client: Client, config: Pick<C
   const { taskQueue } = config.temporal;
   await ensureSchedule(client, taskQueue, {
     scheduleId: ledgerAccrualScheduleId(taskQueue), workflowType: 'ledgerAccrual', spec: { intervals: [{ every: '1d', offset: '190m' }] },
+  }, logger);
+}
+
+/**
+ * The daily reconciliation of yesterday's business date against the PSPs' statements (04:40 UTC,
+ * 01:40 in São Paulo: after the accrual, once the PSPs have closed their day), which closes the
+ * date when it finds nothing.
+ */
+export async function ensureLedgerReconciliationSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
+  const { taskQueue } = config.temporal;
+  await ensureSchedule(client, taskQueue, {
+    scheduleId: ledgerReconciliationScheduleId(taskQueue), workflowType: 'ledgerReconciliation', spec: { intervals: [{ every: '1d', offset: '280m' }] },
   }, logger);
 }
 

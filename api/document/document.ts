@@ -14,6 +14,7 @@ import { titlePaths, titlePaymentPaths, titlePaymentSchemas } from '../titles/op
 import { payablePaths, payableSchemas } from '../payables/openapi';
 import { creditPaths, creditSchemas } from '../payables/credit-openapi';
 import { ledgerPaths, ledgerSchemas } from '../ledger/openapi';
+import { ledgerBackofficePaths, ledgerBackofficeSchemas } from '../ledger/backoffice-openapi';
 import { webhookPaths, webhookSchemas } from '../webhooks/openapi';
 import { webhookEvents } from '../webhooks/event-openapi';
 import { eventPaths, eventSchemas } from '../events/openapi';
@@ -89,6 +90,7 @@ const PARTS: Part[] = [
   { paths: payablePaths, schemas: payableSchemas },
   { paths: creditPaths, schemas: creditSchemas },
   { paths: ledgerPaths, schemas: ledgerSchemas },
+  { paths: ledgerBackofficePaths, schemas: ledgerBackofficeSchemas },
   { paths: webhookPaths, schemas: webhookSchemas },
   { paths: codecPaths, schemas: codecSchemas },
   { paths: backofficePaths, schemas: backofficeSchemas },

@@ -125,6 +125,17 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
       jws: { type: 'string', description: 'Compact JWS (RS256, header kid and typ audit-checkpoint+jws) over {id, seq, hash, time, from_seq, root}; root is the RFC 6962 Merkle root over the covered rows\' seq:hash (absent from checkpoints made before it)' },
     }),
   },
+  'ledger.reconciliation_mismatch': {
+    summary: 'Reconciling a PSP account against its statement found a line of your books the PSP lacks, a PSP line your books lack, or an amount that differs (docs/ledger.md)',
+    data: data(['mismatch_id', 'reconciliation_id', 'business_date', 'psp', 'kind'], {
+      mismatch_id: uuid, reconciliation_id: uuid, business_date: releasedDate, psp: { type: 'string', enum: ['payout', 'collection'] },
+      kind: { type: 'string', enum: ['missing_in_ledger', 'missing_at_psp', 'amount_differs'] },
+      reference: { ...nullableText, description: 'The end-to-end id of a PIX received or refunded, or the idempotency key of a payout' },
+      end_to_end_id: nullableText, direction: { type: ['string', 'null'], enum: ['in', 'out', null] },
+      ledger_amount: { anyOf: [money, { type: 'null' }] }, psp_amount: { anyOf: [money, { type: 'null' }] },
+      occurred_at: { type: ['string', 'null'], format: 'date-time' },
+    }),
+  },
   'stock.item_registered': {
     summary: 'A stock item was registered',
     data: data(['stock_item_id', 'external_id', 'assignor_id', 'net_future_value'], {

@@ -70,14 +70,21 @@ export class LedgerBalancesRepository extends TenantScopedRepository {
   }
 
   /** Each account kind's posted debits and credits as of `asOf`: the two columns' totals are equal, always. */
-  async trialBalance(asOf: Date | null): Promise<TrialBalanceLine[]> {
-    const at = asOf ?? 'infinity';
-    const rows: { kind: AccountKind; debits: string; credits: string }[] = await this.scoped('ledger_accounts as a')
-      .join('ledger_entries as e', 'e.account_id', 'a.id')
-      .join('ledger_transactions as t', 't.id', 'e.transaction_id')
-      .whereRaw(POSTED, [at])
-      .groupBy('a.kind').orderBy('a.kind')
-      .select('a.kind', this.db.raw("sum(e.amount_cents) filter (where e.direction = 'debit') as debits"), this.db.raw("sum(e.amount_cents) filter (where e.direction = 'credit') as credits"));
-    return rows.map((row) => ({ kind: row.kind, debits: cents(row.debits), credits: cents(row.credits) }));
+  trialBalance(asOf: Date | null): Promise<TrialBalanceLine[]> {
+    return trialBalanceOf(this.db, this.scoped('ledger_accounts as a'), asOf);
   }
+}
+
+/**
+ * The trial balance of the accounts `accounts` (a query on `ledger_accounts as a`) selects: one
+ * originator's books, or every originator's for staff.
+ */
+export async function trialBalanceOf(db: Knex, accounts: Knex.QueryBuilder, asOf: Date | null): Promise<TrialBalanceLine[]> {
+  const rows: { kind: AccountKind; debits: string; credits: string }[] = await accounts
+    .join('ledger_entries as e', 'e.account_id', 'a.id')
+    .join('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .whereRaw(POSTED, [asOf ?? 'infinity'])
+    .groupBy('a.kind').orderBy('a.kind')
+    .select('a.kind', db.raw("sum(e.amount_cents) filter (where e.direction = 'debit') as debits"), db.raw("sum(e.amount_cents) filter (where e.direction = 'credit') as credits"));
+  return rows.map((row) => ({ kind: row.kind, debits: cents(row.debits), credits: cents(row.credits) }));
 }

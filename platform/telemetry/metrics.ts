@@ -138,3 +138,15 @@ export function afterCommit(db: Knex, count: () => void): void {
   if (!db.isTransaction) return count();
   (db as Knex.Transaction).executionPromise.then(count, () => undefined);
 }
+
+/**
+ * What reconciling the PSP accounts against their statements found, by PSP and kind
+ * (`missing_in_ledger`, `missing_at_psp`, `amount_differs`, `closing_balance_differs`): the
+ * `LedgerReconciliationMismatch` alert.
+ */
+export const ledgerReconciliationMismatches = new Counter({
+  name: 'receivables_ledger_reconciliation_mismatches_total',
+  help: 'Mismatches between a PSP statement and the ledger found by reconciliation, by PSP and kind.',
+  labelNames: ['psp', 'kind'] as const,
+  registers: [registry],
+});

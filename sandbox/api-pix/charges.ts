@@ -4,6 +4,7 @@ import { lateComponents } from '../../domain/collection/late-charges';
 import { Money } from '../../domain/money';
 import { addDays, businessDate } from '../../domain/pricing';
 import { PixProblem } from './problem';
+import { endToEndId } from '../end-to-end-id';
 
 /** API Pix 2.9.0 `CobVCompleta` (the fields this sandbox keeps). */
 export interface Cobv {
@@ -45,6 +46,16 @@ export interface ReceivedPix {
   devolucoes: Devolucao[];
 }
 
+/** A statement line (lançamento): a PIX received, or a refund of one. */
+export interface Lancamento {
+  tipo: 'CREDITO' | 'DEBITO';
+  natureza: 'PIX_RECEBIDO' | 'DEVOLUCAO';
+  endToEndId: string;
+  rtrId?: string;
+  valor: string;
+  horario: string;
+}
+
 export interface CollectionSnapshot {
   charges: Cobv[];
   received: ReceivedPix[];
@@ -55,16 +66,6 @@ export interface CollectionSnapshot {
 }
 
 export type NewCobv = Pick<Cobv, 'devedor' | 'valor' | 'chave' | 'solicitacaoPagador'> & { calendario: Pick<Cobv['calendario'], 'dataDeVencimento' | 'validadeAposVencimento'> };
-
-const ISPB = '99999008';
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** `E` + the payer bank's ISPB + yyyyMMddHHmm + 11 alphanumerics, as the SPI shapes them (32 characters). */
-function endToEndId(at: Date, prefix = 'E'): string {
-  const stamp = at.toISOString().replace(/\D/g, '').slice(0, 12);
-  const tail = [...randomBytes(11)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
-  return `${prefix}${ISPB}${stamp}${tail}`;
-}
 
 /**
  * The simulated collection PSP: charges with a due date (`cobv`), the PIX received against them,
@@ -161,6 +162,21 @@ export class CollectionBook {
     return [...this.received.values()]
       .filter((p) => recorded(p) >= inicio.getTime() && recorded(p) <= fim.getTime())
       .sort((a, b) => recorded(a) - recorded(b));
+  }
+
+  /**
+   * The account's statement (extrato): each PIX received at its `horario` and each refund at its
+   * settlement, in [inicio, fim), oldest first, and the balance at `fim` (the sandbox account
+   * starts empty and is never swept).
+   */
+  extrato(inicio: Date, fim: Date): { lancamentos: Lancamento[]; saldoFinal: string } {
+    const all: Lancamento[] = [...this.received.values()].flatMap((pix) => [
+      { tipo: 'CREDITO' as const, natureza: 'PIX_RECEBIDO' as const, endToEndId: pix.endToEndId, valor: pix.valor, horario: pix.horario },
+      ...pix.devolucoes.map((d) => ({ tipo: 'DEBITO' as const, natureza: 'DEVOLUCAO' as const, endToEndId: pix.endToEndId, rtrId: d.rtrId, valor: d.valor, horario: d.horario.liquidacao })),
+    ]).filter((line) => Date.parse(line.horario) < fim.getTime());
+    const saldo = Money.sum(all.map((line) => (line.tipo === 'CREDITO' ? Money.of(line.valor) : Money.ZERO.minus(Money.of(line.valor)))));
+    const lancamentos = all.filter((line) => Date.parse(line.horario) >= inicio.getTime()).sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario));
+    return { lancamentos, saldoFinal: saldo.toString() };
   }
 
   /** The same refund id answers the same refund; together they never return more than was received. */

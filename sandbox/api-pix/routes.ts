@@ -54,6 +54,13 @@ function txidOf(raw: string): string {
   return raw;
 }
 
+function pageOf(raw: unknown, fallback: number, field: string): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw invalidRequest('ConsultaInvalida', field, 'deve ser um inteiro não negativo');
+  return value;
+}
+
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -130,6 +137,24 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
     const url = book.webhookOf(req.params.chave);
     if (!url) throw new PixProblem('WebhookNaoEncontrado', 404, 'Webhook não encontrado', `nenhum webhook para a chave ${req.params.chave}`);
     res.json({ webhookUrl: url, chave: req.params.chave });
+  });
+  // Not an API Pix route (API Pix has none for balances): the account's statement, as PSPs' own
+  // statement APIs give it, paged like API Pix's lists.
+  api.get('/sandbox/extrato', (req, res) => {
+    const inicio = new Date(String(req.query.inicio ?? ''));
+    const fim = new Date(String(req.query.fim ?? ''));
+    if (Number.isNaN(inicio.getTime()) || Number.isNaN(fim.getTime())) throw invalidRequest('ConsultaInvalida', 'inicio', 'inicio e fim são obrigatórios (RFC 3339)');
+    const page = pageOf(req.query['paginacao.paginaAtual'], 0, 'paginacao.paginaAtual');
+    const size = Math.min(pageOf(req.query['paginacao.itensPorPagina'], 100, 'paginacao.itensPorPagina'), 1000) || 100;
+    const { lancamentos, saldoFinal } = book.extrato(inicio, fim);
+    res.json({
+      parametros: {
+        inicio: inicio.toISOString(), fim: fim.toISOString(),
+        paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(lancamentos.length / size), quantidadeTotalDeItens: lancamentos.length },
+      },
+      saldoFinal,
+      lancamentos: lancamentos.slice(page * size, (page + 1) * size),
+    });
   });
   // Not an API Pix route: the payer's bank pays, at `horario` (a test clock's time) or now.
   // `webhook` once (default), twice (a repeat) or lost (none sent).

@@ -3,6 +3,7 @@ import { Money } from '../../domain/money';
 import type { Background } from '../background';
 import { FaultBook, MAGIC } from '../magic';
 import { notFound, Refusal, Replays } from '../http';
+import { endToEndId } from '../end-to-end-id';
 
 export interface BankAccount {
   code: string;
@@ -33,6 +34,8 @@ export interface Payment extends NewPayment {
   rejectionReason: string | null;
   createdAt: string;
   settledAt: string | null;
+  /** The SPI's id of the transfer, given at settlement (absent in state files written before statements). */
+  endToEndId?: string | null;
   /** How many create requests carried this payment's key: retries are visible, payments are not doubled. */
   requestCount: number;
 }
@@ -92,6 +95,19 @@ export class PixLedger {
   }
 
   /**
+   * The account's statement: each payment settled in [from, to) as a line out (oldest first), and
+   * the balance at `to`. The sandbox account is never funded, so its balance is what it paid out,
+   * negative.
+   */
+  statement(from: Date, to: Date): { lines: Payment[]; closingBalance: Money } {
+    const settledBefore = (at: number) => [...this.payments.values()]
+      .filter((p) => p.status === 'SETTLED' && p.settledAt !== null && Date.parse(p.settledAt) < at && !Money.of(p.settledAmount ?? '0').isZero());
+    const lines = settledBefore(to.getTime()).filter((p) => Date.parse(p.settledAt!) >= from.getTime())
+      .sort((a, b) => Date.parse(a.settledAt!) - Date.parse(b.settledAt!));
+    return { lines, closingBalance: Money.ZERO.minus(Money.sum(settledBefore(to.getTime()).map((p) => Money.of(p.settledAmount!)))) };
+  }
+
+  /**
    * Test hook: the provider loses the payment (a restored backup), unsettled: every later read of
    * it answers 404 and a lookup by its idempotency key finds nothing.
    */
@@ -142,6 +158,7 @@ export class PixLedger {
     payment.settledAmount = rejected ? '0.00' : short ? Money.of(payment.amount).minus(Money.of('0.01')).toString() : payment.amount;
     payment.rejectionReason = rejected ? `recipient institution refused the transfer (sandbox magic value ${MAGIC.pixReject})` : null;
     payment.settledAt = new Date().toISOString();
+    payment.endToEndId = rejected ? null : endToEndId(new Date(payment.settledAt));
     this.onSettled(payment);
   }
 }

@@ -58,6 +58,25 @@ export function pixRoutes(ledger: PixLedger): Router {
     res.status(replayed ? 200 : 201).set('Idempotent-Replayed', String(replayed)).json({ payment: presentPayment(value) });
   });
 
+  // The account's statement: each payment settled in [from, to) as a line out, paged, and the balance at `to`.
+  router.get('/statement', (req, res) => {
+    const from = new Date(String(req.query.from ?? ''));
+    const to = new Date(String(req.query.to ?? ''));
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw new Refusal(400, 'invalid_request', 'from and to query parameters are required (RFC 3339)');
+    const page = Number(req.query.page ?? 0);
+    const size = Number(req.query.page_size ?? 100);
+    if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > 1000) throw new Refusal(400, 'invalid_request', 'page is a whole number from 0, page_size from 1 to 1000');
+    const { lines, closingBalance } = ledger.statement(from, to);
+    res.json({
+      from: from.toISOString(), to: to.toISOString(), page, page_size: size, total_pages: Math.ceil(lines.length / size),
+      closing_balance: closingBalance.toString(),
+      lines: lines.slice(page * size, (page + 1) * size).map((payment) => ({
+        end_to_end_id: payment.endToEndId ?? null, payment_id: payment.id, idempotency_key: payment.idempotencyKey, direction: 'debit',
+        amount: payment.settledAmount, settled_at: payment.settledAt,
+      })),
+    });
+  });
+
   router.get('/payments/:id', (req, res) => {
     res.json({ payment: presentPayment(ledger.find(req.params.id)) });
   });

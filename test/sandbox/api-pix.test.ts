@@ -155,4 +155,26 @@ describe('sandbox collection PSP speaks API Pix 2.9.0', () => {
     expect(anonymous.status).to.equal(401);
     expectValid('ProblemaDetalhado', anonymous.body);
   });
+
+  it('gives the account\'s statement: each PIX received in, each refund out, paged, with the balance at its end; only with a token', async () => {
+    const chave = `cobranca+${randomUUID()}@example.com`;
+    const id = txid();
+    await call('PUT', `/cobv/${id}`, cobv({ chave }));
+    const inicio = new Date();
+    const paid = await call('POST', `/sandbox/cobv/${id}/pagamentos`, { valor: '1600.00', webhook: 'lost' });
+    await call('PUT', `/pix/${paid.body.endToEndId}/devolucao/R9`, { valor: '100.00' });
+    const fim = new Date(Date.now() + 1);
+    const range = `inicio=${inicio.toISOString()}&fim=${fim.toISOString()}`;
+    const before = await call('GET', `/sandbox/extrato?inicio=${new Date(0).toISOString()}&fim=${inicio.toISOString()}`);
+    const statement = await call('GET', `/sandbox/extrato?${range}`);
+    expect(statement.status).to.equal(200);
+    expect(statement.body.lancamentos.map((l: Record<string, string>) => [l.tipo, l.natureza, l.endToEndId, l.valor])).to.deep.equal([
+      ['CREDITO', 'PIX_RECEBIDO', paid.body.endToEndId, '1600.00'], ['DEBITO', 'DEVOLUCAO', paid.body.endToEndId, '100.00'],
+    ]);
+    expect(Number(statement.body.saldoFinal) - Number(before.body.saldoFinal)).to.equal(1500);
+    const paged = await call('GET', `/sandbox/extrato?${range}&paginacao.paginaAtual=1&paginacao.itensPorPagina=1`);
+    expect(paged.body.parametros.paginacao).to.include({ paginaAtual: 1, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 });
+    expect(paged.body.lancamentos.map((l: Record<string, string>) => l.tipo)).to.deep.equal(['DEBITO']);
+    expect((await call('GET', `/sandbox/extrato?${range}`, undefined, null)).status).to.equal(401);
+  });
 });

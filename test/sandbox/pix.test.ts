@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { HttpPixProvider, PixPayment, PixRecipient, readSettlementCallback } from '../../providers/pix-client';
 import { PixError } from '../../providers/provider-errors';
+import { PayoutPspStatements } from '../../providers/psp-statements';
+import { Money } from '../../domain/money';
 import { startSandbox, RunningSandbox } from '../../sandbox/server';
 import { ApiClient } from '../support/http';
 import { sharedSandbox, sandboxCallbackSecrets } from '../support/stack';
@@ -107,5 +109,29 @@ describe('sandbox PIX provider through the adapter', () => {
       expect((await ownPix.getPayment(slow.paymentId)).status).to.equal('PENDING');
       expect(await settlementOf(slow)).to.deep.equal({ paymentId: slow.paymentId, idempotencyKey: slow.idempotencyKey, status: 'SETTLED', settledAmount: '20.00' });
     });
+  });
+
+  it('lists each payment it settled in its statement, known by our key with an end-to-end id, paged, and its balance falls by what it paid', async () => {
+    const from = new Date();
+    const paid = await pix.createPayment(unique('op-pix'), '20.00', recipient(), receiver.url);
+    const refused = await pix.createPayment(unique('op-pix'), '30.00', recipient(`pix-reject+${unique('t')}@example.com`), receiver.url);
+    const short = await pix.createPayment(unique('op-pix'), '50.00', recipient(`pix-short+${unique('t')}@example.com`), receiver.url);
+    for (const payment of [paid, refused, short]) await settlementOf(payment);
+    const to = new Date(Date.now() + 1);
+    const statements = new PayoutPspStatements((await sharedSandbox()).pixUrl, 5_000);
+    const { lines, closingBalance } = await statements.statement(from, to);
+    const mine = lines.filter((line) => [paid, refused, short].some((p) => p.idempotencyKey === line.reference));
+    expect(mine.map((line) => [line.reference, line.direction, line.amount.toString()])).to.deep.equal([
+      [paid.idempotencyKey, 'out', '20.00'], [short.idempotencyKey, 'out', '49.99'],
+    ]);
+    for (const line of mine) expect(line.endToEndId).to.match(/^E99999008\d{12}[A-Z0-9]{11}$/);
+    const opening = (await statements.statement(new Date(from.getTime() - 1), from)).closingBalance;
+    expect(opening.minus(Money.sum(lines.map((line) => line.amount))).toString()).to.equal(closingBalance.toString());
+
+    const firstPage = await sandbox.get(`/statement?from=${from.toISOString()}&to=${to.toISOString()}&page=0&page_size=1`);
+    expect(firstPage.status).to.equal(200);
+    expect(firstPage.body).to.include({ total_pages: lines.length, page_size: 1, closing_balance: closingBalance.toString() });
+    expect(firstPage.body.lines).to.have.length(1);
+    expect((await sandbox.get(`/statement?from=${from.toISOString()}`)).status).to.equal(400);
   });
 });

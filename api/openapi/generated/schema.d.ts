@@ -433,6 +433,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/backoffice/ledger/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backoffice: reconcile the PSP accounts for a business date now
+         * @description As the daily `ledger-reconciliation` schedule does for yesterday: reads each PSP's statement for the date (São Paulo), matches it with every originator's `psp_cash` line by line (end-to-end id or payout key, and amount) and by closing balance, stores the runs and their mismatches, sends `ledger.reconciliation_mismatch` to the originator of each line mismatch, and closes the date when it is over and every run is clean. `business_date` defaults to yesterday. Analyst or above. Audited (`ledger.reconcile`), in the runs' transaction. 503 `pix_unavailable` or `pix_collection_unavailable` when a PSP cannot be read (nothing stored).
+         */
+        post: operations["reconcileLedger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/ledger/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backoffice: reconciliation runs, newest first
+         * @description Paginated with `limit` and `offset`.
+         */
+        get: operations["listLedgerReconciliations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/ledger/reconciliations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backoffice: one reconciliation run with its mismatches
+         * @description 404 `ledger_reconciliation_not_found`.
+         */
+        get: operations["getLedgerReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/ledger/reconciliations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backoffice: accept a run's mismatches as explained, which may close its date
+         * @description Approver (`backoffice:decide`): the mismatches stay stored; the run counts as settled, and its date closes when it is over and every PSP's latest run is clean or accepted. Audited (`ledger.reconciliation_accept`). 409 `ledger_reconciliation_not_mismatched` when the run is clean or already accepted; 404 `ledger_reconciliation_not_found`.
+         */
+        post: operations["acceptLedgerReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backoffice/ledger/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backoffice: the trial balance of one originator's books, or of every originator's together
+         * @description As `GET /v1/ledger/trial-balance`, for staff: each account kind's posted debits and credits, of `originator_id`'s books or, without it, of all of them; the two totals are equal.
+         */
+        get: operations["getBackofficeTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/backoffice/operations/{id}": {
         parameters: {
             query?: never;
@@ -1803,6 +1903,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "ledger.reconciliation_mismatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconciling a PSP account against its statement found a line of your books the PSP lacks, a PSP line your books lack, or an amount that differs (docs/ledger.md)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_ledger_reconciliation_mismatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "operation.approval_requested": {
         parameters: {
             query?: never;
@@ -2689,7 +2809,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch";
             /**
              * Format: uuid
              * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
@@ -2779,6 +2899,73 @@ export interface components {
             operation_id: string | null;
             /** Format: uuid */
             title_id: string | null;
+        };
+        LedgerReconcileOutcome: {
+            business_date: components["schemas"]["Date"];
+            date_closed: boolean;
+            /** Format: int64 */
+            mismatch_count: number;
+            /** @description One per PSP account */
+            reconciliations: components["schemas"]["LedgerReconciliation"][];
+        };
+        /** @description One reconciliation of a PSP account for a business date: its statement against the `psp_cash` accounts of every originator's books. */
+        LedgerReconciliation: {
+            /** Format: date-time */
+            accepted_at: string | null;
+            accepted_by: string | null;
+            accepted_reason: string | null;
+            business_date: components["schemas"]["Date"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Whether the business date is closed (a later posting dated in it is booked in the open date) */
+            date_closed: boolean;
+            /** Format: uuid */
+            id: string;
+            /** @description Σ every originator's `psp_cash` of this PSP at the end of the date */
+            ledger_closing_balance: components["schemas"]["Money"];
+            /** Format: int64 */
+            ledger_lines: number;
+            /** Format: int64 */
+            mismatch_count: number;
+            /** @enum {string} */
+            psp: "payout" | "collection";
+            /** @description The PSP's balance at the end of the date */
+            psp_closing_balance: components["schemas"]["Money"];
+            /** Format: int64 */
+            psp_lines: number;
+            /** @description `schedule`, or the staff member (`user:<id>`) */
+            requested_by: string;
+            /**
+             * @description `clean`: nothing found; `mismatched`: see its mismatches; `accepted`: staff explained them
+             * @enum {string}
+             */
+            status: "clean" | "mismatched" | "accepted";
+        };
+        LedgerReconciliationDetail: {
+            mismatches: components["schemas"]["LedgerReconciliationMismatch"][];
+            reconciliation: components["schemas"]["LedgerReconciliation"];
+        };
+        LedgerReconciliationMismatch: {
+            /** @enum {string|null} */
+            direction: "in" | "out" | null;
+            end_to_end_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "missing_in_ledger" | "missing_at_psp" | "amount_differs" | "closing_balance_differs";
+            ledger_amount: components["schemas"]["Money"] | null;
+            /** Format: date-time */
+            occurred_at: string | null;
+            /**
+             * Format: uuid
+             * @description Whose books; null for a closing balance, or a PSP line nothing of ours knows
+             */
+            originator_id: string | null;
+            psp_amount: components["schemas"]["Money"] | null;
+            /** Format: uuid */
+            reconciliation_id: string;
+            /** @description The end-to-end id of a PIX received (or of the PIX a refund returns), or a payout's idempotency key */
+            reference: string | null;
         };
         /** @description A balanced set of entries. `pending` transfers are later `posted` or `voided`, never edited; a correction is a `reversal`. */
         LedgerTransaction: {
@@ -3619,9 +3806,9 @@ export interface components {
              */
             disabled_reason: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
             /**
              * Format: date-time
              * @description The first failed POST since the last success; null while the last one succeeded.
@@ -3667,7 +3854,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3731,7 +3918,7 @@ export interface components {
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. At most 50 entries. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
             /**
              * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
@@ -7169,6 +7356,730 @@ export interface operations {
             };
         };
     };
+    reconcileLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    business_date?: components["schemas"]["Date"];
+                };
+            };
+        };
+        responses: {
+            /** @description The runs */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerReconcileOutcome"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listLedgerReconciliations: {
+        parameters: {
+            query?: {
+                business_date?: components["schemas"]["Date"];
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip. Past the last item the page is empty; above 2147483647 the request is a 422. */
+                offset?: components["parameters"]["Offset"];
+                status?: "clean" | "mismatched" | "accepted";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of runs */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LedgerReconciliation"][];
+                        /** Format: int64 */
+                        limit?: number;
+                        /** Format: int64 */
+                        offset?: number;
+                        /** Format: int64 */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLedgerReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerReconciliationDetail"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptLedgerReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, accepted */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerReconciliationDetail"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBackofficeTrialBalance: {
+        parameters: {
+            query?: {
+                /** @description The balances at this moment (RFC 3339); now when absent. */
+                as_of?: string & unknown;
+                originator_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trial balance */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialBalance"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     backofficeGetOperation: {
         parameters: {
             query?: never;
@@ -10249,7 +11160,7 @@ export interface operations {
                 operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 445 characters). */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 476 characters). */
                 type?: string[];
             };
             header?: never;
@@ -18633,6 +19544,82 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "audit.checkpoint";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_ledger_reconciliation_mismatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** Format: date */
+                        business_date: string;
+                        /** @enum {string|null} */
+                        direction?: "in" | "out" | null;
+                        end_to_end_id?: string | null;
+                        /** @enum {string} */
+                        kind: "missing_in_ledger" | "missing_at_psp" | "amount_differs";
+                        ledger_amount?: components["schemas"]["Money"] | null;
+                        /** Format: uuid */
+                        mismatch_id: string;
+                        /** Format: date-time */
+                        occurred_at?: string | null;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** @enum {string} */
+                        psp: "payout" | "collection";
+                        psp_amount?: components["schemas"]["Money"] | null;
+                        /** Format: uuid */
+                        reconciliation_id: string;
+                        /** @description The end-to-end id of a PIX received or refunded, or the idempotency key of a payout */
+                        reference?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "ledger.reconciliation_mismatch";
                     /**
                      * Format: uuid
                      * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.

@@ -10,6 +10,7 @@ import { stuckView } from './stuck.js';
 import { usersView } from './users.js';
 import { webhooksView } from './webhooks.js';
 import { systemView } from './system.js';
+import { ledgerView } from './ledger.js';
 
 const nav = document.getElementById('nav');
 const languageButton = document.getElementById('language');
@@ -44,6 +45,7 @@ function route() {
   if (path === '/stuck') return stuckView();
   if (path === '/webhooks') return webhooksView(params);
   if (path === '/system') return systemView();
+  if (path === '/ledger') return ledgerView(params);
   if (path === '/users') return usersView();
   if (path === '/audit') return auditView(params);
   return queueView(params);

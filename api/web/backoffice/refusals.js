@@ -37,6 +37,9 @@ const WORDS = {
   mail_unavailable: 'The invitation e-mail could not be sent; nothing was kept. Try again.',
   enrolment_token_invalid: 'This enrolment token is unknown, used already or older than 72 hours: ask an admin for a new invitation.',
   password_too_weak: 'The password is too short: use at least 12 characters.',
+  ledger_reconciliation_not_mismatched: 'This reconciliation has nothing left to accept: it found nothing, or was accepted already.',
+  pix_unavailable: 'The payout PSP could not be read; nothing was stored. Try again.',
+  pix_collection_unavailable: 'The collection PSP could not be read; nothing was stored. Try again.',
 };
 
 export function inWords(refusal) {
