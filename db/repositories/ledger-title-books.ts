@@ -2,6 +2,7 @@ import { Money } from '../../domain/money';
 import { accountKey, BANK_CASH, pspCash } from '../../domain/ledger/chart';
 import { CollectedTitle, overdueRecourse, payerPayment, refund, refundKey, SUSPENSE } from '../../domain/ledger/collection-postings';
 import { refundIdOf } from '../../domain/collection/txid';
+import { manualPayable, PayableRef } from '../../domain/ledger/payable-postings';
 import { LedgerBalancesRepository } from './ledger-balances';
 import { LedgerPostingsRepository } from './ledger-postings';
 import { ReceiptBooks } from './ledger-receipt-books';
@@ -43,6 +44,11 @@ export class TitleBooks extends TenantScopedRepository {
   /** The PSP took the refund of a PIX's excess. */
   async refunded(endToEndId: string, at: Date): Promise<void> {
     await this.postings.resolve(refundKey(refundIdOf(endToEndId)), 'posted', at);
+  }
+
+  /** Repurchased by the payable opened by hand: the open balance moves to it, the unearned rest is recognised, any excess is a charge. */
+  async repurchased(title: CollectedTitle, payable: PayableRef, amount: Money, open: Money, at: Date): Promise<void> {
+    await this.postings.post(manualPayable({ payable, amount, repurchased: { ...title, open, unearnedLeft: await this.unearnedOf(title) } }, at));
   }
 
   /** Overdue with recourse: the open balance moves to the assignor's payable; the unearned rest is recognised. */

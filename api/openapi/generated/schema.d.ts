@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * Record a debt of an assignor by hand
-         * @description Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). 422: validation_error (also `reason` missing without `origin_title_id`), assignor_not_found, origin_title_not_found.
+         * @description Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). A payable naming an `origin_title_id` its payer still owes (WAITING_PAYMENT or PARTIALLY_PAID, its operation PAID) repurchases that title: the title turns OVERDUE (event title.overdue naming the payable) and takes no payer payment from then on (409 title_balance_locked); `amount_brl` beyond its outstanding balance is a charge. Naming any other title records a charge. 422: validation_error (also `reason` missing without `origin_title_id`), assignor_not_found, origin_title_not_found, repurchase_below_open_balance (`amount_brl` less than the named open title's outstanding balance; with `outstanding_balance`).
          */
         post: operations["createAssignorPayable"];
         delete?: never;
@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Backoffice: record a payer's payment of a title (any originator)
-         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
+         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable, by recourse or a repurchase), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["recordPayerPayment"];
         delete?: never;
@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: simulate the payer paying a title
-         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
+         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable, by recourse or a repurchase), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["simulatePayerPayment"];
         delete?: never;
