@@ -912,7 +912,7 @@ export interface paths {
         put?: never;
         /**
          * Collection PSP webhook (API Pix): PIX received against titles' charges
-         * @description For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is applied to its title exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.
+         * @description For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is stored and applied to its title exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. A PIX without a txid of ours, sent to an originator's collection key, is held in that originator's suspense (ledger `unidentified_receipts`). Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.
          */
         post: operations["pixCollectionCallback"];
         delete?: never;
