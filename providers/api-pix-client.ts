@@ -39,10 +39,15 @@ export interface Charge {
   brCode: string;
 }
 
-/** A PIX received against a charge, its amount split as the PSP reports it. */
+/** A PIX received, against a charge (its txid) or not, its amount split as the PSP reports it. */
 export interface ReceivedPix {
   endToEndId: string;
-  txid: string;
+  /** The charge it paid; null for a PIX sent to the key without one. */
+  txid: string | null;
+  /** The receiving key (API Pix `chave`): whose PIX it is when no charge says so. */
+  pixKey: string | null;
+  /** What the payer wrote with it (API Pix `infoPagador`). */
+  payerInfo: string | null;
   amount: string;
   /** Fine and interest included in `amount` (zero when paid by the due date). */
   fine: string;
@@ -64,13 +69,14 @@ function readCharge(reply: Reader): Charge {
 export function readPix(reply: Reader): ReceivedPix {
   const parts = reply.at('componentesValor');
   return {
-    endToEndId: reply.at('endToEndId').text(), txid: reply.at('txid').text(), amount: reply.at('valor').money(),
+    endToEndId: reply.at('endToEndId').text(), txid: reply.at('txid').textOrNull(), pixKey: reply.at('chave').textOrNull(),
+    payerInfo: reply.at('infoPagador').textOrNull(), amount: reply.at('valor').money(),
     fine: parts.at('multa').at('valor').moneyOrNull() ?? '0.00', interest: parts.at('juros').at('valor').moneyOrNull() ?? '0.00',
     paidAt: reply.at('horario').text(),
   };
 }
 
-/** The webhook's `{pix: [...]}`; entries we cannot read (a `pix` without `txid`: not a charge's) are left out. */
+/** The webhook's `{pix: [...]}`, with or without a charge's txid; entries we cannot read are left out. */
 export function readPixNotification(body: unknown): ReceivedPix[] {
   try {
     return new Reader(body, 'webhook').at('pix').list().flatMap((item) => {
@@ -136,7 +142,7 @@ export class ApiPixClient {
 
   receivedBetween(from: Date, to: Date): Promise<ReceivedPix[]> {
     const path = `/pix?inicio=${encodeURIComponent(from.toISOString())}&fim=${encodeURIComponent(to.toISOString())}`;
-    return this.call({ method: 'GET', path }, (r) => r.at('pix').list().filter((item) => item.at('txid').textOrNull() !== null).map(readPix));
+    return this.call({ method: 'GET', path }, (r) => r.at('pix').list().map(readPix));
   }
 
   /**

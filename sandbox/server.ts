@@ -161,7 +161,7 @@ export async function startSandbox(options: Partial<SandboxConfig> & Pick<Sandbo
       const secret = config.collection.webhookSecret;
       // API Pix notifies `<registered url>/pix`.
       if (secret) background.notify(`${webhookUrl.replace(/\/+$/, '')}/pix`, { pix }, secret, { end_to_end_id: pix[0].endToEndId });
-      else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { txid: pix[0].txid });
+      else logger.warn('collection webhook not sent: PIX_COLLECTION_CALLBACK_SECRET is not set', { end_to_end_id: pix[0].endToEndId });
     },
   }));
   app.use('/mail', mailRoutes(mail));

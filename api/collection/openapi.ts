@@ -37,8 +37,9 @@ export const collectionPaths = {
   '/v1/internal/pix-collection/pix': {
     post: {
       operationId: 'pixCollectionCallback', tags: ['internal'], summary: 'Collection PSP webhook (API Pix): PIX received against titles\' charges', security: COLLECTION_SIGNED, 'x-rate-limit': 'callback',
-      description: 'For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is applied to its title '
-        + `exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. ${SIGNED}`,
+      description: 'For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is stored and applied to its title '
+        + 'exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. A PIX without a txid of ours, sent to an '
+        + `originator's collection key, is held in that originator's suspense (ledger \`unidentified_receipts\`). ${SIGNED}`,
       requestBody: jsonBody({ type: 'object', additionalProperties: true, properties: { pix: { type: 'array', maxItems: 1_000, items: { type: 'object', additionalProperties: true } } } }),
       responses: { 200: json('Applied (or already applied)', { type: 'object', properties: { accepted: { type: 'boolean' } } }), ...errors(401, 422, 429, 503) },
     },

@@ -15,6 +15,7 @@ import type { TitleStatus } from '../../domain/title-rules';
 import type { TemporalHandle } from '../temporal/client';
 import type { AuditedRequest } from '../../domain/audit-chain';
 import { recordPayerPayment } from '../titles/payer-payments';
+import { holdForRetry, holdUnmatched, recordReceipt, refundWhole } from './receipts';
 
 export type FoundBy = 'webhook' | 'sweep';
 
@@ -51,13 +52,19 @@ const codeOf = (err: unknown) => (err instanceof AppError ? errorCode(err) : nul
  * Applies one PIX the PSP received against a title's charge, exactly once whoever reports it
  * (webhook, repeat, sweep): the payment is keyed by its endToEndId through the title's workflow
  * (external_id), the refund by an id derived from it, and the charge revision carries the balance
- * left, so running this again for the same PIX changes nothing. Null: the txid is not one of ours.
+ * left, so running this again for the same PIX changes nothing. Every PIX is stored first; one that
+ * matches no charge of ours (null) waits in suspense when an originator's key received it.
  * `audit`, when staff asked for it, is written with the payment.
  */
 export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, foundBy: FoundBy, audit?: AuditedRequest): Promise<ReconciledPix | null> {
   const charges = new PixChargesRepository(ctx.db);
-  const charge = await charges.byTxid(pix.txid);
-  if (!charge) return null;
+  const charge = pix.txid === null ? undefined : await charges.byTxid(pix.txid);
+  if (!charge) {
+    await holdUnmatched(ctx.db, pix);
+    return null;
+  }
+  await recordReceipt(ctx.db, charge.originatorId, pix, charge.titleId);
+  let refundsWhole = false;
   const payments = new TitlePaymentsRepository(ctx.db, charge.originatorId);
   const titles = new OperationsRepository(ctx.db, charge.originatorId);
   let outcome: Omit<ReconciledPix, 'endToEndId' | 'txid' | 'titleId' | 'receivedBrl'> | null = null;
@@ -78,6 +85,7 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     const split = splitReceivedPix(pix, { status: title.status as TitleStatus, outstandingBalance: title.outstandingBalance });
     if (Money.of(split.appliedBrl).isZero()) {
       outcome = { ...split, titleStatus: title.status, newlyApplied: false };
+      refundsWhole = true;
       break;
     }
     try {
@@ -88,26 +96,29 @@ export async function reconcilePix(ctx: CollectionContext, pix: ReceivedPix, fou
     } catch (err) {
       const code = codeOf(err);
       const retryable = code === BALANCE_MOVED || (code !== null && TITLE_CLOSED.has(code));
-      if (!retryable || attempt >= ATTEMPTS) throw leftForRetry(ctx.logger, err, code, charge.titleId, pix.endToEndId);
+      if (!retryable || attempt >= ATTEMPTS) throw await leftForRetry(ctx, err, code, charge, pix.endToEndId);
     }
   }
+  if (refundsWhole) await refundWhole(ctx.db, charge.originatorId, charge.titleId, pix.endToEndId, new Date());
   await settleWithPsp(ctx, charge.txid, pix, outcome);
   if (outcome.newlyApplied) {
     pixCollectionPayments.inc({ found_by: foundBy });
     if (outcome.titleStatus === 'PAID') pixCharges.inc({ outcome: 'paid' });
   }
-  return { endToEndId: pix.endToEndId, txid: pix.txid, titleId: charge.titleId, receivedBrl: pix.amount, ...outcome };
+  return { endToEndId: pix.endToEndId, txid: charge.txid, titleId: charge.titleId, receivedBrl: pix.amount, ...outcome };
 }
 
 /**
  * A refusal of the title's payment that reconciliation has no rule for, or one that kept coming
  * back, leaves the PIX unapplied for the PSP's retry or the next sweep: a 503, as the webhook and
  * the sweeps document, never the payment routes' own 409s, which they do not (a PSP retries any
- * failure alike). The refusal is logged: a permanent one would otherwise only show as 503s.
+ * failure alike). The refusal is logged: a permanent one would otherwise only show as 503s. Until
+ * it is applied the PIX waits in the books' suspense.
  */
-function leftForRetry(logger: Logger, err: unknown, code: string | null, titleId: string, endToEndId: string): unknown {
+async function leftForRetry(ctx: CollectionContext, err: unknown, code: string | null, charge: { originatorId: string; titleId: string }, endToEndId: string): Promise<unknown> {
   if (!(err instanceof AppError) || err.status !== 409) return err;
-  logger.warn('PIX left for a retry: its title refused the payment', { title_id: titleId, end_to_end_id: endToEndId, code });
+  ctx.logger.warn('PIX left for a retry: its title refused the payment', { title_id: charge.titleId, end_to_end_id: endToEndId, code });
+  await holdForRetry(ctx.db, charge.originatorId, endToEndId);
   return new Unavailable('title_payment_unavailable');
 }
 

@@ -65,8 +65,11 @@ export const payablePaths = {
   '/v1/assignor-payables': {
     post: {
       operationId: 'createAssignorPayable', tags: ['assignor-payables'], summary: 'Record a debt of an assignor by hand',
-      description: 'Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). 422: validation_error (also `reason` missing without '
-        + '`origin_title_id`), assignor_not_found, origin_title_not_found.',
+      description: 'Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). A payable naming an `origin_title_id` its payer '
+        + 'still owes (WAITING_PAYMENT or PARTIALLY_PAID, its operation PAID) repurchases that title: the title turns OVERDUE (event title.overdue naming the '
+        + 'payable) and takes no payer payment from then on (409 title_balance_locked); `amount_brl` beyond its outstanding balance is a charge. Naming any '
+        + 'other title records a charge. 422: validation_error (also `reason` missing without `origin_title_id`), assignor_not_found, origin_title_not_found, '
+        + 'repurchase_below_open_balance (`amount_brl` less than the named open title\'s outstanding balance; with `outstanding_balance`).',
       security: clientScopes('payable:write'),
       parameters: [idempotencyKey(false)],
       requestBody: jsonBody(checkedByHandler({

@@ -8,6 +8,8 @@ import { PayablesLedger, PaymentSource } from '../../db/repositories/payables-le
 import { PayableBooks } from '../../db/repositories/ledger-payable-books';
 import { createOnceIfIdentified, positiveAmount } from './inputs';
 import { presentPayablePayment } from './presenter';
+import { repurchase, titleToRepurchase } from './repurchase';
+import type { TitleRecord } from '../../db/repositories/tracked-titles';
 
 export interface NewPayableBody {
   assignor_id: string;
@@ -32,22 +34,28 @@ export async function requireAssignor(db: Knex, originatorId: string, assignorId
   return assignor;
 }
 
-/** A payable opened by hand: an origin title of the same assignor, or a reason, or both; booked as a charge to the assignor. */
+/**
+ * A payable opened by hand: an origin title of the same assignor, or a reason, or both. Naming a
+ * title its payer still owes (its operation PAID) repurchases it; otherwise it is a charge to the assignor.
+ */
 export async function createPayable(db: Knex, originatorId: string, body: NewPayableBody): Promise<PayableRow> {
   const amount = positiveAmount(body.amount_brl, 'amount_brl');
   if (!body.origin_title_id && !body.reason) throw ValidationFailed.field(['body', 'reason'], 'reason is required when origin_title_id is absent', 'missing');
   const assignor = await requireAssignor(db, originatorId, body.assignor_id);
+  let repurchased: TitleRecord | null = null;
   if (body.origin_title_id) {
     const operations = new OperationsRepository(db, originatorId);
     const title = await operations.titleById(body.origin_title_id);
     if (!title || (await operations.byId(title.operationId))!.assignorId !== assignor.id) {
       throw new RuleViolation({ code: 'origin_title_not_found', message: `No title ${body.origin_title_id} of this assignor`, origin_title_id: body.origin_title_id });
     }
+    repurchased = await titleToRepurchase(db, originatorId, title, amount);
   }
   const payable = await new PayablesRepository(db, originatorId).open({
     assignorId: assignor.id, origin: 'MANUAL', originTitleId: body.origin_title_id ?? null, reason: body.reason ?? null, amount, dueDate: body.due_date,
   });
-  await new PayableBooks(db, originatorId).openedByHand(payable, payable.createdAt);
+  if (repurchased) await repurchase(db, repurchased, payable, payable.createdAt);
+  else await new PayableBooks(db, originatorId).openedByHand(payable, payable.createdAt);
   return payable;
 }
 

@@ -16,7 +16,7 @@ const staffBody = jsonBody({ ...paymentSchema, additionalProperties: false });
 
 const rules = 'Applied by the title\'s workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): '
   + 'a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked '
-  + '(OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). '
+  + '(OVERDUE: the balance moved to an assignor payable, by recourse or a repurchase), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). '
   + '422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. '
   + '503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. '
   + '503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.';

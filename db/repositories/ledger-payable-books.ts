@@ -15,7 +15,7 @@ const refOf = (payable: PayableRow) => ({ payableId: payable.id, assignorId: pay
 export class PayableBooks extends TenantScopedRepository {
   private readonly postings = new LedgerPostingsRepository(this.db, this.originatorId);
 
-  /** A payable opened by hand is a charge to the assignor. */
+  /** A payable opened by hand that repurchases no title is a charge to the assignor (TitleBooks books a repurchase). */
   async openedByHand(payable: PayableRow, at: Date): Promise<void> {
     await this.postings.post(manualPayable({ payable: refOf(payable), amount: Money.of(payable.amount) }, at));
   }

@@ -19,11 +19,15 @@ const recognition = (title: CollectedTitle, unearnedLeft: Money): [Leg, Leg] => 
   { account: { kind: 'discount_income' }, amount: unearnedLeft, ...on(title) },
 ];
 
+/** Suspense, where a received PIX waits until it is applied or refunded. */
+export const SUSPENSE = { kind: 'unidentified_receipts' } as const;
+
 /** One payment by a title's payer: what arrived, and how it was applied (received = applied + late charges + excess). */
 export interface PayerPayment {
   paymentId: string;
   title: CollectedTitle;
-  cash: CashAccount;
+  /** Where the money is: the cash it arrived in, or suspense when the PIX had been held there (it leaves suspense now). */
+  cash: CashAccount | typeof SUSPENSE;
   received: Money;
   applied: Money;
   lateCharges: Money;
@@ -63,18 +67,21 @@ export function unidentifiedReceipt(receipt: { receiptId: string; amount: Money;
   return transaction(
     { kind: 'unidentified_receipt', idempotencyKey: `unidentified_receipt:${receipt.receiptId}`, status: 'posted', effectiveAt, references: { pixEndToEndId: receipt.endToEndId } },
     [{ account: pspCash('collection'), amount: receipt.amount, ...none }],
-    [{ account: { kind: 'unidentified_receipts' }, amount: receipt.amount, ...none }],
+    [{ account: SUSPENSE, amount: receipt.amount, ...none }],
   );
 }
 
 export const refundKey = (refundId: string) => `refund:${refundId}`;
 
-/** An excess returned to the payer by PIX: pending until the PSP settles it. */
-export function refund(refunded: { refundId: string; title: CollectedTitle; amount: Money; endToEndId?: string }, effectiveAt: Date): TransactionSpec {
+/**
+ * Money returned to the payer by PIX, pending until the PSP settles it: an excess (or a whole PIX)
+ * booked as an overpayment, or a whole PIX that was waiting in suspense.
+ */
+export function refund(refunded: { refundId: string; title: CollectedTitle; amount: Money; endToEndId?: string; fromSuspense?: boolean }, effectiveAt: Date): TransactionSpec {
   const { title } = refunded;
   return transaction(
     { kind: 'refund', idempotencyKey: refundKey(refunded.refundId), status: 'pending', effectiveAt, references: { ...on(title), assignorId: title.assignorId, pixEndToEndId: refunded.endToEndId } },
-    [{ account: { kind: 'payer_overpayment' }, amount: refunded.amount, ...on(title) }],
+    [{ account: refunded.fromSuspense ? SUSPENSE : { kind: 'payer_overpayment' }, amount: refunded.amount, ...on(title) }],
     [{ account: pspCash('collection'), amount: refunded.amount, ...on(title) }],
   );
 }

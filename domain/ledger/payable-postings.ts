@@ -39,19 +39,36 @@ export function discountCredit(credited: { lineId: string; creditId: string; pay
   );
 }
 
+/** A title a manual payable repurchases: what its payer still owed, and the discount it had not yet earned. */
+export interface Repurchased {
+  titleId: string;
+  operationId: string;
+  open: Money;
+  unearnedLeft: Money;
+}
+
 /**
- * A payable opened by hand: a charge to the assignor, or the repurchase of a named title, whose
- * receivable it then holds (the title cannot also be paid by its payer).
+ * A payable opened by hand: a charge to the assignor, or the repurchase of a named open title.
+ * A repurchase takes the title's open balance off its receivable (the payable holds it now; the
+ * title takes no payer payment any more), charges what the payable asks beyond it, and
+ * recognises the discount not yet earned, as a title closing does.
  */
-export function manualPayable(opened: { payable: PayableRef; amount: Money; repurchased?: { titleId: string; operationId: string } }, effectiveAt: Date): TransactionSpec {
+export function manualPayable(opened: { payable: PayableRef; amount: Money; repurchased?: Repurchased }, effectiveAt: Date): TransactionSpec {
+  const head = { kind: 'manual_payable' as const, idempotencyKey: `manual_payable:${opened.payable.payableId}`, status: 'posted' as const, effectiveAt };
   const title = opened.repurchased;
-  const on = title ? { operationId: title.operationId, titleId: title.titleId } : none;
-  const credit = title
-    ? { account: { kind: 'title_receivable' as const, ...title, assignorId: opened.payable.assignorId }, amount: opened.amount, ...on }
-    : { account: { kind: 'assignor_charges_income' as const }, amount: opened.amount, ...on };
+  if (!title) {
+    return transaction({ ...head, references: refs(opened.payable) },
+      [{ account: payableAccount(opened.payable), amount: opened.amount, ...none }], [{ account: { kind: 'assignor_charges_income' }, amount: opened.amount, ...none }]);
+  }
+  const on = { operationId: title.operationId, titleId: title.titleId };
+  const accounts = { ...on, assignorId: opened.payable.assignorId };
   return transaction(
-    { kind: 'manual_payable', idempotencyKey: `manual_payable:${opened.payable.payableId}`, status: 'posted', effectiveAt, references: { ...refs(opened.payable), ...(title ?? {}) } },
-    [{ account: payableAccount(opened.payable), amount: opened.amount, ...on }],
-    [credit],
+    { ...head, references: { ...refs(opened.payable), ...on } },
+    [{ account: payableAccount(opened.payable), amount: opened.amount, ...on }, { account: { kind: 'unearned_discount', ...accounts }, amount: title.unearnedLeft, ...on }],
+    [
+      { account: { kind: 'title_receivable', ...accounts }, amount: title.open, ...on },
+      { account: { kind: 'assignor_charges_income' }, amount: opened.amount.minus(title.open), ...on },
+      { account: { kind: 'discount_income' }, amount: title.unearnedLeft, ...on },
+    ],
   );
 }

@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * Record a debt of an assignor by hand
-         * @description Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). 422: validation_error (also `reason` missing without `origin_title_id`), assignor_not_found, origin_title_not_found.
+         * @description Payables are also opened by the service when a title turns OVERDUE (origin TITLE_OVERDUE). A payable naming an `origin_title_id` its payer still owes (WAITING_PAYMENT or PARTIALLY_PAID, its operation PAID) repurchases that title: the title turns OVERDUE (event title.overdue naming the payable) and takes no payer payment from then on (409 title_balance_locked); `amount_brl` beyond its outstanding balance is a charge. Naming any other title records a charge. 422: validation_error (also `reason` missing without `origin_title_id`), assignor_not_found, origin_title_not_found, repurchase_below_open_balance (`amount_brl` less than the named open title's outstanding balance; with `outstanding_balance`).
          */
         post: operations["createAssignorPayable"];
         delete?: never;
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Backoffice: record a payer's payment of a title (any originator)
-         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
+         * @description Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable, by recourse or a repurchase), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["recordPayerPayment"];
         delete?: never;
@@ -1012,7 +1012,7 @@ export interface paths {
         put?: never;
         /**
          * Collection PSP webhook (API Pix): PIX received against titles' charges
-         * @description For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is applied to its title exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.
+         * @description For the collection PSP only: API Pix posts `{pix: [...]}` to the registered webhook URL plus `/pix`. Each PIX is stored and applied to its title exactly once (external_id = endToEndId); a repeat, or one the sweep applied first, changes nothing. A PIX without a txid of ours, sent to an originator's collection key, is held in that originator's suspense (ledger `unidentified_receipts`). Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.
          */
         post: operations["pixCollectionCallback"];
         delete?: never;
@@ -1452,7 +1452,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: simulate the payer paying a title
-         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
+         * @description Outside production only (404 not_found there). Applied by the title's workflow: WAITING_PAYMENT → PARTIALLY_PAID → PAID (event title.paid once). Deduplicated by (title, external_id): a retry returns the original record with idempotent_replay true; another body is 409 external_id_reused_with_different_body. 409: title_balance_locked (OVERDUE: the balance moved to an assignor payable, by recourse or a repurchase), title_already_paid, title_cancelled, title_not_payable_yet (operation not PAID yet). 422 payment_exceeds_outstanding_balance. 503 title_payment_unavailable: nothing applied, retry with the same external_id. 503 workflow_unavailable: the workflow did not answer in time; a retry with the same external_id applies the payment at most once. 503 database_lock_timeout: another request held a row this one needs (the same external_id in flight) for longer than it could wait; retry.
          */
         post: operations["simulatePayerPayment"];
         delete?: never;

@@ -35,14 +35,15 @@ export interface Devolucao {
   status: 'DEVOLVIDO';
 }
 
-/** API Pix `Pix`: one PIX received against a charge. */
+/** API Pix `Pix`: one PIX received, against a charge (its txid) or straight to the key. */
 export interface ReceivedPix {
   endToEndId: string;
-  txid: string;
+  txid?: string;
   valor: string;
   componentesValor: { original: { valor: string }; multa?: { valor: string }; juros?: { valor: string } };
   chave: string;
   horario: string;
+  infoPagador?: string;
   devolucoes: Devolucao[];
 }
 
@@ -143,6 +144,17 @@ export class CollectionBook {
     this.received.set(pix.endToEndId, pix);
     this.recordedAt.set(pix.endToEndId, recordedAt.getTime());
     if (!due.gt(paid)) charge.status = 'CONCLUIDA';
+    return pix;
+  }
+
+  /** A payer sends a PIX straight to the key (a sandbox extra), with no charge: nothing here says what it pays. */
+  receive(chave: string, valor: string, infoPagador: string | null, paidAt: Date, recordedAt: Date): ReceivedPix {
+    const pix: ReceivedPix = {
+      endToEndId: endToEndId(paidAt), valor, componentesValor: { original: { valor } }, chave, horario: paidAt.toISOString(), devolucoes: [],
+      ...(infoPagador === null ? {} : { infoPagador }),
+    };
+    this.received.set(pix.endToEndId, pix);
+    this.recordedAt.set(pix.endToEndId, recordedAt.getTime());
     return pix;
   }
 

@@ -164,11 +164,21 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
     const webhook = body.webhook === undefined ? 'once' : oneOf(body, 'webhook', ['once', 'twice', 'lost'] as const);
     const now = options.now();
     const horario = body.horario === undefined || body.horario === null ? now : new Date(text(body, 'horario', '', RFC3339));
-    const pix = book.pay(txidOf(req.params.txid), valor, horario, now);
+    notifyReceived(book.pay(txidOf(req.params.txid), valor, horario, now), webhook, res);
+  });
+  // Not an API Pix route either: a payer sends a PIX straight to the key, paying no charge.
+  api.post('/sandbox/pix', (req, res) => {
+    const body = asBody(req.body ?? {});
+    const webhook = body.webhook === undefined ? 'once' : oneOf(body, 'webhook', ['once', 'twice', 'lost'] as const);
+    const infoPagador = body.infoPagador === undefined ? null : text(body, 'infoPagador', '');
+    const now = options.now();
+    notifyReceived(book.receive(text(body, 'chave', ''), text(body, 'valor', '', VALOR), infoPagador, now, now), webhook, res);
+  });
+  function notifyReceived(pix: ReceivedPix, webhook: 'once' | 'twice' | 'lost', res: express.Response): void {
     const url = book.webhookOf(pix.chave);
     if (url && webhook !== 'lost') for (let sent = 0; sent < (webhook === 'twice' ? 2 : 1); sent += 1) options.notify(url, [pix]);
     res.status(201).json(pix);
-  });
+  }
   router.use('/v2', api);
 
   router.use((_req, _res, next) => next(new Refusal(404, 'not_found', 'rota não encontrada')));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { LedgerAccrualsRepository } from '../../db/repositories/ledger-accruals';
+import { Money } from '../../domain/money';
 import { ledgerAccrualScheduleId } from '../../domain/workflow-ids';
 import { testConfig, testDb } from '../support/stack';
 import { createDirect, directBody, operationsStack } from '../support/operations';
@@ -14,15 +15,17 @@ const DAY_MS = 86_400_000;
  * OPERATIONS_POLICY buys the default receivable, R$ 10,000.00 due in 30 days, for R$ 9,750.00.
  * Its effective-interest schedule, worked out apart from this code from 9,750 · ((10,000 / 9,750)^(t/30) − 1)
  * rounded half-up to cents: 8.23 by day 1, 16.47 by day 2, 82.63 by day 10, 241.56 by day 29, 250.00 on day 30.
+ * Straight-line, 250 · t / 30: 8.33 by day 1, 16.67 by day 2, 83.33 by day 10, 241.67 by day 29, 250.00 on day 30.
  */
 describe('the daily accrual of discount income', () => {
   const stack = operationsStack();
   let titleId: string;
   let paidOutAt: Date;
   const accrue = (day: number) => new LedgerAccrualsRepository(testDb()).postDue(new Date(paidOutAt.getTime() + day * DAY_MS));
-  const earned = async () => {
+  /** What the originator earned in all, and what `title` has not earned yet. */
+  const earned = async (title = titleId) => {
     const books = await postedBalances(stack.originatorId);
-    return { income: books.discount_income ?? '0.00', unearned: books[`unearned_discount:${titleId}`] };
+    return { income: books.discount_income ?? '0.00', unearned: books[`unearned_discount:${title}`] };
   };
 
   /** A title of a new operation, PAID, and when its price was paid out. */
@@ -68,5 +71,17 @@ describe('the daily accrual of discount income', () => {
     const described = await (await temporal()).schedule.getHandle(ledgerAccrualScheduleId(testConfig().temporal.taskQueue)).describe();
     expect(described.spec.intervals?.[0]).to.include({ every: DAY_MS });
     expect(described.action).to.include({ workflowType: 'ledgerAccrual' });
+  });
+
+  it('earns straight-line when the originator chose it, on the hand-computed schedule', async () => {
+    await testDb()('originators').where({ id: stack.originatorId }).update({ ledger_accrual_method: 'straight_line' });
+    const { titleId: straight, paidOutAt: start } = await paidTitle();
+    const { income: before } = await earned(straight);
+    const schedule: [number, string, string][] = [[1, '8.33', '241.67'], [2, '16.67', '233.33'], [10, '83.33', '166.67'], [29, '241.67', '8.33'], [30, '250.00', '0.00']];
+    for (const [day, income, unearned] of schedule) {
+      await new LedgerAccrualsRepository(testDb()).postDue(new Date(start.getTime() + day * DAY_MS));
+      const now = await earned(straight);
+      expect({ income: Money.of(now.income).minus(Money.of(before)).toString(), unearned: now.unearned }, `day ${day}`).to.deep.equal({ income, unearned });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { Money } from '../../domain/money';
 import type { OperationState } from '../../workflows/operation/messages';
 import type { OperationUnderTest, SentUpdate } from './operation-under-test';
+import type { OperationWorld } from './world';
 
 const TERMINAL = ['SETTLED', 'DENIED', 'CANCELLED'];
 const describeUpdate = (u: SentUpdate) => `${u.id} ${JSON.stringify(u.arg)}`;
@@ -24,7 +25,7 @@ export async function brokenAtRest(under: OperationUnderTest, state: OperationSt
   for (const u of under.updates) {
     if (u.answer && !u.answer.ok && u.answer.code.startsWith('error: ')) broken.push(`${describeUpdate(u)} failed with no contract code: ${u.answer.code}`);
   }
-  broken.push(...refusedButApplied(under), ...answeredButNotApplied(under), ...paymentLedger(under, state));
+  broken.push(...refusedButApplied(under), ...answeredButNotApplied(under), ...paymentLedger(under, state), ...booksAtRest(world));
   if (world.settledPayments().length > 1) broken.push(`${world.settledPayments().length} PIX payments settled for one operation`);
   return broken;
 }
@@ -88,4 +89,43 @@ function paymentLedger(under: OperationUnderTest, state: OperationState): string
 
 export function sentPayment(u: SentUpdate): { titleId: string; payment: { externalId: string; paidAmountBrl: string } } {
   return u.arg as { titleId: string; payment: { externalId: string; paidAmountBrl: string } };
+}
+
+/**
+ * The operation's books (issue #48): every transaction balances; each bought title's receivable is
+ * its open balance while open and zero once closed (overdue with recourse: its payable holds the
+ * open balance); its discount is unearned while open, since the model runs no daily accrual (the
+ * schedule itself is test/api/ledger-accrual.test.ts's), and all earned once closed; the price is
+ * owed to the assignor until its PIX settles; a cancelled or denied operation leaves every account
+ * of it at zero.
+ */
+function booksAtRest(world: OperationWorld): string[] {
+  const { books } = world;
+  const broken = books.unbalanced().map((key) => `ledger transaction ${key} does not balance`);
+  const holds = (account: string, actual: Money, wanted: Money) => {
+    if (!actual.equals(wanted)) broken.push(`${account} holds ${actual}, not ${wanted} (operation ${world.status})`);
+  };
+  const released = world.status === 'DENIED' || world.status === 'CANCELLED';
+  for (const title of world.titles) {
+    const receivable = `title_receivable:${title.titleId}`;
+    const unearned = `unearned_discount:${title.titleId}`;
+    const income = (wanted: Money) => holds(`discount income of ${title.titleId}`, books.incomeOf(title.titleId), wanted);
+    if (released || !books.hasAcquired(title.titleId)) {
+      holds(receivable, books.posted(receivable), Money.ZERO);
+      holds(unearned, books.posted(unearned), Money.ZERO);
+      income(Money.ZERO);
+    } else if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
+      holds(receivable, books.posted(receivable), title.outstanding);
+      holds(unearned, books.posted(unearned), title.discount);
+      income(Money.ZERO);
+    } else {
+      holds(receivable, books.posted(receivable), Money.ZERO);
+      holds(unearned, books.posted(unearned), Money.ZERO);
+      income(title.discount);
+      if (title.status === 'OVERDUE') holds(`assignor_payable:${title.titleId}-payable`, books.posted(`assignor_payable:${title.titleId}-payable`), title.outstanding);
+    }
+  }
+  const price = `assignor_price_payable:${world.operationId}`;
+  if (released || world.status === 'PAID' || world.status === 'SETTLED') holds(price, books.posted(price), Money.ZERO);
+  return broken;
 }

@@ -62,7 +62,8 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     async recordOperationCreated() {},
 
     async transitionOperation({ operationId, to, decidedBy }) {
-      world(operationId).move(to, decidedBy ?? null);
+      const w = world(operationId);
+      if (w.move(to, decidedBy ?? null) && to === 'DISBURSING') w.books.acquired(w.titles.map((t) => w.booked(t)), new Date());
     },
 
     async recordApproval({ operationId, userId }) {
@@ -70,7 +71,8 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     },
 
     async releaseOperation({ operationId, to, actor }) {
-      world(operationId).move(to, actor);
+      const w = world(operationId);
+      if (w.move(to, actor)) w.books.released(new Date());
     },
 
     dispatchContract: ({ operationId, attempt }) => gate.call(operationId, () => {
@@ -107,12 +109,16 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
         const status = ({ settle: 'SETTLED', pending: 'PENDING', refuse: 'REJECTED' } as const)[w.pixMode];
         payment = { key, attempt, status };
         w.pixPayments.push(payment);
+        w.books.payoutOrdered(w.payoutAttempt(attempt), new Date());
       }
+      if (payment.status !== 'PENDING') w.books.payoutResolved(w.payoutAttempt(attempt), payment.status, new Date());
       return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
     }),
 
     getDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
-      const payment = world(operationId).pixPayments.find((p) => p.attempt === attempt)!;
+      const w = world(operationId);
+      const payment = w.pixPayments.find((p) => p.attempt === attempt)!;
+      if (payment.status !== 'PENDING') w.books.payoutResolved(w.payoutAttempt(attempt), payment.status, new Date());
       return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
     }),
 
@@ -149,6 +155,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       title.outstanding = title.outstanding.minus(amount);
       title.paid = title.paid.plus(amount);
       title.status = title.outstanding.isZero() ? 'PAID' : 'PARTIALLY_PAID';
+      w.books.paid(w.booked(title), `${titleId}-${payment.externalId}`, amount, title.status === 'PAID', new Date());
       return { result: result(title.outstanding), title: balance(title) };
     },
 
@@ -174,7 +181,10 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     async markTitleOverdue({ titleId, at }) {
       const { w, title } = titleWorld(titleId);
       if (w.clock) w.violations.push(...overdueOnClock(titleId, title, w.clock.frozenTime, at));
-      if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') title.status = 'OVERDUE';
+      if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
+        title.status = 'OVERDUE';
+        w.books.overdue(w.booked(title), `${titleId}-payable`, title.outstanding, new Date());
+      }
       return { ...balance(title), payableId: title.status === 'OVERDUE' ? `${titleId}-payable` : null };
     },
   };

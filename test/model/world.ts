@@ -2,6 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleStatus, readModelMove } from '../../domain/operation-lifecycle';
 import type { TitleStatus } from '../../domain/title-rules';
 import { Money } from '../../domain/money';
+import type { PayoutAttempt } from '../../domain/ledger/disbursement-postings';
+import { BookedTitle, WorldBooks } from './world-books';
 
 /** How the stand-in e-sign provider answers the next dispatch: as it should, or refusing (the `esign-fail-create` sandbox value). */
 export type DispatchMode = 'ok' | 'refuse';
@@ -11,6 +13,8 @@ export type PixMode = 'settle' | 'pending' | 'refuse';
 export interface WorldTitle {
   titleId: string;
   face: Money;
+  /** D, the discount the model prices it at (DISCOUNT_RATE of its face): what the books earn on it. */
+  discount: Money;
   outstanding: Money;
   paid: Money;
   status: TitleStatus;
@@ -23,6 +27,9 @@ export interface WorldTitle {
   /** On a test clock: the clock's time when tracking began. */
   trackedAt: string | null;
 }
+
+/** The model's pricing: every title is bought at its face less this share of it. */
+const DISCOUNT_RATE = '0.03';
 
 export interface PixPayment {
   key: string;
@@ -59,11 +66,13 @@ export class OperationWorld {
   readonly approvals: string[] = [];
   /** Issue #26: the test clock the operation lives on, as its clock workflow last wrote it; null in real time. */
   clock: { frozenTime: string; status: 'ready' | 'advancing' } | null = null;
+  /** The operation's ledger, as the stand-in activities post it. */
+  readonly books = new WorldBooks();
 
   constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
-      titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), outstanding: Money.of(t.face), paid: Money.ZERO,
+      titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), discount: Money.of(Money.of(t.face).amount.times(DISCOUNT_RATE)), outstanding: Money.of(t.face), paid: Money.ZERO,
       status: 'WAITING_PAYMENT', overdueAfterMs: t.overdueAfterMs, applied: new Map(), overdueAt: null, trackedAt: null,
     }));
   }
@@ -101,6 +110,17 @@ export class OperationWorld {
 
   settledPayments(): PixPayment[] {
     return this.pixPayments.filter((p) => p.status === 'SETTLED');
+  }
+
+  /** A title as its ledger accounts name it (the model's assignor is the operation's). */
+  booked(title: WorldTitle): BookedTitle {
+    return { titleId: title.titleId, operationId: this.operationId, assignorId: `${this.operationId}-assignor`, face: title.face, discount: title.discount };
+  }
+
+  /** A PIX attempt for the price, L = Σ (R − D). */
+  payoutAttempt(attempt: number): PayoutAttempt {
+    const price = Money.sum(this.titles.map((t) => t.face.minus(t.discount)));
+    return { disbursementId: `${this.operationId}-pix-${attempt}`, operationId: this.operationId, assignorId: `${this.operationId}-assignor`, amount: price };
   }
 
   openTitles(): WorldTitle[] {

@@ -85,9 +85,15 @@ describe('the transactions, built from the business facts', () => {
     expect(lines(writeOff({ payable, amount: m('60.00') }, at))).to.deep.equal(['debit write_off_expense 60.00', 'credit assignor_payable:p1 60.00']);
     expect(lines(discountCredit({ lineId: 'l4', creditId: 'c1', payable, amount: m('10.00') }, at))).to.deep.equal(['debit discount_credit_expense 10.00', 'credit assignor_payable:p1 10.00']);
     expect(lines(manualPayable({ payable, amount: m('80.00') }, at))).to.deep.equal(['debit assignor_payable:p1 80.00', 'credit assignor_charges_income 80.00']);
-    const repurchase = manualPayable({ payable, amount: m('80.00'), repurchased: { titleId: 't1', operationId: 'o1' } }, at);
+    const repurchase = manualPayable({ payable, amount: m('80.00'), repurchased: { titleId: 't1', operationId: 'o1', open: m('80.00'), unearnedLeft: m('0.00') } }, at);
     expect(lines(repurchase)).to.deep.equal(['debit assignor_payable:p1 80.00', 'credit title_receivable:t1 80.00']);
     expect(repurchase.entries.every((e) => e.titleId === 't1')).to.equal(true);
+    // Asking more than the open balance charges the rest; the discount not yet earned is recognised.
+    const dearer = manualPayable({ payable, amount: m('95.00'), repurchased: { titleId: 't1', operationId: 'o1', open: m('80.00'), unearnedLeft: m('3.10') } }, at);
+    expect(lines(dearer)).to.deep.equal([
+      'debit assignor_payable:p1 95.00', 'debit unearned_discount:t1 3.10',
+      'credit title_receivable:t1 80.00', 'credit assignor_charges_income 15.00', 'credit discount_income 3.10',
+    ]);
   });
 
   it('a reversal swaps every side under a key derived from the original\'s', () => {

@@ -9,7 +9,7 @@ const WORDS = {
   operation_not_in_signable_state: 'The contract cannot be sent in the operation\'s current state.',
   operation_not_found: 'No such operation.',
   title_not_found: 'No such title.',
-  title_balance_locked: 'The title is overdue: its balance moved to an assignor payable, so payer payments are no longer recorded on it.',
+  title_balance_locked: 'The title\'s balance moved to an assignor payable (overdue with recourse, or repurchased), so payer payments are no longer recorded on it.',
   title_already_paid: 'The title is already paid in full.',
   title_cancelled: 'The title was cancelled with its operation.',
   title_not_payable_yet: 'The operation has not been paid out yet: payer payments are recorded once it is PAID.',
