@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleStatus, readModelMove } from '../../domain/operation-lifecycle';
 import type { TitleStatus } from '../../domain/title-rules';
 import { Money } from '../../domain/money';
+import { SefazWorld } from './sefaz-world';
 
 /** How the stand-in e-sign provider answers the next dispatch: as it should, or refusing (the `esign-fail-create` sandbox value). */
 export type DispatchMode = 'ok' | 'refuse';
@@ -59,8 +60,13 @@ export class OperationWorld {
   readonly approvals: string[] = [];
   /** Issue #26: the test clock the operation lives on, as its clock workflow last wrote it; null in real time. */
   clock: { frozenTime: string; status: 'ready' | 'advancing' } | null = null;
+  /** The row's `cancellation_reason` once CANCELLED: `requested`, or the reason of the NF-e check that refused. */
+  cancellationReason: string | null = null;
 
-  constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
+  constructor(
+    readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[],
+    readonly sefaz = new SefazWorld([], null),
+  ) {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
       titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), outstanding: Money.of(t.face), paid: Money.ZERO,
