@@ -5,7 +5,7 @@ import { Money } from '../../domain/money';
 import type { PayerEvent } from '../../domain/sefaz/payer-events';
 import { brokenAtRest, sentPayment } from './invariants';
 import type { OperationUnderTest, UpdateName } from './operation-under-test';
-import { sefazBrokenAtRest } from './sefaz-world';
+import { sefazBrokenAtRest, waitingOutOutage, waitsAtCheck } from './sefaz-world';
 import type { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** What a model run knows of its operation: what the workflow showed at rest after the last command. */
@@ -48,7 +48,7 @@ const CHECK_RETRY_MAX_MS = 300_000;
  */
 async function untilWaitingCheckAnswers(model: OperationModel, under: OperationUnderTest): Promise<void> {
   const { world } = under;
-  if (model.stalled || world.sefaz.down || world.status !== 'SIGNED' || world.sefaz.lastCheck()?.verdict !== 'no_verdict') return;
+  if (model.stalled || world.sefaz.down || !waitsAtCheck(world.status) || world.sefaz.lastCheck()?.verdict !== 'no_verdict') return;
   await under.model.advance(CHECK_RETRY_MAX_MS);
 }
 
@@ -57,7 +57,10 @@ export async function observe(model: OperationModel, under: OperationUnderTest):
   model.status = state.status;
   model.titles = state.titles;
   const { world } = under;
-  const broken = [...await brokenAtRest(under, state, model.stalled), ...sefazBrokenAtRest(world.sefaz, world.status, world.cancellationReason, model.stalled)];
+  const broken = [
+    ...await brokenAtRest(under, state, model.stalled || waitingOutOutage(world.sefaz)),
+    ...sefazBrokenAtRest(world.sefaz, world.status, world.cancellationReason, model.stalled),
+  ];
   if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status}:\n  - ${broken.join('\n  - ')}`);
 }
 
@@ -404,9 +407,11 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
       return sendForSignature(null);
     case 'CONTRACT_SENT': return new SignersSign(true);
     // Waiting at the NF-e check: SEFAZ comes back, then time for the check's next retry (5 minutes apart at most).
-    case 'SIGNED': return m.sefazDown ? sefazDown(false) : new TimePasses(300_000);
+    case 'SIGNED': return m.sefazDown ? sefazDown(false) : new TimePasses(CHECK_RETRY_MAX_MS);
     case 'DISBURSING': return new PixAnswers('SETTLED');
     case 'DISBURSEMENT_FAILED':
+      // A retry waits at the NF-e check while SEFAZ is down.
+      if (m.sefazDown) return sefazDown(false);
       u.world.pixMode = 'settle';
       return retryDisbursement();
     case 'PAID':

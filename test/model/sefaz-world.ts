@@ -48,6 +48,8 @@ const PAUSED = { cStat: '109', reason: 'Servico Paralisado sem Previsao' };
 export class SefazWorld {
   down = false;
   readonly checks: SefazCheck[] = [];
+  /** A PIX was ordered on the last check's word: the next PIX needs a check of its own. */
+  private lastCheckSpent = false;
 
   constructor(readonly nfes: ModelNfe[], private readonly authorizedAt: string | null) {}
 
@@ -77,6 +79,7 @@ export class SefazWorld {
     const waiting = asked.filter(({ outcome }) => outcome.status === 'pending');
     const verdict: CheckVerdict = refused ? refused.outcome.reason! : waiting.length > 0 ? 'no_verdict' : 'passed';
     this.checks.push({ verdict, expected: this.expected() });
+    this.lastCheckSpent = false;
     if (refused) {
       const { reason, key, cStat, xMotivo } = refused.outcome;
       return { refusal: { reason: reason!, externalId: refused.nfe.externalId, key, cStat, xMotivo } };
@@ -87,6 +90,20 @@ export class SefazWorld {
 
   lastCheck(): SefazCheck | null {
     return this.checks[this.checks.length - 1] ?? null;
+  }
+
+  /**
+   * A PIX is ordered: what is wrong with that in SEFAZ's eyes, or null. Each PIX follows a check
+   * that passed since the one before it (a retry may come days after a failed PIX, by when the
+   * invoice may be cancelled or disowned).
+   */
+  pixOrdered(): string | null {
+    const check = this.lastCheck();
+    const spent = this.lastCheckSpent;
+    this.lastCheckSpent = true;
+    if (!check) return 'no NF-e check ran before it';
+    if (check.verdict !== 'passed') return `the last NF-e check found ${check.verdict}`;
+    return spent ? 'no NF-e check ran since the PIX before it' : null;
   }
 
   private consult(nfe: ModelNfe, now: string): NfeStatusAnswer {
@@ -104,15 +121,22 @@ export class SefazWorld {
   }
 }
 
+/** Where a check before a PIX runs: before the first, and before a retry after a failed one. */
+export const waitsAtCheck = (status: string): boolean => status === 'SIGNED' || status === 'DISBURSEMENT_FAILED';
+
+/** Waiting out an outage at the check: a request waiting on the next PIX (a retry) waits as long as SEFAZ is down. */
+export const waitingOutOutage = (sefaz: SefazWorld): boolean => sefaz.down && sefaz.lastCheck()?.verdict === 'no_verdict';
+
 /**
  * What must hold at rest of an operation and its checks at SEFAZ, given where its read model is
- * (`status`, `cancellationReason`; `stalled`: the providers hold their calls): a check that refused has cancelled it with that reason; a check
- * that got no verdict keeps it waiting in SIGNED (and its PIX unordered: the stand-in records a PIX
- * ordered after any check but a passed one); an NF-e reason is never given without its check.
+ * (`status`, `cancellationReason`; `stalled`: the providers hold their calls): a check that
+ * refused has cancelled it with that reason; a check that got no verdict keeps it waiting where
+ * the check runs (the stand-in records a PIX ordered on anything but a check that passed since the
+ * PIX before); an NF-e reason is never given without its check.
  */
 export function sefazBrokenAtRest(sefaz: SefazWorld, status: string, cancellationReason: string | null, stalled: boolean): string[] {
   const verdict = sefaz.lastCheck()?.verdict ?? null;
-  if (verdict === 'no_verdict') return status === 'SIGNED' ? [] : [`the last NF-e check got no verdict, yet the operation is ${status}, not waiting in SIGNED`];
+  if (verdict === 'no_verdict') return waitsAtCheck(status) ? [] : [`the last NF-e check got no verdict, yet the operation is ${status}, not waiting at the check`];
   if (verdict !== null && verdict !== 'passed') {
     // A stalled e-sign provider holds the void the cancellation begins with.
     const cancelling = stalled && status === 'SIGNED';

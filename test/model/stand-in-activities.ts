@@ -110,8 +110,8 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       let payment = w.pixPayments.find((p) => p.key === key);
       if (!payment) {
         if (w.settledPayments().length > 0) w.violations.push(`PIX attempt ${attempt} ordered after an earlier one settled: paid twice`);
-        const check = w.sefaz.lastCheck();
-        if (check?.verdict !== 'passed') w.violations.push(`PIX attempt ${attempt} ordered when the last NF-e check ${check ? `found ${check.verdict}` : 'never ran'}`);
+        const unchecked = w.sefaz.pixOrdered();
+        if (unchecked) w.violations.push(`PIX attempt ${attempt} ordered while ${unchecked}`);
         const status = ({ settle: 'SETTLED', pending: 'PENDING', refuse: 'REJECTED' } as const)[w.pixMode];
         payment = { key, attempt, status };
         w.pixPayments.push(payment);

@@ -185,12 +185,12 @@ describe('operation workflow against its model (random interleavings)', function
    * An approved operation of one title whose NF-e SEFAZ knows (`prepare` sets SEFAZ's state),
    * its contract dispatched and signed: its workflow is at the check before the PIX or past it.
    */
-  const signedWithNfe = async (environment: ModelEnvironment, name: string, prepare: (sefaz: SefazWorld) => void) => {
+  const signedWithNfe = async (environment: ModelEnvironment, name: string, prepare: (sefaz: SefazWorld, world: OperationWorld) => void) => {
     const sefaz = new SefazWorld([{ externalId: 'r1', model: '55', key: nfeKeyOf('55', 1), status: 'authorized', payerWords: [] }], new Date(await environment.now()).toISOString());
     // Due in a day: the operation stays PAID once paid.
     const world = new OperationWorld(`model-${name}-${process.pid}-${Date.now()}`, 'APPROVED_DIRECT', 1, [{ face: '100.00', overdueAfterMs: 86_400_000 }], sefaz);
     const under = await startOn(environment, world);
-    prepare(sefaz);
+    prepare(sefaz, world);
     world.document!.signed = 1;
     await under.signal('signerSigned');
     return under;
@@ -248,6 +248,23 @@ describe('operation workflow against its model (random interleavings)', function
     });
   }
 
+  it('a retry of a failed PIX checks the NF-e again: cancelled since, the retry is refused and the operation ends CANCELLED (nfe_cancelled) with no second PIX', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithNfe(environment, 'retry', (_sefaz, world) => { world.pixMode = 'refuse'; });
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      under.world.sefaz.nfes[0].status = 'cancelled';
+      under.world.pixMode = 'settle';
+      const retry = await under.update('retryDisbursement', (id) => ({ requestedBy: id }));
+      await under.unanswered();
+      expect(retry.answer).to.deep.equal({ ok: false, code: 'operation_cannot_retry_disbursement' });
+      expect((await under.state()).status).to.equal('CANCELLED');
+      expect(under.world.cancellationReason).to.equal('nfe_cancelled');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED']);
+      expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+    });
+  });
+
   it('the SEFAZ invariant names an operation that moved on past a check that refused or gave no verdict, and an NF-e reason with no check behind it', () => {
     const sefaz = (...verdicts: ('passed' | 'no_verdict' | 'nfe_cancelled')[]) => {
       const world = new SefazWorld([], null);
@@ -255,7 +272,7 @@ describe('operation workflow against its model (random interleavings)', function
       return world;
     };
     expect(sefazBrokenAtRest(sefaz('no_verdict'), 'SIGNED', null, false)).to.deep.equal([]);
-    expect(sefazBrokenAtRest(sefaz('no_verdict'), 'DISBURSING', null, false)).to.deep.equal(['the last NF-e check got no verdict, yet the operation is DISBURSING, not waiting in SIGNED']);
+    expect(sefazBrokenAtRest(sefaz('no_verdict'), 'DISBURSING', null, false)).to.deep.equal(['the last NF-e check got no verdict, yet the operation is DISBURSING, not waiting at the check']);
     expect(sefazBrokenAtRest(sefaz('no_verdict', 'nfe_cancelled'), 'CANCELLED', 'nfe_cancelled', false)).to.deep.equal([]);
     expect(sefazBrokenAtRest(sefaz('nfe_cancelled'), 'PAID', null, false)).to.deep.equal(['the last NF-e check refused (nfe_cancelled), yet the operation is PAID with cancellation_reason null']);
     expect(sefazBrokenAtRest(sefaz('nfe_cancelled'), 'CANCELLED', 'requested', false)).to.have.length(1);
