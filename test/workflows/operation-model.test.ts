@@ -265,6 +265,33 @@ describe('operation workflow against its model (random interleavings)', function
     });
   });
 
+  it('a retry of a failed PIX while SEFAZ is down waits at the check, unanswered and ordering no PIX, and pays once SEFAZ answers', async function () {
+    this.timeout(120_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithNfe(environment, 'retry-outage', (_sefaz, world) => { world.pixMode = 'refuse'; });
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      under.world.sefaz.down = true;
+      under.world.pixMode = 'settle';
+      const retry = await under.update('retryDisbursement', (id) => ({ requestedBy: id }));
+      await environment.advance(600_000);
+      await under.atRest();
+      expect(await under.unanswered()).to.deep.equal([retry]);
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED']);
+      expect(under.world.sefaz.lastCheck()).to.deep.equal({ verdict: 'no_verdict', expected: 'no_verdict' });
+
+      under.world.sefaz.down = false;
+      await environment.advance(300_000);
+      await under.atRest();
+      await under.unanswered();
+      expect(retry.answer).to.include({ ok: true });
+      expect((await under.state()).status).to.equal('PAID');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED', 'SETTLED']);
+      expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+      await under.handle.terminate('checked');
+    });
+  });
+
   it('the SEFAZ invariant names an operation that moved on past a check that refused or gave no verdict, and an NF-e reason with no check behind it', () => {
     const sefaz = (...verdicts: ('passed' | 'no_verdict' | 'nfe_cancelled')[]) => {
       const world = new SefazWorld([], null);
