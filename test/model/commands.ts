@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import type { TrackedTitle } from '../../domain/lifecycle-messages';
 import { Money } from '../../domain/money';
+import type { PayerEvent } from '../../domain/sefaz/payer-events';
 import { brokenAtRest, sentPayment } from './invariants';
 import type { OperationUnderTest, UpdateName } from './operation-under-test';
+import { sefazBrokenAtRest, waitingOutOutage, waitsAtCheck } from './sefaz-world';
 import type { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** What a model run knows of its operation: what the workflow showed at rest after the last command. */
@@ -13,6 +15,9 @@ export interface OperationModel {
   stalled: boolean;
   /** Issue #26: the operation lives on a test clock (its deadlines wait on clock advances, not on timers). */
   onClock: boolean;
+  /** How many receivables carry an invoice SEFAZ knows (NF-e or NFC-e), and whether SEFAZ is down. */
+  nfes: number;
+  sefazDown: boolean;
 }
 
 /**
@@ -27,16 +32,35 @@ export abstract class ModelCommand implements fc.AsyncCommand<OperationModel, Op
 
   async run(model: OperationModel, under: OperationUnderTest): Promise<void> {
     await this.act(model, under);
+    await untilWaitingCheckAnswers(model, under);
     await under.atRest();
     await observe(model, under);
   }
+}
+
+/** The longest wait between two attempts of the NF-e check before the PIX (BACKING_CHECK_RETRY in workflows/operation-activities.ts). */
+const CHECK_RETRY_MAX_MS = 300_000;
+
+/**
+ * The check before the PIX waits out its retry interval and SEFAZ would now answer: time skips to
+ * its next attempt. Left alone, the attempt would run whenever the locked server's clock reaches
+ * it in real time, unseen in the history, and could move the operation while a command reads it.
+ */
+async function untilWaitingCheckAnswers(model: OperationModel, under: OperationUnderTest): Promise<void> {
+  const { world } = under;
+  if (model.stalled || world.sefaz.down || !waitsAtCheck(world.status) || world.sefaz.lastCheck()?.verdict !== 'no_verdict') return;
+  await under.model.advance(CHECK_RETRY_MAX_MS);
 }
 
 export async function observe(model: OperationModel, under: OperationUnderTest): Promise<void> {
   const state = await under.state();
   model.status = state.status;
   model.titles = state.titles;
-  const broken = await brokenAtRest(under, state, model.stalled);
+  const { world } = under;
+  const broken = [
+    ...await brokenAtRest(under, state, model.stalled || waitingOutOutage(world.sefaz)),
+    ...sefazBrokenAtRest(world.sefaz, world.status, world.cancellationReason, model.stalled),
+  ];
   if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status} (its run ${await under.runActivity()}):\n  - ${broken.join('\n  - ')}`);
 }
 
@@ -150,6 +174,32 @@ class ProviderWillAnswer extends ModelCommand {
 
 const dispatchWill = (mode: DispatchMode) => new ProviderWillAnswer((w) => { w.dispatchMode = mode; }, `e-sign dispatch will ${mode === 'ok' ? 'work' : 'be refused'}`);
 const pixWill = (mode: PixMode) => new ProviderWillAnswer((w) => { w.pixMode = mode; }, `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[mode]}`);
+
+/** What SEFAZ answers from now on: an invoice cancelled by its issuer, a payer's manifestação, an outage and its end. */
+class SefazWillAnswer extends ModelCommand {
+  constructor(private readonly applies: (m: Readonly<OperationModel>) => boolean, private readonly set: (m: OperationModel, u: OperationUnderTest) => Promise<void> | void, private readonly label: string) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return live(m) && this.applies(m);
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    await this.set(m, u);
+  }
+
+  toString(): string {
+    return this.label;
+  }
+}
+
+const nfeOf = (u: OperationUnderTest, index: number) => u.world.sefaz.nfes[index % u.world.sefaz.nfes.length];
+const nfeCancelled = (index: number) => new SefazWillAnswer((m) => m.nfes > 0, (_m, u) => { nfeOf(u, index).status = 'cancelled'; }, `the issuer cancels invoice ${index + 1} at SEFAZ`);
+const payerSays = (event: PayerEvent, index: number) => new SefazWillAnswer((m) => m.nfes > 0, async (_m, u) => {
+  nfeOf(u, index).payerWords.push({ event, at: new Date(await u.model.now()).toISOString() });
+}, `the payer of invoice ${index + 1} registers ${event}`);
+const sefazDown = (down: boolean) => new SefazWillAnswer((m) => m.sefazDown !== down, (m, u) => { m.sefazDown = down; u.world.sefaz.down = down; }, down ? 'SEFAZ goes down (cStat 109)' : 'SEFAZ is back');
 
 /** The pending PIX settles or is refused, and the provider calls back. */
 class PixAnswers extends ModelCommand {
@@ -337,6 +387,10 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   fc.constantFrom(5_000, 60_000, 300_000).map((ms) => new TimePasses(ms)),
   ...weighted(2, fc.constant(new ProvidersStall())),
   ...weighted(3, fc.constant(new ProvidersResume())),
+  fc.nat(2).map(nfeCancelled),
+  ...weighted(2, fc.tuple(fc.constantFrom<PayerEvent>('confirmed', 'aware', 'unknown_operation', 'not_performed'), fc.nat(2)).map(([event, index]) => payerSays(event, index))),
+  ...weighted(2, fc.constant(sefazDown(true))),
+  ...weighted(2, fc.constant(sefazDown(false))),
 ];
 
 /**
@@ -352,8 +406,12 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
       u.world.dispatchMode = 'ok';
       return sendForSignature(null);
     case 'CONTRACT_SENT': return new SignersSign(true);
+    // Waiting at the NF-e check: SEFAZ comes back, then time for the check's next retry (5 minutes apart at most).
+    case 'SIGNED': return m.sefazDown ? sefazDown(false) : new TimePasses(CHECK_RETRY_MAX_MS);
     case 'DISBURSING': return new PixAnswers('SETTLED');
     case 'DISBURSEMENT_FAILED':
+      // A retry waits at the NF-e check while SEFAZ is down.
+      if (m.sefazDown) return sefazDown(false);
       u.world.pixMode = 'settle';
       return retryDisbursement();
     case 'PAID':

@@ -16,6 +16,9 @@ export class ModelCoverage {
   /** Interleavings run again, on a fresh test server, after the test server lost one of their workflow tasks (./wedged-task.ts). */
   readonly rerunAfterWedgedTask: string[] = [];
   private readonly moves = new Map<string, number>();
+  /** NF-e checks before the PIX by what they found, and runs that waited out an outage at the check until SEFAZ answered. */
+  private readonly nfeChecks = new Map<string, number>();
+  waitedOutOutage = 0;
 
   record(under: OperationUnderTest): void {
     this.interleavings += 1;
@@ -25,10 +28,13 @@ export class ModelCoverage {
     else this.overdueByTimer += overdue;
     this.clockAdvances += under.clockAdvances;
     for (const { from, to } of under.world.moves) this.moves.set(`${from}→${to}`, (this.moves.get(`${from}→${to}`) ?? 0) + 1);
+    const { checks } = under.world.sefaz;
+    for (const { verdict } of checks) this.nfeChecks.set(verdict, (this.nfeChecks.get(verdict) ?? 0) + 1);
+    if (checks.some((c, i) => c.verdict === 'no_verdict' && checks.slice(i + 1).some((later) => later.verdict !== 'no_verdict'))) this.waitedOutOutage += 1;
   }
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; NF-e checks: ${[...this.nfeChecks].map(([verdict, n]) => `${verdict} ${n}`).join(', ')}, ${this.waitedOutOutage} runs waited out an outage at the check; moves: ${moves}`;
   }
 }

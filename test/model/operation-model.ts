@@ -5,6 +5,7 @@ import type { ModelEnvironment } from './model-environment';
 import { OperationUnderTest } from './operation-under-test';
 import { WedgedTaskError } from './wedged-task';
 import { DispatchMode, OperationWorld, PixMode } from './world';
+import { nfeKeyOf, NfeModel, SefazWorld } from './sefaz-world';
 
 /** The operation a model run starts with: born approved or waiting, its signers, its titles and how its providers answer first. */
 const setupArbitrary = fc.record({
@@ -16,6 +17,8 @@ const setupArbitrary = fc.record({
   titles: fc.array(fc.record({
     face: fc.integer({ min: 1, max: 500_000 }).map((cents) => (cents / 100).toFixed(2)),
     overdueAfterMs: fc.oneof({ arbitrary: fc.integer({ min: 60_000, max: 1_800_000 }), weight: 4 }, { arbitrary: fc.constant(-60_000), weight: 1 }),
+    // The invoice behind it: mostly an NF-e, checked at SEFAZ before the PIX; an NFC-e or none, not checked.
+    nfe: fc.constantFrom<NfeModel | null>('55', '55', '55', '65', null),
   }), { minLength: 1, maxLength: 3 }),
   dispatchMode: fc.constantFrom<DispatchMode>('ok', 'ok', 'refuse'),
   pixMode: fc.constantFrom<PixMode>('settle', 'pending', 'refuse'),
@@ -35,14 +38,17 @@ let operations = 0;
  */
 export async function runInterleaving(environment: ModelEnvironment, { setup, commands }: Interleaving, coverage: ModelCoverage): Promise<void> {
   operations += 1;
-  const world = new OperationWorld(`model-${process.pid}-${operations}`, setup.initialStatus, setup.signers, setup.titles);
+  const operationId = `model-${process.pid}-${operations}`;
+  const nfes = setup.titles.flatMap(({ nfe }, i) => (nfe ? [{ externalId: `${operationId}-r${i + 1}`, model: nfe, key: nfeKeyOf(nfe, operations * 10 + i), status: 'authorized' as const, payerWords: [] }] : []));
+  const sefaz = new SefazWorld(nfes, new Date(await environment.now()).toISOString());
+  const world = new OperationWorld(operationId, setup.initialStatus, setup.signers, setup.titles, sefaz);
   world.dispatchMode = setup.dispatchMode;
   world.pixMode = setup.pixMode;
   world.approvalsRequired = setup.approvalsRequired;
   const under = await OperationUnderTest.start(environment, world, {
     originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
   }, setup.onClock);
-  const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock };
+  const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock, nfes: nfes.length, sefazDown: false };
   let wedged = false;
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);

@@ -24,6 +24,8 @@ const RUN_CLOSED = [
 const REST_TIMEOUT_MS = 30_000;
 /** An update's answer travels by a long poll after the task that settled it: the grace it gets at rest. */
 const ANSWER_GRACE_MS = 1_000;
+/** The activity of the NF-e check before the PIX (activities/nfe-check.ts). */
+const NFE_CHECK_ACTIVITY = 'checkNfesBeforePayout';
 
 export type UpdateName = 'approve' | 'deny' | 'cancel' | 'sendForSignature' | 'retryDisbursement' | 'payerPayment';
 
@@ -189,7 +191,9 @@ export class OperationUnderTest {
     const events = await this.runHistory(this.handle.workflowId);
     this.startedTasks.observe(this.handle.workflowId, events);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
-    if (!quiet(events, gate.isStalled(this.operationId))) return false;
+    // While SEFAZ is down the NF-e check before the PIX waits out its retries, each giving no verdict again.
+    const waitingOut = this.world.sefaz.down ? NFE_CHECK_ACTIVITY : null;
+    if (!quiet(events, gate.isStalled(this.operationId), waitingOut)) return false;
     if (!this.onClock) return true;
     // On a test clock the operation and its clock signal each other: both must be quiet, or a command
     // would race their exchange (an update sent meanwhile was seen never accepted on the test server).
@@ -243,7 +247,7 @@ export class OperationUnderTest {
  * A run's history (its latest run) with no workflow task pending, no signal to another workflow on
  * its way, and no activity in flight but those a stalled provider holds.
  */
-function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean): boolean {
+function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean, waitingOut: string | null = null): boolean {
   let taskPending = false;
   let signalling = 0;
   for (const event of events) {
@@ -255,14 +259,15 @@ function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean
   }
   // The latest run: a continue-as-new is never its last event, the new run's start is.
   if (RUN_CLOSED.includes(events[events.length - 1]?.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)) return true;
-  return !taskPending && signalling === 0 && (activitiesInFlight(events) === 0 || stalled);
+  return !taskPending && signalling === 0 && (activitiesInFlight(events, waitingOut) === 0 || stalled);
 }
 
-/** Activities a run's history scheduled and has not closed. */
-function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[]): number {
+/** Activities a run's history scheduled and has not closed, but those of type `waitingOut` (retrying with no end in sight). */
+function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[], waitingOut: string | null = null): number {
   const activities = new Set<string>();
   for (const event of events) {
-    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) activities.add(String(event.eventId));
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && scheduled?.activityType?.name !== waitingOut) activities.add(String(event.eventId));
     else if (ACTIVITY_CLOSED.includes(event.eventType!)) activities.delete(String(scheduledEventIdOf(event)));
   }
   return activities.size;

@@ -70,9 +70,12 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       world(operationId).recordApproval(userId);
     },
 
-    async releaseOperation({ operationId, to, actor }) {
+    async releaseOperation({ operationId, to, actor, cancellationReason }) {
       const w = world(operationId);
-      if (w.move(to, actor)) w.books.released(new Date());
+      if (w.move(to, actor)) {
+        w.books.released(new Date());
+        if (to === 'CANCELLED') w.cancellationReason = cancellationReason ?? 'requested';
+      }
     },
 
     dispatchContract: ({ operationId, attempt }) => gate.call(operationId, () => {
@@ -94,11 +97,16 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       world(operationId).document = null;
     }),
 
-    // The model's operations are backed by no NF-e: the check before the PIX passes them.
-    async checkNfesBeforePayout({ operationId }) {
-      world(operationId);
-      return { refusal: null };
-    },
+    // SEFAZ is a provider too: a stall holds the check, which then answers from SEFAZ's state as it is when released.
+    checkNfesBeforePayout: ({ operationId }) => gate.call(operationId, async () => {
+      const w = world(operationId);
+      try {
+        return w.sefaz.check(new Date(await now()).toISOString());
+      } finally {
+        const { verdict, expected } = w.sefaz.lastCheck()!;
+        if (verdict !== expected) w.violations.push(`the NF-e check found ${verdict} where SEFAZ's state says ${expected}`);
+      }
+    }),
 
     startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
       const w = world(operationId);
@@ -106,6 +114,8 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       let payment = w.pixPayments.find((p) => p.key === key);
       if (!payment) {
         if (w.settledPayments().length > 0) w.violations.push(`PIX attempt ${attempt} ordered after an earlier one settled: paid twice`);
+        const unchecked = w.sefaz.pixOrdered();
+        if (unchecked) w.violations.push(`PIX attempt ${attempt} ordered while ${unchecked}`);
         const status = ({ settle: 'SETTLED', pending: 'PENDING', refuse: 'REJECTED' } as const)[w.pixMode];
         payment = { key, attempt, status };
         w.pixPayments.push(payment);

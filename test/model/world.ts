@@ -4,6 +4,7 @@ import type { TitleStatus } from '../../domain/title-rules';
 import { Money } from '../../domain/money';
 import type { PayoutAttempt } from '../../domain/ledger/disbursement-postings';
 import { BookedTitle, WorldBooks } from './world-books';
+import { SefazWorld } from './sefaz-world';
 
 /** How the stand-in e-sign provider answers the next dispatch: as it should, or refusing (the `esign-fail-create` sandbox value). */
 export type DispatchMode = 'ok' | 'refuse';
@@ -68,8 +69,13 @@ export class OperationWorld {
   clock: { frozenTime: string; status: 'ready' | 'advancing' } | null = null;
   /** The operation's ledger, as the stand-in activities post it. */
   readonly books = new WorldBooks();
+  /** The row's `cancellation_reason` once CANCELLED: `requested`, or the reason of the NF-e check that refused. */
+  cancellationReason: string | null = null;
 
-  constructor(readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[]) {
+  constructor(
+    readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[],
+    readonly sefaz = new SefazWorld([], null),
+  ) {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
       titleId: `${operationId}-t${i + 1}`, face: Money.of(t.face), discount: Money.of(Money.of(t.face).amount.times(DISCOUNT_RATE)), outstanding: Money.of(t.face), paid: Money.ZERO,

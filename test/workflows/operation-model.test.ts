@@ -7,6 +7,7 @@ import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environme
 import { leaveLaneSkipping } from '../model/operation-model';
 import { OperationUnderTest } from '../model/operation-under-test';
 import { OperationWorld } from '../model/world';
+import { nfeKeyOf, sefazBrokenAtRest, SefazWorld } from '../model/sefaz-world';
 import { StartedTaskWatch, WEDGED_TASK_MS, WedgedTaskError } from '../model/wedged-task';
 import { holdTaskSignal, wedgedTaskWorkflow } from '../model/wedged-task-workflow';
 import { temporal } from '@temporalio/proto';
@@ -178,5 +179,132 @@ describe('operation workflow against its model (random interleavings)', function
       expect(coverage.renewedAfterActivityInFlight).to.equal(0);
       await environment.checkTimeSkips(2_000);
     });
+  });
+
+  /**
+   * An approved operation of one title whose NF-e SEFAZ knows (`prepare` sets SEFAZ's state),
+   * its contract dispatched and signed: its workflow is at the check before the PIX or past it.
+   */
+  const signedWithNfe = async (environment: ModelEnvironment, name: string, prepare: (sefaz: SefazWorld, world: OperationWorld) => void) => {
+    const sefaz = new SefazWorld([{ externalId: 'r1', model: '55', key: nfeKeyOf('55', 1), status: 'authorized', payerWords: [] }], new Date(await environment.now()).toISOString());
+    // Due in a day: the operation stays PAID once paid.
+    const world = new OperationWorld(`model-${name}-${process.pid}-${Date.now()}`, 'APPROVED_DIRECT', 1, [{ face: '100.00', overdueAfterMs: 86_400_000 }], sefaz);
+    const under = await startOn(environment, world);
+    prepare(sefaz, world);
+    world.document!.signed = 1;
+    await under.signal('signerSigned');
+    return under;
+  };
+  const sefazBroken = (under: OperationUnderTest, stalled = false) => sefazBrokenAtRest(under.world.sefaz, under.world.status, under.world.cancellationReason, stalled);
+
+  it('an operation waits at the NF-e check in SIGNED while SEFAZ is down, orders no PIX, and pays once SEFAZ answers', async function () {
+    this.timeout(120_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithNfe(environment, 'outage', (sefaz) => { sefaz.down = true; });
+      await environment.advance(600_000);
+      await under.atRest();
+      expect((await under.state()).status).to.equal('SIGNED');
+      expect(under.world.pixPayments).to.deep.equal([]);
+      // 2 s doubling: about eight attempts in ten minutes, each answered 109.
+      expect(under.world.sefaz.checks.length).to.be.at.least(5);
+      expect(under.world.sefaz.checks.every((c) => c.verdict === 'no_verdict' && c.expected === 'no_verdict')).to.equal(true);
+      expect(sefazBroken(under)).to.deep.equal([]);
+
+      under.world.sefaz.down = false;
+      await environment.advance(300_000);
+      await under.atRest();
+      expect((await under.state()).status).to.equal('PAID');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['SETTLED']);
+      expect(under.world.sefaz.lastCheck()).to.deep.equal({ verdict: 'passed', expected: 'passed' });
+      expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+      await under.handle.terminate('checked');
+    });
+  });
+
+  for (const { what, prepare, status, reason } of [
+    { what: 'its NF-e cancelled by the issuer', prepare: (s: SefazWorld) => { s.nfes[0].status = 'cancelled'; }, status: 'CANCELLED', reason: 'nfe_cancelled' },
+    { what: 'its payer saying not_performed', prepare: (s: SefazWorld) => { s.nfes[0].payerWords.push({ event: 'not_performed', at: new Date().toISOString() }); }, status: 'CANCELLED', reason: 'nfe_disowned_by_payer' },
+    {
+      what: 'its payer saying unknown_operation, then ciência, then confirmed',
+      prepare: (s: SefazWorld) => { s.nfes[0].payerWords.push(...(['unknown_operation', 'aware', 'confirmed'] as const).map((event) => ({ event, at: new Date().toISOString() }))); },
+      status: 'PAID', reason: null,
+    },
+    {
+      what: 'its payer saying confirmed, then ciência, then not_performed',
+      prepare: (s: SefazWorld) => { s.nfes[0].payerWords.push(...(['confirmed', 'aware', 'not_performed'] as const).map((event) => ({ event, at: new Date().toISOString() }))); },
+      status: 'CANCELLED', reason: 'nfe_disowned_by_payer',
+    },
+  ]) {
+    it(`an operation signed with ${what} before the NF-e check ends ${status}${reason ? ` (${reason}) with no PIX` : ''}`, async function () {
+      this.timeout(60_000);
+      await onFreshLane(async (environment) => {
+        const under = await signedWithNfe(environment, 'refusal', prepare);
+        expect((await under.state()).status).to.equal(status);
+        expect(under.world.cancellationReason).to.equal(reason);
+        expect(under.world.pixPayments).to.have.length(status === 'PAID' ? 1 : 0);
+        expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+        if (!(await under.closed())) await under.handle.terminate('checked');
+      });
+    });
+  }
+
+  it('a retry of a failed PIX checks the NF-e again: cancelled since, the retry is refused and the operation ends CANCELLED (nfe_cancelled) with no second PIX', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithNfe(environment, 'retry', (_sefaz, world) => { world.pixMode = 'refuse'; });
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      under.world.sefaz.nfes[0].status = 'cancelled';
+      under.world.pixMode = 'settle';
+      const retry = await under.update('retryDisbursement', (id) => ({ requestedBy: id }));
+      await under.unanswered();
+      expect(retry.answer).to.deep.equal({ ok: false, code: 'operation_cannot_retry_disbursement' });
+      expect((await under.state()).status).to.equal('CANCELLED');
+      expect(under.world.cancellationReason).to.equal('nfe_cancelled');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED']);
+      expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+    });
+  });
+
+  it('a retry of a failed PIX while SEFAZ is down waits at the check, unanswered and ordering no PIX, and pays once SEFAZ answers', async function () {
+    this.timeout(120_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithNfe(environment, 'retry-outage', (_sefaz, world) => { world.pixMode = 'refuse'; });
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      under.world.sefaz.down = true;
+      under.world.pixMode = 'settle';
+      const retry = await under.update('retryDisbursement', (id) => ({ requestedBy: id }));
+      await environment.advance(600_000);
+      await under.atRest();
+      expect(await under.unanswered()).to.deep.equal([retry]);
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED']);
+      expect(under.world.sefaz.lastCheck()).to.deep.equal({ verdict: 'no_verdict', expected: 'no_verdict' });
+
+      under.world.sefaz.down = false;
+      await environment.advance(300_000);
+      await under.atRest();
+      await under.unanswered();
+      expect(retry.answer).to.include({ ok: true });
+      expect((await under.state()).status).to.equal('PAID');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED', 'SETTLED']);
+      expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
+      await under.handle.terminate('checked');
+    });
+  });
+
+  it('the SEFAZ invariant names an operation that moved on past a check that refused or gave no verdict, and an NF-e reason with no check behind it', () => {
+    const sefaz = (...verdicts: ('passed' | 'no_verdict' | 'nfe_cancelled')[]) => {
+      const world = new SefazWorld([], null);
+      world.checks.push(...verdicts.map((verdict) => ({ verdict, expected: verdict })));
+      return world;
+    };
+    expect(sefazBrokenAtRest(sefaz('no_verdict'), 'SIGNED', null, false)).to.deep.equal([]);
+    expect(sefazBrokenAtRest(sefaz('no_verdict'), 'DISBURSING', null, false)).to.deep.equal(['the last NF-e check got no verdict, yet the operation is DISBURSING, not waiting at the check']);
+    expect(sefazBrokenAtRest(sefaz('no_verdict', 'nfe_cancelled'), 'CANCELLED', 'nfe_cancelled', false)).to.deep.equal([]);
+    expect(sefazBrokenAtRest(sefaz('nfe_cancelled'), 'PAID', null, false)).to.deep.equal(['the last NF-e check refused (nfe_cancelled), yet the operation is PAID with cancellation_reason null']);
+    expect(sefazBrokenAtRest(sefaz('nfe_cancelled'), 'CANCELLED', 'requested', false)).to.have.length(1);
+    expect(sefazBrokenAtRest(sefaz('nfe_cancelled'), 'SIGNED', null, true)).to.deep.equal([]);
+    expect(sefazBrokenAtRest(sefaz('passed'), 'CANCELLED', 'nfe_cancelled', false)).to.deep.equal(['the operation is CANCELLED with cancellation_reason nfe_cancelled while its last NF-e check found passed']);
+    expect(sefazBrokenAtRest(sefaz(), 'CANCELLED', 'requested', false)).to.deep.equal([]);
   });
 });

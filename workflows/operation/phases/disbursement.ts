@@ -1,4 +1,4 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { condition, patched, setHandler } from '@temporalio/workflow';
 import type { AuditedRequest } from '../../../domain/audit-chain';
 import type { DisbursementOutcome } from '../../../domain/lifecycle-messages';
 import { localReconciliation } from '../proxies';
@@ -6,6 +6,9 @@ import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '
 import { failureCode, OperationRun } from '../operation-run';
 import { backingStillHolds } from './backing-checks';
 import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../../domain/pix-retry';
+
+/** Operations that retried a PIX without checking what backs them again replay as they ran. */
+const RECHECK_BEFORE_RETRY_PATCH = 'nfe-check-before-pix-retry';
 
 /**
  * Disbursement: one PIX per attempt, its idempotency key derived from the operation and the
@@ -53,6 +56,8 @@ export class DisbursementPhase {
         return false;
       }
       retryAudit = run.retryAudit;
+      // A retry is a new PIX, maybe days after the last check: the invoice may have been cancelled or disowned since.
+      if (patched(RECHECK_BEFORE_RETRY_PATCH) && !(await backingStillHolds(run))) return false;
     }
   }
 
