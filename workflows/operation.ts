@@ -35,7 +35,7 @@ export async function operationWorkflow(input: OperationWorkflowInput): Promise<
   if (run.clock) {
     run.clock.install();
     // An advance is answered when nothing falls due up to the clock's time and no move is being written.
-    void run.clock.answerAdvances(() => run.moving === 0 && !run.reconciling && (run.status !== 'PAID' || titles.restsAtClockTime()));
+    void run.clock.answerAdvances(() => run.moving === 0 && !run.reconciling && (run.status === 'PAID' ? titles.restsAtClockTime() : disbursement.restsAtClockTime()));
     if (!input.resumed) await run.clock.attach();
   }
 

@@ -82,10 +82,17 @@ export const operationSchemas = {
     type: 'object',
     description: 'The receivable\'s NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; '
       + 'an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 '
-      + 'paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
-    required: ['status', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
+      + 'paused, 656...), or its product requires the payer\'s confirmation and the payer has not confirmed yet (`reason` `payer_confirmation_missing`), and the operation waits; '
+      + '`passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
+    required: ['status', 'reason', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
     properties: {
       status: { type: 'string', enum: ['passed', 'refused', 'pending', 'not_applicable'] },
+      reason: {
+        type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
+        description: 'On `refused`, why (the operation\'s `cancellation_reason`); on `pending`, `payer_confirmation_missing` while the operation waits for the payer\'s confirmation '
+          + '(it is cancelled with that reason at the product\'s deadline). Null otherwise. Treat unknown values as a reason not listed here',
+        examples: ['payer_confirmation_missing'],
+      },
       cstat: { type: ['string', 'null'], pattern: '^[0-9]{3}$', maxLength: 3, description: 'SEFAZ\'s cStat of the answer that decided (the consult\'s; the distribution\'s when the payer\'s word decided)' },
       xmotivo: { type: ['string', 'null'], maxLength: 255, description: 'SEFAZ\'s xMotivo with that cStat' },
       payer_event: { anyOf: [{ type: 'string', enum: ['confirmed', 'aware', 'unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here)' },
@@ -130,7 +137,8 @@ export const operationSchemas = {
         type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
         description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
           + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
-          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. '
+          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer\'s '
+          + 'confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. '
           + 'Treat unknown values as a cancellation for a reason not listed here',
         examples: ['nfe_cancelled'],
       },

@@ -15,6 +15,8 @@ function presentProduct(p: Product) {
     max_term_days: p.maxTermDays,
     min_value_brl: p.minValueBrl.toString(),
     max_value_brl: p.maxValueBrl.toString(),
+    payer_confirmation: p.payerConfirmation.policy,
+    payer_confirmation_deadline_days: p.payerConfirmation.deadlineDays,
   };
 }
 

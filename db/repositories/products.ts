@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Dec, Money } from '../../domain/money';
+import { NO_PAYER_CONFIRMATION, PayerConfirmation, PayerConfirmationPolicy } from '../../domain/sefaz/payer-confirmation';
 import { paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -14,6 +15,8 @@ export interface Product {
   minValueBrl: Money;
   maxValueBrl: Money;
   active: boolean;
+  /** Whether the PIX waits for the payer to confirm each NF-e, and for how long. */
+  payerConfirmation: PayerConfirmation;
 }
 
 type Row = Record<string, string | number | boolean | null>;
@@ -30,6 +33,7 @@ function toProduct(row: Row): Product {
     minValueBrl: Money.of(String(row.min_value_brl)),
     maxValueBrl: Money.of(String(row.max_value_brl)),
     active: Boolean(row.active),
+    payerConfirmation: { policy: String(row.payer_confirmation) as PayerConfirmationPolicy, deadlineDays: Number(row.payer_confirmation_deadline_days) },
   };
 }
 
@@ -47,7 +51,8 @@ export class ProductsRepository extends TenantScopedRepository {
   }
 
   /** Inserts a product; with a fixed `id` a second run changes nothing (the dev seed). */
-  async create(product: Omit<Product, 'id'>, id: string = uuidv7()): Promise<Product> {
+  async create(product: Omit<Product, 'id' | 'payerConfirmation'> & { payerConfirmation?: PayerConfirmation }, id: string = uuidv7()): Promise<Product> {
+    const { policy, deadlineDays } = product.payerConfirmation ?? NO_PAYER_CONFIRMATION;
     await this.insertOwned('products', {
       id,
       name: product.name,
@@ -59,6 +64,8 @@ export class ProductsRepository extends TenantScopedRepository {
       min_value_brl: product.minValueBrl.toString(),
       max_value_brl: product.maxValueBrl.toString(),
       active: product.active,
+      payer_confirmation: policy,
+      payer_confirmation_deadline_days: deadlineDays,
     }).onConflict('id').ignore();
     return (await this.byId(id))!;
   }

@@ -2832,7 +2832,7 @@ export interface components {
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
-        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
+        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), or its product requires the payer's confirmation and the payer has not confirmed yet (`reason` `payer_confirmation_missing`), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
         NfeCheck: {
             /** Format: date-time */
             checked_at: string | null;
@@ -2840,6 +2840,11 @@ export interface components {
             cstat: string | null;
             /** @description The payer's latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here) */
             payer_event: ("confirmed" | "aware" | "unknown_operation" | "not_performed") | null;
+            /**
+             * @description On `refused`, why (the operation's `cancellation_reason`); on `pending`, `payer_confirmation_missing` while the operation waits for the payer's confirmation (it is cancelled with that reason at the product's deadline). Null otherwise. Treat unknown values as a reason not listed here
+             * @example payer_confirmation_missing
+             */
+            reason: string | null;
             /** @enum {string} */
             status: "passed" | "refused" | "pending" | "not_applicable";
             /** @description SEFAZ's xMotivo with that cStat */
@@ -2858,7 +2863,7 @@ export interface components {
              */
             average_days_in_advance: number;
             /**
-             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
+             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer's confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
              * @example nfe_cancelled
              */
             cancellation_reason?: string | null;
@@ -3138,6 +3143,16 @@ export interface components {
             min_term_days: number;
             min_value_brl: components["schemas"]["Money"];
             name: string;
+            /**
+             * @description `required`: no PIX leaves before the payer's latest conclusive manifestação on each NF-e (model 55) is a confirmation (210200). The operation waits in SIGNED, asking SEFAZ again 15 min after the first check and doubling up to every 6 h, and is cancelled with `cancellation_reason` `payer_confirmation_missing` when the deadline passes. A payer's unknown_operation or not_performed still cancels at once. `none`: the payer's silence does not hold the PIX
+             * @enum {string}
+             */
+            payer_confirmation: "none" | "required";
+            /**
+             * Format: int32
+             * @description With `payer_confirmation` `required`: days from the first check before the PIX (on the operation's test clock when it has one) to the cancellation
+             */
+            payer_confirmation_deadline_days: number;
             /**
              * Format: uuid
              * @description The value for product_id in POST /v1/operations/direct
