@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/http';
-import { createDirect, startOperationsTest } from '../support/operations';
+import { createDirect, startOperationsTestWithBackoffice } from '../support/operations';
 import { untilStatus } from '../support/lifecycle';
 import { listEvents } from '../support/events';
 import { setSandboxNfe } from '../support/sefaz';
 import { advanceClock, untilReady } from '../support/test-clocks';
 import { buildConfirmingProduct, noPix, signedAwaitingPayer } from '../support/payer-confirmation';
+import { AWAITING_PAYER_ACTION } from '../../domain/stuck-operations';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -19,12 +20,13 @@ describe('payer_confirmation required: the PIX waits for the payer\'s word', fun
   this.timeout(180_000);
   let client: ApiClient;
   let token: string;
+  let staffToken: string;
   let productId: string;
   const DEADLINE_DAYS = 3;
 
   before(async () => {
     let originatorId: string;
-    ({ client, token, originatorId } = await startOperationsTest());
+    ({ client, token, originatorId, backoffice: staffToken } = await startOperationsTestWithBackoffice());
     productId = await buildConfirmingProduct(originatorId, DEADLINE_DAYS);
   });
 
@@ -40,8 +42,14 @@ describe('payer_confirmation required: the PIX waits for the payer\'s word', fun
     expect(body.items.find((p: { product_id: string }) => p.product_id === productId)).to.include({ payer_confirmation: 'required', payer_confirmation_deadline_days: DEADLINE_DAYS });
   });
 
-  it('waits in SIGNED while the payer is silent, and pays at the next check once the payer confirmed', async () => {
-    const { id, key, clock } = await signedAwaitingPayer(client, token, productId);
+  it('waits in SIGNED while the payer is silent, shown in the stuck view with its action, and pays at the next check once the payer confirmed', async () => {
+    const { id, key, clock, check } = await signedAwaitingPayer(client, token, productId);
+    const stuck = await client.get('/v1/backoffice/stuck-operations?limit=200', { token: staffToken });
+    expect(stuck.status, stuck.text).to.equal(200);
+    const item = stuck.body.items.find((op: { id: string }) => op.id === id);
+    expect(item).to.include({ lifecycle_status: 'SIGNED', action: AWAITING_PAYER_ACTION, threshold_seconds: 0 });
+    expect(item.nfe_check).to.include({ nfe_key: key, reason: 'payer_confirmation_missing', cstat: check.cstat, xmotivo: check.xmotivo });
+
     await setSandboxNfe(client, token, key, 'authorized', 'aware');
     // Ciência is not a confirmation: the check due within the hour still waits.
     await advanceTo(clock.id, later(clock.frozen_time, HOUR_MS));
@@ -55,6 +63,8 @@ describe('payer_confirmation required: the PIX waits for the payer\'s word', fun
     const paid = await untilStatus(client, token, id, 'PAID', 90_000);
     expect(paid.titles[0].nfe_check).to.include({ status: 'passed', reason: null, payer_event: 'confirmed' });
     expect(paid.cancellation_reason).to.equal(null);
+    const after = await client.get('/v1/backoffice/stuck-operations?limit=200', { token: staffToken });
+    expect(after.body.items.map((op: { id: string }) => op.id)).to.not.include(id);
   });
 
   it('cancels with payer_confirmation_missing, no PIX, once the deadline passes on the clock without a confirmation; the claim on the key is released', async () => {

@@ -3437,6 +3437,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Present on an operation held in SIGNED by its NF-e check before the PIX: the pending latest check that holds it (SEFAZ gave no verdict; or, with `reason` `payer_confirmation_missing`, the product requires the payer's confirmation and none came yet) */
+        StuckNfeCheck: {
+            /** Format: date-time */
+            checked_at: string;
+            /** @description SEFAZ's last cStat for the key (109: paused; 656: consumo indevido; 137/138: the distribution's, when awaiting the payer) */
+            cstat: string;
+            nfe_key: string;
+            /** @description `payer_confirmation_missing`, or null while SEFAZ gives no verdict */
+            reason: string | null;
+            /** Format: uuid */
+            title_id: string;
+            xmotivo: string;
+        };
         StuckOperation: {
             /** @description What unsticks it, from the operations runbook */
             action: string;
@@ -3452,6 +3465,7 @@ export interface components {
              */
             in_state_since: string;
             lifecycle_status: components["schemas"]["LifecycleStatus"];
+            nfe_check?: components["schemas"]["StuckNfeCheck"];
             opr_net_present_liquid_value?: components["schemas"]["Money"];
             /** Format: uuid */
             originator_id: string;

@@ -217,7 +217,7 @@ export const PT_BR = {
   'Authenticator': 'Autenticador',
 
   // Stuck operations, system, webhooks
-  'Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.': 'Mostradas na hora: DISBURSEMENT_FAILED, CONTRACT_ERROR. Após 10 minutos: DISBURSING. Após 2 dias: CONTRACT_SENT.',
+  'Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED held by its NF-e check. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.': 'Mostradas na hora: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED retida pela verificação da NF-e. Após 10 minutos: DISBURSING. Após 2 dias: CONTRACT_SENT.',
   '{total} operation(s) waiting too long': '{total} operação(ões) esperando demais',
   'State': 'Estado',
   'In state since': 'No estado desde',
@@ -320,4 +320,16 @@ export const PT_BR = {
   'BR Code (Pix copia e cola)': 'BR Code (Pix copia e cola)',
   'QR code': 'QR code',
   'QR code of the PIX charge of {title}': 'QR code da cobrança PIX de {title}',
+  // NF-e checked at SEFAZ before the PIX
+  'NF-e at SEFAZ': 'NF-e na SEFAZ',
+  'NF-e checks before the PIX': 'Verificações da NF-e antes do PIX',
+  'Check': 'Verificação',
+  'Reason': 'Motivo',
+  'Payer\'s word': 'Manifestação do sacado',
+  'Checked at': 'Verificada em',
+  'confirmed (210200)': 'confirmada (210200)',
+  'unknown operation (210220)': 'desconhecimento da operação (210220)',
+  'not performed (210240)': 'operação não realizada (210240)',
+  'waiting for the payer\'s confirmation': 'aguardando a confirmação do sacado',
+  'NF-e {key}: cStat {cstat} ({xmotivo}), {when}': 'NF-e {key}: cStat {cstat} ({xmotivo}), {when}',
 };
