@@ -12,6 +12,8 @@ export interface StuckRule {
   actionRoute: string | null;
   /** Shown only while an NF-e's latest check before the PIX is `pending` (the state alone is passed through in milliseconds). */
   nfeCheckPending?: true;
+  /** Shown only while some open title of it is in dispute (a paid operation waits for its payers by design). */
+  titleDisputed?: true;
 }
 
 const MINUTE = 60;
@@ -37,6 +39,12 @@ export const STUCK_RULES: readonly StuckRule[] = [
     status: 'SIGNED', thresholdSeconds: 0, nfeCheckPending: true,
     action: 'SEFAZ gave no verdict on an NF-e (nfe_check: the last cStat and xMotivo): 108/109 SEFAZ paused, wait; 656 the key rests, up to an hour; 226 correct SEFAZ_AUTHORIZERS and restart. '
       + 'Nothing pays meanwhile; it pays or cancels by itself once SEFAZ answers.',
+    actionRoute: null,
+  },
+  {
+    status: 'PAID', thresholdSeconds: 0, titleDisputed: true,
+    action: 'After payout an NF-e was cancelled or its payer disowned it (title.disputed; the title\'s dispute says which): nothing moved. Ask the assignor for the '
+      + 'payer\'s word or a replacement invoice; if the debt is not owed, agree the repurchase with the assignor (a payable).',
     actionRoute: null,
   },
   {

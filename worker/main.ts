@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule } from './schedules';
+import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule, ensureTitleNfeRecheckSchedule } from './schedules';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
 import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
@@ -67,6 +67,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   await ensureCollectionSchedule(client, config, logger);
   await ensureAuditCheckpointSchedule(client, config, logger);
   await ensureLedgerAccrualSchedule(client, config, logger);
+  await ensureTitleNfeRecheckSchedule(client, config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

@@ -6,3 +6,4 @@ export { testClockWorkflow } from './test-clock';
 export { collectionSweep } from './collection-sweep';
 export { auditCheckpointRun } from './audit-checkpoint';
 export { ledgerAccrual } from './ledger-accrual';
+export { titleNfeRecheck } from './title-nfe-recheck';

@@ -8,7 +8,7 @@ import type { ResponseBody } from '../openapi/contract-types';
 
 /** `GET /v1/backoffice/stuck-operations`: longest waiting first, each with what unsticks it. */
 export async function stuckOperations(deps: { db: Knex; config: Config }, now: Date, limit: number, offset: number): Promise<ResponseBody<'stuckOperations', 200>> {
-  const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now), nfeCheckPending: rule.nfeCheckPending }));
+  const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now), nfeCheckPending: rule.nfeCheckPending, titleDisputed: rule.titleDisputed }));
   const { items, total } = await new BackofficeRepository(deps.db).stuck(cutoffs, limit, offset);
   const waitingAtNfeCheck = await pendingNfeChecks(deps.db, items.filter((op) => STUCK_RULES.find((r) => r.status === op.lifecycleStatus)?.nfeCheckPending).map((op) => op.id));
   return {

@@ -44,6 +44,10 @@ const titleSchema = {
       description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
     },
     pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
+    dispute: {
+      anyOf: [ref('TitleDispute'), { type: 'null' }],
+      description: 'Set when the daily re-check after payout found the title\'s NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable',
+    },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
@@ -77,6 +81,18 @@ export const operationSchemas = {
     description: 'A title as its operation lists it: the title\'s read plus its NF-e check',
     required: [...titleSchema.required, 'nfe_check'],
     properties: { ...titleSchema.properties, nfe_check: ref('NfeCheck') },
+  },
+  TitleDispute: {
+    type: 'object',
+    description: 'Why an open title is in dispute: what SEFAZ answered on its NF-e after payout',
+    required: ['reason', 'cstat', 'xmotivo', 'payer_event', 'disputed_at'],
+    properties: {
+      reason: { type: 'string', maxLength: 64, pattern: '^[a-z_]+$', description: '`nfe_cancelled` or `nfe_disowned_by_payer` (treat unknown values as a dispute for a reason not listed here)' },
+      cstat: { type: 'string', pattern: '^[0-9]{3}$', maxLength: 3 },
+      xmotivo: { type: 'string', maxLength: 255 },
+      payer_event: { anyOf: [{ type: 'string', enum: ['unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s manifestação that disowned it, if that was the reason' },
+      disputed_at: { type: 'string', format: 'date-time' },
+    },
   },
   NfeCheck: {
     type: 'object',

@@ -2163,6 +2163,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "title.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The daily re-check after payout found an open title's NF-e cancelled (nfe_cancelled) or disowned by its payer (nfe_disowned_by_payer); no money moved (one event per title)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_disputed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "title.overdue": {
         parameters: {
             query?: never;
@@ -2689,7 +2709,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "title.disputed";
             /**
              * Format: uuid
              * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
@@ -2947,6 +2967,8 @@ export interface components {
             discount_pct: number | null;
             /** @description Deprecated name of present_value_discount */
             discounted_value?: components["schemas"]["Money"];
+            /** @description Set when the daily re-check after payout found the title's NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable */
+            dispute?: components["schemas"]["TitleDispute"] | null;
             due_date: components["schemas"]["Date"];
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
@@ -3556,6 +3578,8 @@ export interface components {
             discount_pct: number | null;
             /** @description Deprecated name of present_value_discount */
             discounted_value?: components["schemas"]["Money"];
+            /** @description Set when the daily re-check after payout found the title's NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable */
+            dispute?: components["schemas"]["TitleDispute"] | null;
             due_date: components["schemas"]["Date"];
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
@@ -3615,6 +3639,17 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        /** @description Why an open title is in dispute: what SEFAZ answered on its NF-e after payout */
+        TitleDispute: {
+            cstat: string;
+            /** Format: date-time */
+            disputed_at: string;
+            /** @description The payer's manifestação that disowned it, if that was the reason */
+            payer_event: ("unknown_operation" | "not_performed") | null;
+            /** @description `nfe_cancelled` or `nfe_disowned_by_payer` (treat unknown values as a dispute for a reason not listed here) */
+            reason: string;
+            xmotivo: string;
+        };
         TrialBalance: {
             /** Format: date-time */
             as_of: string;
@@ -3641,9 +3676,9 @@ export interface components {
              */
             disabled_reason: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "title.disputed")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "title.disputed")[];
             /**
              * Format: date-time
              * @description The first failed POST since the last success; null while the last one succeeded.
@@ -3689,7 +3724,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "title.disputed";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3753,7 +3788,7 @@ export interface components {
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. At most 50 entries. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "title.disputed")[];
             /**
              * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
@@ -10271,7 +10306,7 @@ export interface operations {
                 operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 445 characters). */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 460 characters). */
                 type?: string[];
             };
             header?: never;
@@ -19834,6 +19869,79 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "title.cancelled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_disputed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        cstat: string;
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** Format: date-time */
+                        disputed_at: string;
+                        external_id?: string;
+                        nfe_key: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** @example not_performed */
+                        payer_event?: string | null;
+                        /** @example nfe_disowned_by_payer */
+                        reason: string;
+                        /** Format: uuid */
+                        title_id: string;
+                        xmotivo: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.disputed";
                     /**
                      * Format: uuid
                      * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.

@@ -17,7 +17,7 @@ export async function stuckView() {
       op.temporal_web_url ? h('a', { href: op.temporal_web_url, target: '_blank', rel: 'noopener' }, 'Temporal Web') : '—'));
     show(
       h('h1', {}, t('Stuck operations')),
-      h('p', { class: 'lead' }, t('Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED held by its NF-e check. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.')),
+      h('p', { class: 'lead' }, t('Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED held by its NF-e check, PAID with a title in dispute. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.')),
       table(t('{total} operation(s) waiting too long', { total: page.total }), [t('Operation'), t('State'), t('Originator'), t('Assignor'), t('To disburse'), t('In state since'), t('Waiting'), t('What unsticks it'), t('Workflow')], rows),
     );
   });
