@@ -7,6 +7,7 @@ import { setSandboxNfe } from '../support/sefaz';
 import { advanceClock, untilReady } from '../support/test-clocks';
 import { buildConfirmingProduct, noPix, signedAwaitingPayer } from '../support/payer-confirmation';
 import { AWAITING_PAYER_ACTION } from '../../domain/stuck-operations';
+import { recordHistory } from '../support/histories';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -63,6 +64,7 @@ describe('payer_confirmation required: the PIX waits for the payer\'s word', fun
     const paid = await untilStatus(client, token, id, 'PAID', 90_000);
     expect(paid.titles[0].nfe_check).to.include({ status: 'passed', reason: null, payer_event: 'confirmed' });
     expect(paid.cancellation_reason).to.equal(null);
+    await recordHistory('payer-confirmation-paid', id);
     const after = await client.get('/v1/backoffice/stuck-operations?limit=200', { token: staffToken });
     expect(after.body.items.map((op: { id: string }) => op.id)).to.not.include(id);
   });
@@ -78,5 +80,6 @@ describe('payer_confirmation required: the PIX waits for the payer\'s word', fun
     expect(items).to.have.length(1);
     expect(items[0].data).to.include({ cancellation_reason: 'payer_confirmation_missing', actor: 'system:backing-check' });
     expect((await createDirect(client, token, body)).status).to.equal(201);
+    await recordHistory('payer-confirmation-missing', id);
   });
 });
