@@ -12,9 +12,8 @@ export interface PayerConfirmation {
   deadlineDays: number;
 }
 
-export const DEFAULT_PAYER_CONFIRMATION_DEADLINE_DAYS = 10;
-/** Conclusive manifestações count only within 180 days of authorization: a longer wait could never end well. */
-export const MAX_PAYER_CONFIRMATION_DEADLINE_DAYS = 180;
+/** A product's default (the column's too); at most 180, as manifestações count only within 180 days of authorization. */
+const DEFAULT_PAYER_CONFIRMATION_DEADLINE_DAYS = 10;
 
 export const NO_PAYER_CONFIRMATION: PayerConfirmation = { policy: 'none', deadlineDays: DEFAULT_PAYER_CONFIRMATION_DEADLINE_DAYS };
 
