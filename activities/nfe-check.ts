@@ -4,6 +4,7 @@ import { NfeChecksRepository, TitleNfe } from '../db/repositories/nfe-checks';
 import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import { NfeCancellationReason, NfeCheckOutcome, payoutCheck } from '../domain/sefaz/payout-check';
 import type { SefazPort } from '../domain/sefaz/port';
+import { NO_PAYER_CONFIRMATION, PayerConfirmationPolicy } from '../domain/sefaz/payer-confirmation';
 import { SefazError } from '../providers/provider-errors';
 
 export interface NfeCheckActivityDeps {
@@ -21,9 +22,11 @@ export interface NfeRefusal {
   xMotivo: string;
 }
 
-/** What the check before the PIX found: null when every NF-e passed. */
+/** What the check before the PIX found: no refusal and no wait when every NF-e passed. */
 export interface NfeCheckResult {
   refusal: NfeRefusal | null;
+  /** Set, with no refusal, when every NF-e passed but some payer has not confirmed yet under a `required` product: how many days the PIX may wait for it. */
+  awaitingPayer?: { deadlineDays: number };
 }
 
 /** The code of the retryable failure while SEFAZ gives no verdict: the workflow's retry policy waits it out. */
@@ -33,15 +36,16 @@ export const SEFAZ_NO_VERDICT = 'sefaz_no_verdict';
  * The check of every NF-e (model 55) of an operation at SEFAZ right before its PIX. Each answer is
  * stored; asking again is harmless (a new row, the latest counts), so the activity is retried
  * freely. A refusal is an answer; SEFAZ unreachable or giving no verdict for some key (and none
- * refused) throws a retryable failure, so the operation waits and never pays unchecked.
+ * refused) throws a retryable failure, so the operation waits and never pays unchecked. A payer who
+ * has not confirmed under a `required` product is an answer too: the workflow decides when to ask again.
  */
 export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: NfeCheckActivityDeps) {
   const checks = new NfeChecksRepository(db);
 
-  const checkOne = async (title: TitleNfe): Promise<NfeCheckOutcome | null> => {
+  const checkOne = async (title: TitleNfe, payerConfirmation: PayerConfirmationPolicy): Promise<NfeCheckOutcome | null> => {
     try {
       const [status, payer] = await Promise.all([sefaz.consultStatus(title.key), sefaz.payerEvents(title.key, { document: title.issuerDocument, certificate: null })]);
-      return payoutCheck(status, payer);
+      return payoutCheck(status, payer, payerConfirmation);
     } catch (err) {
       if (err instanceof SefazError) return null;
       throw err;
@@ -51,7 +55,8 @@ export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: 
   return {
     async checkNfesBeforePayout({ operationId }: { operationId: string }): Promise<NfeCheckResult> {
       const titles = (await checks.titleNfes(operationId)).filter((title) => checkedAtSefaz(title.key));
-      const outcomes = await Promise.all(titles.map(checkOne));
+      const payerConfirmation = titles.length > 0 ? await checks.payerConfirmationOf(operationId) : NO_PAYER_CONFIRMATION;
+      const outcomes = await Promise.all(titles.map((title) => checkOne(title, payerConfirmation.policy)));
       const at = now();
       await checks.record(titles.flatMap((title, i) => {
         const outcome = outcomes[i];
@@ -62,11 +67,12 @@ export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: 
         const { reason, key, cStat, xMotivo } = outcomes[refused]!;
         return { refusal: { reason: reason!, externalId: titles[refused].externalId, key, cStat, xMotivo } };
       }
-      const waiting = titles.filter((_, i) => outcomes[i]?.status !== 'passed');
+      const waiting = titles.filter((_, i) => outcomes[i]?.status !== 'passed' && outcomes[i]?.reason !== 'payer_confirmation_missing');
       if (waiting.length > 0) {
         throw ApplicationFailure.retryable(`SEFAZ gave no verdict on ${waiting.map((title) => title.key).join(', ')} yet`, SEFAZ_NO_VERDICT);
       }
-      return { refusal: null };
+      const unconfirmed = outcomes.some((outcome) => outcome?.status === 'pending');
+      return unconfirmed ? { refusal: null, awaitingPayer: { deadlineDays: payerConfirmation.deadlineDays } } : { refusal: null };
     },
   };
 }

@@ -4,8 +4,9 @@ import { v5 as uuidv5 } from 'uuid';
  * Every event kind we record and deliver: DESIGN.md §5's (the spec's eight, `operation.denied`,
  * `operation.flagged` of the double-assignment signal), then the title, payable and operation
  * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready`,
- * `pix_charge.expired` of collection by PIX, `audit.checkpoint` (a signed head of the audit chain) and `ledger.reconciliation_mismatch` (a
- * PSP statement and the books disagree).
+ * `pix_charge.expired` of collection by PIX, `audit.checkpoint` (a signed head of the audit chain), `ledger.reconciliation_mismatch` (a
+ * PSP statement and the books disagree) and `title.disputed` (the daily re-check after payout found the title's NF-e cancelled or
+ * disowned by its payer).
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -32,6 +33,7 @@ export const EVENT_TYPES = [
   'pix_charge.expired',
   'audit.checkpoint',
   'ledger.reconciliation_mismatch',
+  'title.disputed',
 ] as const;
 
 /**

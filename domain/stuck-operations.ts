@@ -10,6 +10,10 @@ export interface StuckRule {
   action: string;
   /** The backoffice route that unsticks it, when one exists; `{id}` is the operation. */
   actionRoute: string | null;
+  /** Shown only while an NF-e's latest check before the PIX is `pending` (the state alone is passed through in milliseconds). */
+  nfeCheckPending?: true;
+  /** Shown only while some open title of it is in dispute (a paid operation waits for its payers by design). */
+  titleDisputed?: true;
 }
 
 const MINUTE = 60;
@@ -32,11 +36,27 @@ export const STUCK_RULES: readonly StuckRule[] = [
     actionRoute: null,
   },
   {
+    status: 'SIGNED', thresholdSeconds: 0, nfeCheckPending: true,
+    action: 'SEFAZ gave no verdict on an NF-e (nfe_check: the last cStat and xMotivo): 108/109 SEFAZ paused, wait; 656 the key rests, up to an hour; 226 correct SEFAZ_AUTHORIZERS and restart. '
+      + 'Nothing pays meanwhile; it pays or cancels by itself once SEFAZ answers.',
+    actionRoute: null,
+  },
+  {
+    status: 'PAID', thresholdSeconds: 0, titleDisputed: true,
+    action: 'After payout an NF-e was cancelled or its payer disowned it (title.disputed; the title\'s dispute says which): nothing moved. Ask the assignor for the '
+      + 'payer\'s word or a replacement invoice; if the debt is not owed, agree the repurchase with the assignor (a payable).',
+    actionRoute: null,
+  },
+  {
     status: 'CONTRACT_SENT', thresholdSeconds: 2 * DAY,
     action: 'Signers have not signed: with embedded signature the integrator must present each sign_url; otherwise remind the signer of the e-mail. Cancel if the deal is off.',
     actionRoute: null,
   },
 ];
+
+/** What unsticks an operation whose NF-e passed while its product waits for the payer's confirmation. */
+export const AWAITING_PAYER_ACTION = 'The payer has not confirmed its NF-e (manifestação 210200) and the product requires it: the assignor asks its payer to register the '
+  + 'confirmation at SEFAZ; the next check (15 min doubling to 6 h) then pays. At the product\'s deadline it is cancelled (payer_confirmation_missing).';
 
 /** The latest moment an operation may have entered `rule.status` and still count as stuck at `now`. */
 export function stuckSince(rule: StuckRule, now: Date): Date {

@@ -18,6 +18,9 @@ export const collectionSweepScheduleId = (taskQueue: string): string =>
 /** The hourly audit checkpoint's Schedule for the workers of `taskQueue`, per queue like the sweep's. */
 export const auditCheckpointScheduleId = (taskQueue: string): string => `audit-checkpoint-${taskQueue}`;
 /** The daily ledger accrual's Schedule for the workers of `taskQueue`, one per queue like the sweep's. */
+/** The daily re-check of open titles' NF-e for the workers of `taskQueue`, one per queue like the sweep's. */
+export const titleNfeRecheckScheduleId = (taskQueue: string): string =>
+  (taskQueue === DEFAULT_TASK_QUEUE ? 'title-nfe-recheck' : `title-nfe-recheck-${taskQueue}`);
 export const ledgerAccrualScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'ledger-accrual' : `ledger-accrual-${taskQueue}`);
 

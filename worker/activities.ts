@@ -18,6 +18,7 @@ import { ApiPixClient } from '../providers/api-pix-client';
 import { createAuditCheckpointActivities } from '../activities/audit-checkpoint';
 import { CipherRing } from '../platform/crypto/cipher-ring';
 import { createNfeCheckActivities } from '../activities/nfe-check';
+import { createTitleNfeRecheckActivities } from '../activities/title-nfe-recheck';
 import { sefazBeforePayout } from '../providers/sefaz/client';
 
 export interface ActivityDeps {
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
     ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
+    ...createTitleNfeRecheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
     ...createLedgerReconciliationActivities({ db, sources: statementSources(config) }),

@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule, ensureLedgerReconciliationSchedule } from './schedules';
+import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule, ensureLedgerReconciliationSchedule, ensureTitleNfeRecheckSchedule } from './schedules';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
 import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
@@ -68,6 +68,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   await ensureAuditCheckpointSchedule(client, config, logger);
   await ensureLedgerAccrualSchedule(client, config, logger);
   await ensureLedgerReconciliationSchedule(client, config, logger);
+  await ensureTitleNfeRecheckSchedule(client, config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

@@ -1,7 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../platform/config/config';
 import type { Logger } from '../platform/logger';
-import { auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId, ledgerReconciliationScheduleId } from '../domain/workflow-ids';
+import { auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId, ledgerReconciliationScheduleId, titleNfeRecheckScheduleId } from '../domain/workflow-ids';
 
 /**
  * A Temporal Schedule of one workflow, one per task queue, created by the first worker of that
@@ -53,4 +53,12 @@ export async function ensureLedgerReconciliationSchedule(client: Client, config:
 export async function ensureAuditCheckpointSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
   const { taskQueue } = config.temporal;
   await ensureSchedule(client, taskQueue, { scheduleId: auditCheckpointScheduleId(taskQueue), workflowType: 'auditCheckpointRun', spec: { intervals: [{ every: '1h' }] } }, logger);
+}
+
+/** The daily re-check of open titles' NF-e at SEFAZ, at 04:10 UTC, after the accrual and before the business day. */
+export async function ensureTitleNfeRecheckSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
+  const { taskQueue } = config.temporal;
+  await ensureSchedule(client, taskQueue, {
+    scheduleId: titleNfeRecheckScheduleId(taskQueue), workflowType: 'titleNfeRecheck', spec: { intervals: [{ every: '1d', offset: '250m' }] },
+  }, logger);
 }

@@ -7,3 +7,4 @@ export { collectionSweep } from './collection-sweep';
 export { auditCheckpointRun } from './audit-checkpoint';
 export { ledgerAccrual } from './ledger-accrual';
 export { ledgerReconciliation } from './ledger-reconciliation';
+export { titleNfeRecheck } from './title-nfe-recheck';

@@ -114,6 +114,21 @@ export const backofficeSchemas = {
       action: { type: 'string', description: 'What unsticks it, from the operations runbook' },
       action_route: { type: ['string', 'null'], description: 'The backoffice route that unsticks it, when one exists' },
       temporal_web_url: temporalWebUrl,
+      nfe_check: ref('StuckNfeCheck'),
+    },
+  },
+  StuckNfeCheck: {
+    type: 'object',
+    description: 'Present on an operation held in SIGNED by its NF-e check before the PIX: the pending latest check that holds it (SEFAZ gave no verdict; or, with `reason` '
+      + '`payer_confirmation_missing`, the product requires the payer\'s confirmation and none came yet)',
+    required: ['title_id', 'nfe_key', 'reason', 'cstat', 'xmotivo', 'checked_at'],
+    properties: {
+      title_id: { type: 'string', format: 'uuid' },
+      nfe_key: { type: 'string', pattern: '^[0-9]{44}$', maxLength: 44 },
+      reason: { type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$', description: '`payer_confirmation_missing`, or null while SEFAZ gives no verdict' },
+      cstat: { type: 'string', pattern: '^[0-9]{3}$', maxLength: 3, description: 'SEFAZ\'s last cStat for the key (109: paused; 656: consumo indevido; 137/138: the distribution\'s, when awaiting the payer)' },
+      xmotivo: { type: 'string', maxLength: 255 },
+      checked_at: { type: 'string', format: 'date-time' },
     },
   },
 };

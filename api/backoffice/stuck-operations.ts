@@ -1,17 +1,20 @@
 import type { Knex } from 'knex';
-import { STUCK_RULES, stuckSince } from '../../domain/stuck-operations';
+import { AWAITING_PAYER_ACTION, STUCK_RULES, stuckSince } from '../../domain/stuck-operations';
 import { BackofficeRepository } from '../../db/repositories/backoffice';
+import { NfeChecksRepository, StoredNfeCheck } from '../../db/repositories/nfe-checks';
 import type { Config } from '../../platform/config/config';
 import { workflowLink } from './temporal-web';
 import type { ResponseBody } from '../openapi/contract-types';
 
 /** `GET /v1/backoffice/stuck-operations`: longest waiting first, each with what unsticks it. */
 export async function stuckOperations(deps: { db: Knex; config: Config }, now: Date, limit: number, offset: number): Promise<ResponseBody<'stuckOperations', 200>> {
-  const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now) }));
+  const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now), nfeCheckPending: rule.nfeCheckPending, titleDisputed: rule.titleDisputed }));
   const { items, total } = await new BackofficeRepository(deps.db).stuck(cutoffs, limit, offset);
+  const waitingAtNfeCheck = await pendingNfeChecks(deps.db, items.filter((op) => STUCK_RULES.find((r) => r.status === op.lifecycleStatus)?.nfeCheckPending).map((op) => op.id));
   return {
     items: items.map((op) => {
       const rule = STUCK_RULES.find((r) => r.status === op.lifecycleStatus)!;
+      const check = waitingAtNfeCheck.get(op.id);
       return {
         id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
         originator_id: op.originatorId, originator_name: op.originatorName, assignor_name: op.assignorName,
@@ -19,11 +22,27 @@ export async function stuckOperations(deps: { db: Knex; config: Config }, now: D
         in_state_since: op.updatedAt.toISOString(),
         waiting_seconds: Math.max(0, Math.floor((now.getTime() - op.updatedAt.getTime()) / 1000)),
         threshold_seconds: rule.thresholdSeconds,
-        action: rule.action,
+        action: check?.reason === 'payer_confirmation_missing' ? AWAITING_PAYER_ACTION : rule.action,
         action_route: rule.actionRoute?.replace('{id}', op.id) ?? null,
         temporal_web_url: workflowLink(deps.config, op.id),
+        ...(check ? {
+          nfe_check: { title_id: check.titleId, nfe_key: check.key, reason: check.reason, cstat: check.cStat, xmotivo: check.xMotivo, checked_at: check.checkedAt.toISOString() },
+        } : {}),
       };
     }),
     total, limit, offset,
   };
+}
+
+/** Per operation, the pending latest NF-e check that holds it: one SEFAZ gave no verdict on before one awaiting its payer (that wait ends only after SEFAZ's). */
+async function pendingNfeChecks(db: Knex, operationIds: string[]): Promise<Map<string, StoredNfeCheck>> {
+  if (operationIds.length === 0) return new Map();
+  const latest = (await new NfeChecksRepository(db).latestOf(operationIds)).values();
+  const holding = new Map<string, StoredNfeCheck>();
+  for (const check of latest) {
+    if (check.status !== 'pending') continue;
+    const held = holding.get(check.operationId);
+    if (!held || (held.reason !== null && check.reason === null)) holding.set(check.operationId, check);
+  }
+  return holding;
 }

@@ -44,6 +44,10 @@ const titleSchema = {
       description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
     },
     pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
+    dispute: {
+      anyOf: [ref('TitleDispute'), { type: 'null' }],
+      description: 'Set when the daily re-check after payout found the title\'s NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable',
+    },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
@@ -78,14 +82,33 @@ export const operationSchemas = {
     required: [...titleSchema.required, 'nfe_check'],
     properties: { ...titleSchema.properties, nfe_check: ref('NfeCheck') },
   },
+  TitleDispute: {
+    type: 'object',
+    description: 'Why an open title is in dispute: what SEFAZ answered on its NF-e after payout',
+    required: ['reason', 'cstat', 'xmotivo', 'payer_event', 'disputed_at'],
+    properties: {
+      reason: { type: 'string', maxLength: 64, pattern: '^[a-z_]+$', description: '`nfe_cancelled` or `nfe_disowned_by_payer` (treat unknown values as a dispute for a reason not listed here)' },
+      cstat: { type: 'string', pattern: '^[0-9]{3}$', maxLength: 3 },
+      xmotivo: { type: 'string', maxLength: 255 },
+      payer_event: { anyOf: [{ type: 'string', enum: ['unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s manifestação that disowned it, if that was the reason' },
+      disputed_at: { type: 'string', format: 'date-time' },
+    },
+  },
   NfeCheck: {
     type: 'object',
     description: 'The receivable\'s NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; '
       + 'an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 '
-      + 'paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
-    required: ['status', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
+      + 'paused, 656...), or its product requires the payer\'s confirmation and the payer has not confirmed yet (`reason` `payer_confirmation_missing`), and the operation waits; '
+      + '`passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
+    required: ['status', 'reason', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
     properties: {
       status: { type: 'string', enum: ['passed', 'refused', 'pending', 'not_applicable'] },
+      reason: {
+        type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
+        description: 'On `refused`, why (the operation\'s `cancellation_reason`); on `pending`, `payer_confirmation_missing` while the operation waits for the payer\'s confirmation '
+          + '(it is cancelled with that reason at the product\'s deadline). Null otherwise. Treat unknown values as a reason not listed here',
+        examples: ['payer_confirmation_missing'],
+      },
       cstat: { type: ['string', 'null'], pattern: '^[0-9]{3}$', maxLength: 3, description: 'SEFAZ\'s cStat of the answer that decided (the consult\'s; the distribution\'s when the payer\'s word decided)' },
       xmotivo: { type: ['string', 'null'], maxLength: 255, description: 'SEFAZ\'s xMotivo with that cStat' },
       payer_event: { anyOf: [{ type: 'string', enum: ['confirmed', 'aware', 'unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here)' },
@@ -130,7 +153,8 @@ export const operationSchemas = {
         type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
         description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
           + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
-          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. '
+          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer\'s '
+          + 'confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. '
           + 'Treat unknown values as a cancellation for a reason not listed here',
         examples: ['nfe_cancelled'],
       },

@@ -41,6 +41,9 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
     pix_charge: t.pixTxid === null ? null : {
       txid: t.pixTxid, status: t.pixStatus!, br_code: t.pixBrCode!, expires_at: t.pixExpiresAt!.toISOString(),
     },
+    dispute: t.disputedAt === null ? null : {
+      reason: t.disputeReason!, cstat: t.disputeCstat!, xmotivo: t.disputeXmotivo!, payer_event: t.disputePayerEvent, disputed_at: t.disputedAt.toISOString(),
+    },
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };

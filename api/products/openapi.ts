@@ -5,7 +5,7 @@ export const productSchemas = {
   Product: {
     type: 'object',
     required: ['product_id', 'name', 'min_monthly_rate_pct', 'max_monthly_rate_pct', 'min_term_days', 'max_term_days', 'min_value_brl', 'max_value_brl',
-      'nfe_xml'],
+      'nfe_xml', 'payer_confirmation', 'payer_confirmation_deadline_days'],
     properties: {
       product_id: { type: 'string', format: 'uuid', description: 'The value for product_id in POST /v1/operations/direct' },
       name: { type: 'string' },
@@ -19,6 +19,16 @@ export const productSchemas = {
       nfe_xml: {
         type: 'string', enum: [...NFE_XML_POLICIES],
         description: 'The NF-e XML policy: required refuses a receivable with an NF-e key of model 55 and no nfe_xml (422 nfe_xml_required); optional verifies the XML only when sent',
+      },
+      payer_confirmation: {
+        type: 'string', enum: ['none', 'required'],
+        description: '`required`: no PIX leaves before the payer\'s latest conclusive manifestação on each NF-e (model 55) is a confirmation (210200). The operation waits in '
+          + 'SIGNED, asking SEFAZ again 15 min after the first check and doubling up to every 6 h, and is cancelled with `cancellation_reason` `payer_confirmation_missing` '
+          + 'when the deadline passes. A payer\'s unknown_operation or not_performed still cancels at once. `none`: the payer\'s silence does not hold the PIX',
+      },
+      payer_confirmation_deadline_days: {
+        type: 'integer', minimum: 1, maximum: 180,
+        description: 'With `payer_confirmation` `required`: days from the first check before the PIX (on the operation\'s test clock when it has one) to the cancellation',
       },
     },
   },

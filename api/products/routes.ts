@@ -16,6 +16,8 @@ function presentProduct(p: Product) {
     min_value_brl: p.minValueBrl.toString(),
     max_value_brl: p.maxValueBrl.toString(),
     nfe_xml: p.nfeXml,
+    payer_confirmation: p.payerConfirmation.policy,
+    payer_confirmation_deadline_days: p.payerConfirmation.deadlineDays,
   };
 }
 

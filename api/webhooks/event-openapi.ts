@@ -92,6 +92,13 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
     summary: 'A title was not paid by its deadline: its balance is locked and the assignor owes it (payable_id)',
     data: data(['title_id', ...operationIds, 'payable_id'], { ...title, outstanding_balance: money, paid_amount_brl: money, due_date: ref('Date'), payable_id: uuid }),
   },
+  'title.disputed': {
+    summary: 'The daily re-check after payout found an open title\'s NF-e cancelled (nfe_cancelled) or disowned by its payer (nfe_disowned_by_payer); no money moved (one event per title)',
+    data: data(['title_id', ...operationIds, 'nfe_key', 'reason', 'cstat', 'xmotivo', 'disputed_at'], {
+      ...title, nfe_key: { type: 'string', pattern: '^[0-9]{44}$' }, reason: { type: 'string', examples: ['nfe_disowned_by_payer'] },
+      cstat: text, xmotivo: text, payer_event: { ...nullableText, examples: ['not_performed'] }, disputed_at: timestamp,
+    }),
+  },
   'title.cancelled': {
     summary: 'A title was cancelled with its operation (cancelled or denied)',
     data: data(['title_id', ...operationIds], { ...title, outstanding_balance: money }),

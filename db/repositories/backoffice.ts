@@ -11,6 +11,10 @@ import { paged } from './pagination';
 export interface StuckCutoff {
   status: string;
   enteredBefore: Date;
+  /** Only operations some title of which has a `pending` latest NF-e check. */
+  nfeCheckPending?: boolean;
+  /** Only operations some open title of which is in dispute. */
+  titleDisputed?: boolean;
 }
 
 export interface StuckItem extends OperationRow {
@@ -140,13 +144,28 @@ export class BackofficeRepository {
       .join('assignors', 'assignors.id', 'operations.assignor_id')
       .where((outer) => {
         for (const cutoff of cutoffs) {
-          outer.orWhere((inner) => inner.where('operations.lifecycle_status', cutoff.status).where('operations.updated_at', '<=', cutoff.enteredBefore));
+          outer.orWhere((inner) => inner.where('operations.lifecycle_status', cutoff.status).where('operations.updated_at', '<=', cutoff.enteredBefore)
+            .modify((query) => {
+              if (cutoff.nfeCheckPending) query.whereExists(this.latestNfeCheckPending());
+              if (cutoff.titleDisputed) query.whereExists(this.openTitleDisputed());
+            }));
         }
       });
     const { items, total } = await paged<Record<string, unknown>>(filtered, (query) => query
       .select('operations.*', 'originators.name as originator_name', 'assignors.name as assignor_name')
       .orderBy('operations.updated_at').orderBy('operations.id'), limit, offset);
     return { items: items.map((row) => fromColumns<StuckItem>(row)), total };
+  }
+
+  /** Some title of the operation whose latest NF-e check is `pending`. */
+  private latestNfeCheckPending(): Knex.QueryBuilder {
+    return this.db('nfe_checks as c').whereRaw('c.operation_id = operations.id').where('c.status', 'pending')
+      .whereNotExists(this.db('nfe_checks as n').whereRaw('n.title_id = c.title_id').whereRaw('(n.checked_at, n.id) > (c.checked_at, c.id)'));
+  }
+
+  /** Some open title of the operation in dispute. */
+  private openTitleDisputed(): Knex.QueryBuilder {
+    return this.db('titles as d').whereRaw('d.operation_id = operations.id').whereNotNull('d.disputed_at').whereIn('d.status', ['WAITING_PAYMENT', 'PARTIALLY_PAID']);
   }
 
   async detailOf(op: OperationRow): Promise<OperationDetailRows> {

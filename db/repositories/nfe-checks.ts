@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { NfeCheckOutcome } from '../../domain/sefaz/payout-check';
 import type { SefazAdapter } from '../../domain/sefaz/port';
 import { keyOfFingerprint } from '../../domain/receivable-identity';
+import { NO_PAYER_CONFIRMATION, PayerConfirmation, PayerConfirmationPolicy } from '../../domain/sefaz/payer-confirmation';
 
 /** A title of the operation backed by an NF-e key, with who issued it (the assignor, whose certificate asks for the payer's events). */
 export interface TitleNfe {
@@ -15,13 +16,14 @@ export interface TitleNfe {
 
 /** A stored check, as the operation read shows it. */
 export interface StoredNfeCheck extends NfeCheckOutcome {
+  operationId: string;
   titleId: string;
   adapter: SefazAdapter;
   checkedAt: Date;
 }
 
 interface NfeCheckRow {
-  title_id: string; nfe_key: string; status: NfeCheckOutcome['status']; reason: NfeCheckOutcome['reason']; cstat: string; xmotivo: string;
+  operation_id: string; title_id: string; nfe_key: string; status: NfeCheckOutcome['status']; reason: NfeCheckOutcome['reason']; cstat: string; xmotivo: string;
   payer_event: NfeCheckOutcome['payerEvent']; payer_event_at: Date | null; adapter: SefazAdapter; checked_at: Date;
 }
 
@@ -42,6 +44,14 @@ export class NfeChecksRepository {
     }));
   }
 
+  /** The operation's product's `payer_confirmation` policy; an operation without a product waits for no one. */
+  async payerConfirmationOf(operationId: string): Promise<PayerConfirmation> {
+    const row: { payer_confirmation: PayerConfirmationPolicy; payer_confirmation_deadline_days: number } | undefined = await this.db('operations')
+      .joinRaw('join products on products.id::text = operations.product_id and products.originator_id = operations.originator_id').where('operations.id', operationId)
+      .first('products.payer_confirmation', 'products.payer_confirmation_deadline_days');
+    return row ? { policy: row.payer_confirmation, deadlineDays: row.payer_confirmation_deadline_days } : NO_PAYER_CONFIRMATION;
+  }
+
   async record(checks: readonly { title: TitleNfe; operationId: string; outcome: NfeCheckOutcome; adapter: SefazAdapter; at: Date }[]): Promise<void> {
     if (checks.length === 0) return;
     await this.db('nfe_checks').insert(checks.map(({ title, operationId, outcome, adapter, at }) => ({
@@ -57,7 +67,7 @@ export class NfeChecksRepository {
       .modify((query) => { if (originatorId) query.where({ originator_id: originatorId }); })
       .distinctOn('title_id').orderBy([{ column: 'title_id' }, { column: 'checked_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
     return new Map((rows as NfeCheckRow[]).map((row) => [row.title_id, {
-      titleId: row.title_id, key: row.nfe_key, status: row.status, reason: row.reason, cStat: row.cstat, xMotivo: row.xmotivo,
+      operationId: row.operation_id, titleId: row.title_id, key: row.nfe_key, status: row.status, reason: row.reason, cStat: row.cstat, xMotivo: row.xmotivo,
       payerEvent: row.payer_event, payerEventAt: row.payer_event_at?.toISOString() ?? null, adapter: row.adapter, checkedAt: row.checked_at,
     }]));
   }

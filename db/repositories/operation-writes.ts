@@ -9,8 +9,10 @@ export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' |
 
 /** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
 type PixChargeFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt';
+/** A new title is in no dispute: only the re-check after payout sets these. */
+type DisputeFields = 'disputeReason' | 'disputeCstat' | 'disputeXmotivo' | 'disputePayerEvent' | 'disputedAt';
 
-export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | 'createdAt' | 'updatedAt' | PixChargeFields>
+export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | 'createdAt' | 'updatedAt' | PixChargeFields | DisputeFields>
   & Partial<Pick<TitleRow, 'createdAt' | 'updatedAt'>>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 

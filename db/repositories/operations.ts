@@ -1,3 +1,4 @@
+import type { TitleDisputeReason } from '../../domain/sefaz/title-dispute';
 import type { Knex } from 'knex';
 import { fromColumns } from './columns';
 import { newestFirst, paged } from './pagination';
@@ -84,6 +85,12 @@ export interface TitleRow {
   graceDays: number | null;
   /** What identifies it as an invoice (`nfe:<key>` when an NF-e key backs it), or null. */
   receivableFingerprint: string | null;
+  /** Set, all but the payer event together, once the daily re-check after payout put the title in dispute. */
+  disputeReason: TitleDisputeReason | null;
+  disputeCstat: string | null;
+  disputeXmotivo: string | null;
+  disputePayerEvent: 'unknown_operation' | 'not_performed' | null;
+  disputedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Dec, Money } from '../../domain/money';
 import type { NfeXmlPolicy } from '../../domain/nfe-xml/proof';
+import { NO_PAYER_CONFIRMATION, PayerConfirmation, PayerConfirmationPolicy } from '../../domain/sefaz/payer-confirmation';
 import { paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -17,6 +18,8 @@ export interface Product {
   active: boolean;
   /** Whether each receivable with an NF-e key must carry its XML (domain/nfe-xml/proof.ts). */
   nfeXml: NfeXmlPolicy;
+  /** Whether the PIX waits for the payer to confirm each NF-e, and for how long. */
+  payerConfirmation: PayerConfirmation;
 }
 
 type Row = Record<string, string | number | boolean | null>;
@@ -34,6 +37,7 @@ function toProduct(row: Row): Product {
     maxValueBrl: Money.of(String(row.max_value_brl)),
     active: Boolean(row.active),
     nfeXml: row.nfe_xml as NfeXmlPolicy,
+    payerConfirmation: { policy: String(row.payer_confirmation) as PayerConfirmationPolicy, deadlineDays: Number(row.payer_confirmation_deadline_days) },
   };
 }
 
@@ -51,7 +55,8 @@ export class ProductsRepository extends TenantScopedRepository {
   }
 
   /** Inserts a product; with a fixed `id` a second run changes nothing (the dev seed). */
-  async create(product: Omit<Product, 'id' | 'nfeXml'> & Partial<Pick<Product, 'nfeXml'>>, id: string = uuidv7()): Promise<Product> {
+  async create(product: Omit<Product, 'id' | 'nfeXml' | 'payerConfirmation'> & Partial<Pick<Product, 'nfeXml' | 'payerConfirmation'>>, id: string = uuidv7()): Promise<Product> {
+    const { policy, deadlineDays } = product.payerConfirmation ?? NO_PAYER_CONFIRMATION;
     await this.insertOwned('products', {
       id,
       name: product.name,
@@ -64,6 +69,8 @@ export class ProductsRepository extends TenantScopedRepository {
       max_value_brl: product.maxValueBrl.toString(),
       active: product.active,
       nfe_xml: product.nfeXml ?? 'optional',
+      payer_confirmation: policy,
+      payer_confirmation_deadline_days: deadlineDays,
     }).onConflict('id').ignore();
     return (await this.byId(id))!;
   }

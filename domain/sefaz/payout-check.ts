@@ -1,12 +1,16 @@
 import { consultConsequence, ConsultOutcome } from './status-codes';
 import { isDisowning, latestConclusive, PayerEvent } from './payer-events';
 import type { NfeStatusAnswer, PayerEventsAnswer } from './port';
+import type { PayerConfirmationPolicy } from './payer-confirmation';
 
 /** A receivable's NF-e check as stored and read: `pending` is an answer that is no verdict yet. */
 export type NfeCheckStatus = 'passed' | 'refused' | 'pending';
 
-/** Why an operation is cancelled when an NF-e fails its check before the PIX. */
-export const NFE_CANCELLATION_REASONS = ['nfe_cancelled', 'nfe_denied', 'nfe_unknown', 'nfe_forged', 'nfe_too_old_to_check', 'nfe_disowned_by_payer'] as const;
+/**
+ * Why an operation is cancelled when an NF-e fails its check before the PIX. On a `pending` check,
+ * `payer_confirmation_missing` says the NF-e passed but its payer has not confirmed it yet.
+ */
+export const NFE_CANCELLATION_REASONS = ['nfe_cancelled', 'nfe_denied', 'nfe_unknown', 'nfe_forged', 'nfe_too_old_to_check', 'nfe_disowned_by_payer', 'payer_confirmation_missing'] as const;
 export type NfeCancellationReason = (typeof NFE_CANCELLATION_REASONS)[number];
 
 const REFUSING: Partial<Record<ConsultOutcome, NfeCancellationReason>> = {
@@ -22,7 +26,7 @@ const REFUSING: Partial<Record<ConsultOutcome, NfeCancellationReason>> = {
 export interface NfeCheckOutcome {
   key: string;
   status: NfeCheckStatus;
-  /** Set when `status` is `refused`. */
+  /** Set when `status` is `refused`, and on a `pending` check awaiting the payer's confirmation. */
   reason: NfeCancellationReason | null;
   /** The answer that decided: the consult's, or the distribution's when the payer disowned it or it is the one that gave no verdict. */
   cStat: string;
@@ -34,9 +38,10 @@ export interface NfeCheckOutcome {
 /**
  * The check before the PIX: a consult that refuses refuses; then the payer's latest conclusive
  * manifestação disowning it refuses; a consult or a distribution that gave no verdict (an outage, a
- * 656, a misrouted or unmapped code, events that could not be read) is `pending`, asked again.
+ * 656, a misrouted or unmapped code, events that could not be read) is `pending`, asked again; so is
+ * an NF-e that passed while `payerConfirmation` is `required` and the payer's word is not a confirmation.
  */
-export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer): NfeCheckOutcome {
+export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer, payerConfirmation: PayerConfirmationPolicy = 'none'): NfeCheckOutcome {
   const word = latestConclusive(payer.events, status.authorizedAt);
   const base = { key: status.key, cStat: status.cStat, xMotivo: status.reason, payerEvent: word?.event ?? null, payerEventAt: word?.at ?? null };
   const refusal = REFUSING[status.outcome];
@@ -44,5 +49,8 @@ export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer): 
   if (consultConsequence(status.outcome) !== 'pass') return { ...base, status: 'pending', reason: null };
   if (payer.outcome !== 'found' && payer.outcome !== 'none') return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: null };
   if (isDisowning(word)) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'refused', reason: 'nfe_disowned_by_payer' };
+  if (payerConfirmation === 'required' && word?.event !== 'confirmed') {
+    return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: 'payer_confirmation_missing' };
+  }
   return { ...base, status: 'passed', reason: null };
 }

@@ -2283,6 +2283,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "title.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The daily re-check after payout found an open title's NF-e cancelled (nfe_cancelled) or disowned by its payer (nfe_disowned_by_payer); no money moved (one event per title)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_disputed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "title.overdue": {
         parameters: {
             query?: never;
@@ -2809,7 +2829,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed";
             /**
              * Format: uuid
              * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
@@ -3019,7 +3039,7 @@ export interface components {
          * @example 10000.00
          */
         MoneyInput: ((number & unknown) | (string & unknown)) & unknown;
-        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
+        /** @description The receivable's NF-e checked at SEFAZ right before the PIX (the latest check). `not_applicable`: no NF-e model 55 backs it (an NFC-e, model 65; an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 paused, 656...), or its product requires the payer's confirmation and the payer has not confirmed yet (`reason` `payer_confirmation_missing`), and the operation waits; `passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why) */
         NfeCheck: {
             /** Format: date-time */
             checked_at: string | null;
@@ -3027,6 +3047,11 @@ export interface components {
             cstat: string | null;
             /** @description The payer's latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here) */
             payer_event: ("confirmed" | "aware" | "unknown_operation" | "not_performed") | null;
+            /**
+             * @description On `refused`, why (the operation's `cancellation_reason`); on `pending`, `payer_confirmation_missing` while the operation waits for the payer's confirmation (it is cancelled with that reason at the product's deadline). Null otherwise. Treat unknown values as a reason not listed here
+             * @example payer_confirmation_missing
+             */
+            reason: string | null;
             /** @enum {string} */
             status: "passed" | "refused" | "pending" | "not_applicable";
             /** @description SEFAZ's xMotivo with that cStat */
@@ -3045,7 +3070,7 @@ export interface components {
              */
             average_days_in_advance: number;
             /**
-             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
+             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer's confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
              * @example nfe_cancelled
              */
             cancellation_reason?: string | null;
@@ -3129,6 +3154,8 @@ export interface components {
             discount_pct: number | null;
             /** @description Deprecated name of present_value_discount */
             discounted_value?: components["schemas"]["Money"];
+            /** @description Set when the daily re-check after payout found the title's NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable */
+            dispute?: components["schemas"]["TitleDispute"] | null;
             due_date: components["schemas"]["Date"];
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
@@ -3330,6 +3357,16 @@ export interface components {
              * @enum {string}
              */
             nfe_xml: "optional" | "required";
+            /**
+             * @description `required`: no PIX leaves before the payer's latest conclusive manifestação on each NF-e (model 55) is a confirmation (210200). The operation waits in SIGNED, asking SEFAZ again 15 min after the first check and doubling up to every 6 h, and is cancelled with `cancellation_reason` `payer_confirmation_missing` when the deadline passes. A payer's unknown_operation or not_performed still cancels at once. `none`: the payer's silence does not hold the PIX
+             * @enum {string}
+             */
+            payer_confirmation: "none" | "required";
+            /**
+             * Format: int32
+             * @description With `payer_confirmation` `required`: days from the first check before the PIX (on the operation's test clock when it has one) to the cancellation
+             */
+            payer_confirmation_deadline_days: number;
             /**
              * Format: uuid
              * @description The value for product_id in POST /v1/operations/direct
@@ -3616,6 +3653,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Present on an operation held in SIGNED by its NF-e check before the PIX: the pending latest check that holds it (SEFAZ gave no verdict; or, with `reason` `payer_confirmation_missing`, the product requires the payer's confirmation and none came yet) */
+        StuckNfeCheck: {
+            /** Format: date-time */
+            checked_at: string;
+            /** @description SEFAZ's last cStat for the key (109: paused; 656: consumo indevido; 137/138: the distribution's, when awaiting the payer) */
+            cstat: string;
+            nfe_key: string;
+            /** @description `payer_confirmation_missing`, or null while SEFAZ gives no verdict */
+            reason: string | null;
+            /** Format: uuid */
+            title_id: string;
+            xmotivo: string;
+        };
         StuckOperation: {
             /** @description What unsticks it, from the operations runbook */
             action: string;
@@ -3631,6 +3681,7 @@ export interface components {
              */
             in_state_since: string;
             lifecycle_status: components["schemas"]["LifecycleStatus"];
+            nfe_check?: components["schemas"]["StuckNfeCheck"];
             opr_net_present_liquid_value?: components["schemas"]["Money"];
             /** Format: uuid */
             originator_id: string;
@@ -3721,6 +3772,8 @@ export interface components {
             discount_pct: number | null;
             /** @description Deprecated name of present_value_discount */
             discounted_value?: components["schemas"]["Money"];
+            /** @description Set when the daily re-check after payout found the title's NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable */
+            dispute?: components["schemas"]["TitleDispute"] | null;
             due_date: components["schemas"]["Date"];
             external_id: string;
             fee_source: components["schemas"]["FeeSource"];
@@ -3780,6 +3833,17 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        /** @description Why an open title is in dispute: what SEFAZ answered on its NF-e after payout */
+        TitleDispute: {
+            cstat: string;
+            /** Format: date-time */
+            disputed_at: string;
+            /** @description The payer's manifestação that disowned it, if that was the reason */
+            payer_event: ("unknown_operation" | "not_performed") | null;
+            /** @description `nfe_cancelled` or `nfe_disowned_by_payer` (treat unknown values as a dispute for a reason not listed here) */
+            reason: string;
+            xmotivo: string;
+        };
         TrialBalance: {
             /** Format: date-time */
             as_of: string;
@@ -3806,9 +3870,9 @@ export interface components {
              */
             disabled_reason: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
             /**
              * Format: date-time
              * @description The first failed POST since the last success; null while the last one succeeded.
@@ -3854,7 +3918,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3918,7 +3982,7 @@ export interface components {
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. At most 50 entries. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
             /**
              * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
@@ -11160,7 +11224,7 @@ export interface operations {
                 operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 476 characters). */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 491 characters). */
                 type?: string[];
             };
             header?: never;
@@ -20806,6 +20870,79 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "title.cancelled";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_disputed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        cstat: string;
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        /** Format: date-time */
+                        disputed_at: string;
+                        external_id?: string;
+                        nfe_key: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        /** @example not_performed */
+                        payer_event?: string | null;
+                        /** @example nfe_disowned_by_payer */
+                        reason: string;
+                        /** Format: uuid */
+                        title_id: string;
+                        xmotivo: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.disputed";
                     /**
                      * Format: uuid
                      * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.

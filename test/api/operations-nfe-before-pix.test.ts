@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/http';
 import { cnpj, nfeOf } from '../support/documents';
-import { createDirect, directBody, startOperationsTest } from '../support/operations';
+import { createDirect, directBody, startOperationsTestWithBackoffice } from '../support/operations';
+import { STUCK_RULES } from '../../domain/stuck-operations';
 import { receivable } from '../support/simulate';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { listEvents } from '../support/events';
@@ -18,7 +19,8 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
   this.timeout(150_000);
   let client: ApiClient;
   let token: string;
-  before(async () => ({ client, token } = await startOperationsTest()));
+  let staffToken: string;
+  before(async () => ({ client, token, backoffice: staffToken } = await startOperationsTestWithBackoffice()));
   afterEach(() => client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token }));
 
   const setNfe = (key: string, status: string, payerEvent: string | null = null) => setSandboxNfe(client, token, key, status, payerEvent);
@@ -51,7 +53,7 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
       expect(check.xmotivo).to.be.a('string').and.not.equal('');
       expect(Number.isNaN(Date.parse(String(check.checked_at)))).to.equal(false);
       expect(read.titles.find((t: { external_id: string }) => t.external_id !== 'NF-CHECKED').nfe_check).to.deep.equal({
-        status: 'not_applicable', cstat: null, xmotivo: null, payer_event: null, checked_at: null,
+        status: 'not_applicable', reason: null, cstat: null, xmotivo: null, payer_event: null, checked_at: null,
       });
       await noPix(id);
       const { items } = await listEvents(client, token, `object_id=${id}&type=operation.cancelled`);
@@ -83,6 +85,10 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
     expect(waiting.lifecycle_status).to.equal('SIGNED');
     expect(checkOf(waiting)).to.include({ status: 'pending', cstat: '109' });
     await noPix(id);
+    // The stuck view shows it at once with the runbook's action and SEFAZ's last answer.
+    const stuck = (await client.get('/v1/backoffice/stuck-operations?limit=200', { token: staffToken })).body.items.find((op: { id: string }) => op.id === id);
+    expect(stuck).to.include({ lifecycle_status: 'SIGNED', action: STUCK_RULES.find((rule) => rule.status === 'SIGNED')!.action });
+    expect(stuck.nfe_check).to.include({ nfe_key: key, reason: null, cstat: '109' });
     await client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token });
     const paid = await untilStatus(client, token, id, 'PAID', 90_000);
     expect(paid.cancellation_reason).to.equal(null);

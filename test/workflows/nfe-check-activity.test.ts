@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { ApplicationFailure } from '@temporalio/common';
 import { createNfeCheckActivities, SEFAZ_NO_VERDICT } from '../../activities/nfe-check';
 import { NfeChecksRepository } from '../../db/repositories/nfe-checks';
+import { ProductsRepository } from '../../db/repositories/products';
+import { Dec, Money } from '../../domain/money';
 import { ApiClient } from '../support/http';
 import { cnpj, nfeOf } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
@@ -18,9 +20,10 @@ describe('the NF-e check before the PIX (activity)', function () {
   this.timeout(60_000);
   let client: ApiClient;
   let token: string;
+  let originatorId: string;
   let sefazUrl: string;
   before(async () => {
-    ({ client, token } = await startOperationsTest());
+    ({ client, token, originatorId } = await startOperationsTest());
     sefazUrl = (await sharedSandbox()).sefazUrl;
   });
   afterEach(() => client.post('/v1/sandbox/sefaz/outage', { seconds: 0 }, { token }));
@@ -30,12 +33,12 @@ describe('the NF-e check before the PIX (activity)', function () {
     createNfeCheckActivities({ db: testDb(), sefaz: sefazClientFor(url, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100', ...env }) });
 
   /** An operation of three receivables: none backed by an NF-e, an NF-e (55), an NFC-e (65). */
-  async function operation() {
+  async function operation(extra: Record<string, unknown> = {}) {
     const assignor = cnpj();
     const nfe = nfeOf(assignor);
     const nfce = nfeOf(assignor, { model: '65' });
     const res = await createDirect(client, token, directBody({
-      cnpj: assignor, receivables: [receivable(), receivable({ external_id: 'NF-55', ...nfe }), receivable({ external_id: 'NFC-65', ...nfce })],
+      ...extra, cnpj: assignor, receivables: [receivable(), receivable({ external_id: 'NF-55', ...nfe }), receivable({ external_id: 'NFC-65', ...nfce })],
     }));
     expect(res.status, res.text).to.equal(201);
     // The NFC-e is never asked: were it, its cancellation would refuse.
@@ -67,6 +70,24 @@ describe('the NF-e check before the PIX (activity)', function () {
     await setNfe(key, 'authorized', 'confirmed');
     expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.equal(null);
     expect((await latest(operationId))[0]).to.include({ status: 'passed', payerEvent: 'confirmed' });
+  });
+
+  it('under a product requiring the payer\'s confirmation, a silent or merely aware payer is a wait (with the deadline), a confirmation passes, a disowning refuses', async () => {
+    const product = await new ProductsRepository(testDb(), originatorId).create({
+      name: 'Confirmed only', description: null, minMonthlyRatePct: new Dec('1'), maxMonthlyRatePct: new Dec('10'), minTermDays: 1, maxTermDays: 365,
+      minValueBrl: Money.of('1.00'), maxValueBrl: Money.of('1000000.00'), active: true, payerConfirmation: { policy: 'required', deadlineDays: 7 },
+    });
+    const { operationId, key } = await operation({ product_id: product.id });
+    for (const [word, cStat] of [[null, '137'], ['aware', '138']]) {
+      await setNfe(key, 'authorized', word);
+      expect(await activities().checkNfesBeforePayout({ operationId })).to.deep.equal({ refusal: null, awaitingPayer: { deadlineDays: 7 } });
+      expect((await latest(operationId))[0]).to.include({ status: 'pending', reason: 'payer_confirmation_missing', cStat, payerEvent: null });
+    }
+    await setNfe(key, 'authorized', 'confirmed');
+    expect(await activities().checkNfesBeforePayout({ operationId })).to.deep.equal({ refusal: null });
+    expect((await latest(operationId))[0]).to.include({ status: 'passed', reason: null, payerEvent: 'confirmed' });
+    await setNfe(key, 'authorized', 'unknown_operation');
+    expect((await activities().checkNfesBeforePayout({ operationId })).refusal).to.include({ reason: 'nfe_disowned_by_payer', key });
   });
 
   for (const [name, denial] of [['denied', 'nfe_denied'], ['unknown', 'nfe_unknown']]) {

@@ -36,7 +36,7 @@ export const operationWorkflow: OperationWorkflow = async (input) => {
   if (run.clock) {
     run.clock.install();
     // An advance is answered when nothing falls due up to the clock's time and no move is being written.
-    void run.clock.answerAdvances(() => !run.activity.movingReadModel && (run.status !== 'PAID' || titles.restsAtClockTime()));
+    void run.clock.answerAdvances(() => !run.activity.movingReadModel && (run.status === 'PAID' ? titles.restsAtClockTime() : disbursement.restsAtClockTime()));
     if (!input.resumed) await run.clock.attach();
   }
 

@@ -4,6 +4,7 @@ import { auditTable, canReadAudit } from './audit.js';
 import { confirmAction } from './confirm.js';
 import { badge, definitionList, h, money, row, say, show, table, when } from './dom.js';
 import { day, pct, t } from './i18n.js';
+import { nfeChecksSection } from './nfe-checks.js';
 import { renderSVG } from '/backoffice/vendor/uqr.mjs';
 
 /** States the workflow leaves on its own within seconds: the page follows them. */
@@ -123,6 +124,7 @@ function sections(page, reload) {
         [t('CET monthly / annual'), `${pct(op.cet_monthly_pct)} / ${pct(op.cet_annual_pct)}`],
       ])),
     h('section', { 'aria-labelledby': 'titles' }, h('h2', { id: 'titles' }, t('Receivables')), titlesTable(page, reload)),
+    nfeChecksSection(op.titles),
     op.titles.some((title) => title.pix_charge)
       ? h('section', { 'aria-labelledby': 'charges' }, h('h2', { id: 'charges' }, t('PIX charges to payers')), pixChargesTable(op.titles))
       : null,

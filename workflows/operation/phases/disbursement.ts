@@ -4,7 +4,7 @@ import type { DisbursementOutcome } from '../../../domain/lifecycle-messages';
 import { localReconciliation } from '../proxies';
 import { disbursementSettledSignal, retryDisbursementUpdate, RetryInput } from '../messages';
 import { failureCode, OperationRun } from '../operation-run';
-import { backingStillHolds } from './backing-checks';
+import { backingStillHolds, PayerWait } from './backing-checks';
 import { PIX_REJECTED, PIX_SETTLEMENT_POLL_MS, PIX_UNAVAILABLE } from '../../../domain/pix-retry';
 
 /** Operations that retried a PIX without checking what backs them again replay as they ran. */
@@ -20,6 +20,7 @@ export class DisbursementPhase {
   /** The last attempt whose move to DISBURSING is written (a staff retry's audit row with it). */
   private writtenAttempt = 0;
   private readonly reconcileAndMarkPaid = localReconciliation();
+  private readonly payerWait: PayerWait = { recheckAt: null };
 
   constructor(private readonly run: OperationRun) {}
 
@@ -37,10 +38,15 @@ export class DisbursementPhase {
     setHandler(disbursementSettledSignal, () => { this.settlementReported = true; });
   }
 
+  /** On a test clock: nothing due up to the clock's time (no re-check for a payer's confirmation the clock has passed). */
+  restsAtClockTime(): boolean {
+    return this.payerWait.recheckAt === null || !this.run.hasReached(this.payerWait.recheckAt);
+  }
+
   /** Resolves true once PAID, false when cancelled (what backs it refused before the PIX, or after a failed attempt). */
   async untilPaid(): Promise<boolean> {
     const { run } = this;
-    if (!(await backingStillHolds(run))) return false;
+    if (!(await backingStillHolds(run, this.payerWait))) return false;
     let retryAudit: AuditedRequest | undefined;
     for (;;) {
       const outcome = await this.attempt(retryAudit);
@@ -57,7 +63,7 @@ export class DisbursementPhase {
       }
       retryAudit = run.retryAudit;
       // A retry is a new PIX, maybe days after the last check: the invoice may have been cancelled or disowned since.
-      if (patched(RECHECK_BEFORE_RETRY_PATCH) && !(await backingStillHolds(run))) return false;
+      if (patched(RECHECK_BEFORE_RETRY_PATCH) && !(await backingStillHolds(run, this.payerWait))) return false;
     }
   }
 
