@@ -13,7 +13,7 @@ const nullableMoney = { anyOf: [ref('Money'), { type: 'null' }] };
 const titleSchema = {
   type: 'object',
   required: ['id', 'external_id', 'backing_type', 'status', 'requested_net_future_value', 'net_present_liquid_value', 'present_value_discount',
-    'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance'],
+    'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance', 'registration'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     operation_id: { type: 'string', format: 'uuid' },
@@ -44,6 +44,7 @@ const titleSchema = {
       description: 'When a balance still unpaid turns the title OVERDUE and opens the assignor\'s payable: the start of the business day after the due date plus `grace_days` (São Paulo). On a test clock, once the clock passes it',
     },
     pix_charge: { anyOf: [ref('PixCharge'), { type: 'null' }], description: 'The PIX charge the payer pays the title with; null until the operation is PAID, or when its originator collects no PIX' },
+    registration: ref('TitleRegistration'),
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
@@ -77,6 +78,31 @@ export const operationSchemas = {
     description: 'A title as its operation lists it: the title\'s read plus its NF-e check',
     required: [...titleSchema.required, 'nfe_check'],
     properties: { ...titleSchema.properties, nfe_check: ref('NfeCheck') },
+  },
+  TitleRegistration: {
+    type: 'object',
+    description: 'Our acquisition of the title\'s duplicata escritural, recorded at the assignor\'s escriturador before the PIX (Lei 13.775/2018, Res. BCB 339/2023). '
+      + '`not_registrable`: no NF-e model 55 backs the title (a boleto, an NFS-e, an NFC-e...), every other field null; `not_requested`: not asked yet (the act is '
+      + 'recorded right before the PIX), or the originator registers at no escriturador; `requested`: asked, no answer yet, and the operation waits; `registered`: '
+      + 'our act is in force (no PIX leaves before every title\'s is); `refused`: the escriturador refused it (`refusal_reason`) and the operation is cancelled '
+      + 'with `receivable_encumbered`; `cancelled`: our act was cancelled (the operation fell through, or the title went back to the assignor); `settled`: the '
+      + 'duplicata is paid in full. Treat unknown statuses as not registered',
+    required: ['status', 'registrar', 'duplicata_id', 'act_id', 'negotiation_type', 'registered_at', 'refusal_reason'],
+    properties: {
+      status: { type: 'string', enum: ['not_registrable', 'not_requested', 'requested', 'registered', 'refused', 'cancelled', 'settled'] },
+      registrar: { type: ['string', 'null'], maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'The escriturador holding the duplicata (`sandbox` outside production)', examples: ['sandbox'] },
+      duplicata_id: { type: ['string', 'null'], maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'The duplicata\'s id at the escriturador' },
+      act_id: { type: ['string', 'null'], maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'Our act\'s id at the escriturador, once registered' },
+      negotiation_type: {
+        anyOf: [{ type: 'string', enum: ['aquisicao', 'aquisicao_com_regresso', 'desconto', 'credito_garantido'] }, { type: 'null' }],
+        description: 'How the acquisition is recorded, by the holder\'s nature (Res. BCB 339/2023 as amended)',
+      },
+      registered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the escriturador recorded our act' },
+      refusal_reason: {
+        anyOf: [{ type: 'string', enum: ['not_holder', 'already_transferred'] }, { type: 'null' }],
+        description: '`not_holder`: the assignor never held the duplicata; `already_transferred`: it held it and negotiated it away before us',
+      },
+    },
   },
   NfeCheck: {
     type: 'object',

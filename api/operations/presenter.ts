@@ -6,6 +6,7 @@ import { OperationsRepository, type OperationRow, type TitleRow } from '../../db
 import type { Schema } from '../openapi/contract-types';
 import { NfeChecksRepository, type StoredNfeCheck } from '../../db/repositories/nfe-checks';
 import { nfeCheckView } from '../../domain/sefaz/nfe-check-view';
+import { registrationView } from '../../domain/escriturador/registration';
 
 const rate = (value: string | null) => (value === null ? null : Number(value));
 
@@ -41,6 +42,7 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
     pix_charge: t.pixTxid === null ? null : {
       txid: t.pixTxid, status: t.pixStatus!, br_code: t.pixBrCode!, expires_at: t.pixExpiresAt!.toISOString(),
     },
+    registration: registrationView(t.receivableFingerprint, t.registration),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };

@@ -2991,6 +2991,7 @@ export interface components {
              * @description Includes floating days
              */
             qty_days_advanced: number;
+            registration: components["schemas"]["TitleRegistration"];
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
             /** @description Anticipated value */
@@ -3575,6 +3576,7 @@ export interface components {
              * @description Includes floating days
              */
             qty_days_advanced: number;
+            registration: components["schemas"]["TitleRegistration"];
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
             /** @description Anticipated value */
@@ -3585,6 +3587,29 @@ export interface components {
             stock_item_id?: string | null;
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** @description Our acquisition of the title's duplicata escritural, recorded at the assignor's escriturador before the PIX (Lei 13.775/2018, Res. BCB 339/2023). `not_registrable`: no NF-e model 55 backs the title (a boleto, an NFS-e, an NFC-e...), every other field null; `not_requested`: not asked yet (the act is recorded right before the PIX), or the originator registers at no escriturador; `requested`: asked, no answer yet, and the operation waits; `registered`: our act is in force (no PIX leaves before every title's is); `refused`: the escriturador refused it (`refusal_reason`) and the operation is cancelled with `receivable_encumbered`; `cancelled`: our act was cancelled (the operation fell through, or the title went back to the assignor); `settled`: the duplicata is paid in full. Treat unknown statuses as not registered */
+        TitleRegistration: {
+            /** @description Our act's id at the escriturador, once registered */
+            act_id: string | null;
+            /** @description The duplicata's id at the escriturador */
+            duplicata_id: string | null;
+            /** @description How the acquisition is recorded, by the holder's nature (Res. BCB 339/2023 as amended) */
+            negotiation_type: ("aquisicao" | "aquisicao_com_regresso" | "desconto" | "credito_garantido") | null;
+            /** @description `not_holder`: the assignor never held the duplicata; `already_transferred`: it held it and negotiated it away before us */
+            refusal_reason: ("not_holder" | "already_transferred") | null;
+            /**
+             * Format: date-time
+             * @description When the escriturador recorded our act
+             */
+            registered_at: string | null;
+            /**
+             * @description The escriturador holding the duplicata (`sandbox` outside production)
+             * @example sandbox
+             */
+            registrar: string | null;
+            /** @enum {string} */
+            status: "not_registrable" | "not_requested" | "requested" | "registered" | "refused" | "cancelled" | "settled";
         };
         TrialBalance: {
             /** Format: date-time */
