@@ -1,4 +1,4 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, SEFAZ_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
+import { DOUBLE_ASSIGNMENT_CODES, ESCRITURADOR_CODES, NFE_CODES, SEFAZ_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
 import { handlerRule } from '../openapi/handler-checked';
 import { clientScopes, errors, idempotencyKey, json, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { testClockIdInput } from '../test-clocks/openapi';
@@ -215,7 +215,7 @@ export const operationPaths = {
       operationId: 'createDirectOperation', tags: ['operations'], summary: 'Anticipate receivables in one call (assignor, receivables, bank)',
       description: 'The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: '
         + 'LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. '
-        + `422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, ${NFE_CODES}. ${SEFAZ_CODES}. `
+        + `422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, ${NFE_CODES}. ${SEFAZ_CODES}. ${ESCRITURADOR_CODES}. `
         + `${DOUBLE_ASSIGNMENT_CODES}. With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation `
         + 'WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.',
       security: clientScopes('operation:create'),

@@ -9,7 +9,7 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
 import { loadPricing } from '../operations/creation/load';
-import type { CreationSefaz } from '../operations/creation/nfe-at-sefaz';
+import type { CreationLookups } from '../operations/creation/lookups';
 import type { CreationReceivable } from '../operations/creation/request';
 import { createOperation } from '../operations/creation/script';
 import type { WrittenOperation } from '../operations/creation/write';
@@ -95,7 +95,7 @@ function toCreationReceivable(item: StockItemRow): CreationReceivable {
  * operation through the creation script (api/operations/creation/script.ts). The selection locks
  * the items, which hold the receivables' claims: the script's first lock, taken first here too.
  */
-export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, lookups: CreationLookups): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const { items } = selection;
   try {
@@ -105,7 +105,7 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
       // Every selected item has the same assignor (checked), and items reference registered ones.
       assignor: { registeredId: items[0].assignorId, bank: body.bank }, claims: 'held',
       nfes: items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : [])),
-    }, at, sefaz);
+    }, at, lookups);
   } catch (err) {
     // Only pricing refuses with the code renamed here; every other refusal passes unchanged.
     throw asStockRefusal(err, items);

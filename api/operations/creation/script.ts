@@ -11,7 +11,9 @@ import { assignedElsewhere, guardReceivables, recordFlagged } from '../double-as
 import { settleNettedDebt } from '../debt-netting';
 import { issuerDocument, takeAssignor } from './assignor';
 import { loadCreation } from './load';
-import { CreationSefaz, refuseUnbackedNfes } from './nfe-at-sefaz';
+import type { CreationLookups } from './lookups';
+import { refuseUnbackedNfes } from './nfe-at-sefaz';
+import { refuseEncumbered } from './registrar-lookup';
 import type { CreationRequest } from './request';
 import { writeOperation, writeTitles, WrittenOperation } from './write';
 
@@ -43,13 +45,18 @@ async function refuseOverLimits(trx: Knex, originatorId: string, plan: Operation
  *    that does not move exposure comes before them, so an originator's operations queue there only
  *    for the limits, the titles (whose trigger moves the counters), the netting and the commit.
  */
-export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, sefaz: CreationSefaz): Promise<WrittenOperation> {
-  // Gates: every refusal that needs no lock. SEFAZ is asked within the creation's budget before anything is written.
+export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, lookups: CreationLookups): Promise<WrittenOperation> {
+  // Gates: every refusal that needs no lock. SEFAZ and the escriturador are asked, each within its budget, before anything is written.
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(request.policyId);
   refuseTooMany(request.receivables.length, policy);
   const productId = await requireProduct(trx, originatorId, request.productId);
   const assignors = new AssignorsRepository(trx, originatorId);
-  if (request.nfes.length > 0) await refuseUnbackedNfes(sefaz, request.nfes, await issuerDocument(assignors, request.assignor));
+  if (request.nfes.length > 0) {
+    const issuer = await issuerDocument(assignors, request.assignor);
+    await refuseUnbackedNfes(lookups.sefaz, request.nfes, issuer);
+    const dueDates = new Map(request.receivables.map((r) => [r.input.externalId, r.input.dueDate]));
+    await refuseEncumbered(trx, lookups.registrar, originatorId, request.nfes.map((nfe) => ({ ...nfe, dueDate: dueDates.get(nfe.externalId)! })), issuer);
+  }
 
   // Claims (docs/decisions.md, "Double assignment"): a stock item anticipated is the same receivable, not a second assignment.
   const guarded = request.receivables.map((r) => ({ externalId: r.input.externalId, fingerprint: r.fingerprint }));
