@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { Conflict } from '../../../domain/errors';
 import type { Escriturador, Duplicata } from '../../../domain/escriturador/port';
-import { duplicataOfTitle, encumbered } from '../../../domain/escriturador/registration';
+import { duplicataOfTitle, encumbered, RECEIVABLE_ENCUMBERED } from '../../../domain/escriturador/registration';
 import { checkedAtSefaz, NfeToCheck } from '../../../domain/sefaz/creation-refusal';
 import { RegistrationSettingsRepository } from '../../../db/repositories/registration-settings';
 import { RegistrarError } from '../../../providers/provider-errors';
+import { askWithinBudget } from './within-budget';
 
 /** What creation asks the escriturador with: the adapter (one attempt per request) and how long the whole lookup may take. */
 export interface CreationRegistrar {
@@ -37,23 +38,16 @@ async function unlessUnavailable(ask: Promise<Duplicata[]>): Promise<Duplicata[]
 export async function refuseEncumbered(trx: Knex, registrar: CreationRegistrar, originatorId: string, nfes: readonly NfeToLookUp[], assignorDocument: string): Promise<void> {
   const asked = nfes.filter((nfe) => checkedAtSefaz(nfe.key));
   if (asked.length === 0 || !(await new RegistrationSettingsRepository(trx).ofOriginator(originatorId))) return;
-  const found: (Duplicata | null)[] = asked.map(() => null);
-  const until = performance.now() + registrar.budgetMs;
-  let next = 0;
-  const worker = async () => {
-    while (next < asked.length && performance.now() < until) {
-      const at = next++;
-      const duplicatas = await unlessUnavailable(registrar.port.lookup(asked[at].key));
-      found[at] = duplicatas && duplicataOfTitle(duplicatas, asked[at].dueDate);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, asked.length) }, worker));
+  const found = await askWithinBudget(asked, registrar.budgetMs, AT_ONCE, async (nfe) => {
+    const duplicatas = await unlessUnavailable(registrar.port.lookup(nfe.key));
+    return duplicatas && duplicataOfTitle(duplicatas, nfe.dueDate);
+  });
   const first = asked.findIndex((_, i) => found[i] !== null && encumbered(found[i]!, assignorDocument));
   if (first < 0) return;
   const nfe = asked[first];
   const duplicata = found[first]!;
   throw new Conflict({
-    code: 'receivable_encumbered',
+    code: RECEIVABLE_ENCUMBERED,
     message: `Receivable ${nfe.externalId}: duplicata ${duplicata.installment} of NF-e ${nfe.key} is no longer held by the assignor at its escriturador`,
     external_id: nfe.externalId, loc: [...nfe.loc, 'nfe_key'], nfe_key: nfe.key, duplicata_id: duplicata.duplicataId, installment: duplicata.installment,
   });
