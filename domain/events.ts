@@ -30,6 +30,8 @@ export const EVENT_TYPES = [
   'test_clock.ready',
   'pix_charge.expired',
   'audit.checkpoint',
+  'title.registered',
+  'title.registration_refused',
 ] as const;
 
 /**

@@ -18,6 +18,8 @@ import { createAuditCheckpointActivities } from '../activities/audit-checkpoint'
 import { CipherRing } from '../platform/crypto/cipher-ring';
 import { createNfeCheckActivities } from '../activities/nfe-check';
 import { sefazBeforePayout } from '../providers/sefaz/client';
+import { createRegistrationActivities } from '../activities/registration';
+import { HttpEscriturador } from '../providers/escriturador/client';
 
 export interface ActivityDeps {
   db: Knex;
@@ -41,6 +43,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
     ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
+    ...createRegistrationActivities({ db, escriturador: new HttpEscriturador(config.registrar) }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
   };

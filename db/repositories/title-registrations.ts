@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { NegotiationType, Registrar } from '../../domain/escriturador/negotiation';
 import type { RefusalReason } from '../../domain/escriturador/port';
 import type { RegistrationStatus, TitleRegistration } from '../../domain/escriturador/registration';
+import { recordTitleEvent, TitleFacts } from './record-events';
 
 interface RegistrationRow {
   title_id: string; registrar: Registrar; duplicata_id: string; act_id: string | null; negotiation_type: NegotiationType;
@@ -18,6 +19,13 @@ export function registrationOf(row: RegistrationRow): TitleRegistration {
 
 /** The column a title read selects: its registration as one JSON value, null when none is recorded. */
 export const REGISTRATION_COLUMN = '(select to_jsonb(r) from title_registrations as r where r.title_id = titles.id) as registration';
+
+function eventFacts(row: RegistrationRow): Record<string, unknown> {
+  return {
+    registrar: row.registrar, duplicata_id: row.duplicata_id, act_id: row.act_id, negotiation_type: row.negotiation_type,
+    registered_at: row.registered_at === null ? null : new Date(row.registered_at).toISOString(), refusal_reason: row.refusal_reason,
+  };
+}
 
 export interface RegistrationRequest {
   titleId: string;
@@ -37,6 +45,11 @@ export class TitleRegistrationsRepository {
     return rows.map(registrationOf);
   }
 
+  async ofTitle(titleId: string): Promise<TitleRegistration | null> {
+    const row = await this.db('title_registrations').where({ title_id: titleId }).first();
+    return row ? registrationOf(row) : null;
+  }
+
   async ofDuplicata(duplicataId: string): Promise<(TitleRegistration & { operationId: string }) | null> {
     const row = await this.db('title_registrations').where({ duplicata_id: duplicataId }).whereNot({ status: 'refused' }).orderBy('updated_at', 'desc').first();
     return row ? { ...registrationOf(row), operationId: row.operation_id } : null;
@@ -50,13 +63,22 @@ export class TitleRegistrationsRepository {
     }).onConflict('title_id').ignore();
   }
 
-  async registered(titleId: string, actId: string, registeredAt: Date, at: Date): Promise<void> {
-    await this.db('title_registrations').where({ title_id: titleId, status: 'requested' })
-      .update({ status: 'registered', act_id: actId, registered_at: registeredAt, updated_at: at });
+  /** With `title.registered`, in one transaction: a retried write changes nothing and records no second event. */
+  async registered(title: TitleFacts, act: { actId: string; registeredAt: Date }, at: Date): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const [row] = await trx('title_registrations').where({ title_id: title.id, status: 'requested' })
+        .update({ status: 'registered', act_id: act.actId, registered_at: act.registeredAt, updated_at: at }).returning('*');
+      if (row) await recordTitleEvent(trx, title, 'title.registered', eventFacts(row), 0, at);
+    });
   }
 
-  async refused(titleId: string, reason: RefusalReason, at: Date): Promise<void> {
-    await this.db('title_registrations').where({ title_id: titleId, status: 'requested' }).update({ status: 'refused', refusal_reason: reason, updated_at: at });
+  /** With `title.registration_refused`, in one transaction. */
+  async refused(title: TitleFacts, reason: RefusalReason, at: Date): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const [row] = await trx('title_registrations').where({ title_id: title.id, status: 'requested' })
+        .update({ status: 'refused', refusal_reason: reason, updated_at: at }).returning('*');
+      if (row) await recordTitleEvent(trx, title, 'title.registration_refused', eventFacts(row), 0, at);
+    });
   }
 
   /** Our act no longer in force: the operation fell through, or the title went back to the assignor. */

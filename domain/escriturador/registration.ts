@@ -39,6 +39,9 @@ export function duplicataOfTitle(duplicatas: readonly Duplicata[], dueDate: stri
   return sorted.find((d) => d.dueDate === dueDate) ?? sorted[0] ?? null;
 }
 
+/** The cancellation reason (and creation's refusal code) when a title's duplicata is held by someone else. */
+export const RECEIVABLE_ENCUMBERED = 'receivable_encumbered';
+
 /** A duplicata negotiated away by its seller: whoever holds it now is not the assignor. */
 export const encumbered = (duplicata: Duplicata, assignorDocument: string): boolean => duplicata.holderDocument !== assignorDocument;
 
