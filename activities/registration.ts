@@ -158,6 +158,30 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
       return provider(() => escriturador.status(duplicataId));
     },
 
+    /**
+     * A payer's payment applied to a title whose act is registered, informed to the escriturador
+     * (once: its key is the payment's); the title paid in full, our registration is `settled`. One
+     * the escriturador already counts as paid in full (`duplicata_settled`) has nothing left to inform.
+     */
+    async informRegistrarOfPayment(input: { titleId: string; paymentId: string; amount: string; paidAt: string; paidInFull: boolean }): Promise<void> {
+      const recorded = await registrations.ofTitle(input.titleId);
+      if (recorded?.status !== 'registered') return;
+      await provider(() => escriturador.informPayment(recorded.duplicataId, input.amount, input.paidAt, paymentInformKey(input.titleId, input.paymentId)).catch((err: unknown) => {
+        if (err instanceof RegistrarError && err.refusalCode === 'duplicata_settled') return null;
+        throw err;
+      }));
+      if (input.paidInFull) await registrations.settled(input.titleId, now());
+    },
+
+    /** The title went back to the assignor by recourse: our act cancelled, so the duplicata is the assignor's again. */
+    async cancelTitleAct({ titleId }: { titleId: string }): Promise<void> {
+      const recorded = await registrations.ofTitle(titleId);
+      if (recorded?.status !== 'registered' || recorded.actId === null) return;
+      const actId = recorded.actId;
+      await provider(() => escriturador.cancelAct(actId, actCancelKey(actId)));
+      await registrations.cancelled(titleId, now());
+    },
+
     /** A payment we received outside the escriturador, so the payer is not asked to pay it again. */
     informTitlePayment(input: { titleId: string; paymentId: string; duplicataId: string; amount: string; paidAt: string }): Promise<Duplicata> {
       return provider(() => escriturador.informPayment(input.duplicataId, input.amount, input.paidAt, paymentInformKey(input.titleId, input.paymentId)));

@@ -70,3 +70,9 @@ export const backingCheckActivities = () =>
 /** The escriturador's acts before the PIX (and their cancellation): waited out like SEFAZ, never given up on. */
 export const registrationActivities = () =>
   proxyActivities<ReturnType<typeof createRegistrationActivities>>({ startToCloseTimeout: '2m', retry: BACKING_CHECK_RETRY });
+
+/** Informing a payment: a few minutes of tries, then left to the reconciliation, so title tracking is never held by the escriturador. */
+export const PAYMENT_INFORM_RETRY: RetryPolicy = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 8 };
+
+export const paymentInformActivities = () =>
+  proxyActivities<ReturnType<typeof createRegistrationActivities>>({ startToCloseTimeout: '1m', retry: PAYMENT_INFORM_RETRY });

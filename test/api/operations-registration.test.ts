@@ -2,14 +2,15 @@ import { expect } from 'chai';
 import type { HttpEscriturador } from '../../providers/escriturador/client';
 import { ApiClient } from '../support/http';
 import { cnpj, formatCnpj, nfeOf } from '../support/documents';
-import { createDirect, directBody, startOperationsTest } from '../support/operations';
-import { receivable } from '../support/simulate';
+import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
+import { dueIn, receivable } from '../support/simulate';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { listEvents } from '../support/events';
 import { anotherApi, closeApi, testDb } from '../support/stack';
 import { buildUser, loginAs } from '../support/factories';
 import { eventually } from '../support/webhooks';
-import { registerAtSandbox, sandboxEscriturador } from '../support/registration';
+import { issueDuplicatas, registerAtSandbox, sandboxEscriturador } from '../support/registration';
+import { payerPayment, simulatePayerPayment } from '../support/titles';
 
 type Read = { titles: { id: string; external_id: string; registration: Record<string, any> }[]; [key: string]: any };
 
@@ -76,6 +77,42 @@ describe('each duplicata registered at its escriturador before the PIX', functio
       expect(Date.parse(event.occurred_at)).to.be.below(Date.parse(paidEvent.occurred_at));
       expect(event.data).to.include({ registrar: 'sandbox', act_id: titleOf(paid, event.data.external_id).registration.act_id });
     }
+  });
+
+  it('informs the escriturador of each payment on a registered title; the title paid in full shows its registration settled', async () => {
+    const { keys, body } = operationOf('NF-PAID');
+    const nfeReceivable = (body.receivables as Record<string, string>[])[1];
+    await issueDuplicatas(keys['NF-PAID'], [{ n_dup: '001', vencimento: nfeReceivable.due_date, valor: nfeReceivable.requested_net_future_value }]);
+    const id = await created(body);
+    await signAll(client, token, id);
+    const { id: titleId, registration } = titleOf(await untilStatus(client, token, id, 'PAID', 90_000), 'NF-PAID');
+    expect(registration.status).to.equal('registered');
+    expect((await simulatePayerPayment(client, token, titleId, payerPayment({ paid_amount_brl: '4000.00' }))).status).to.equal(201);
+    await eventually(async () => expect((await escriturador.status(registration.duplicata_id)).duplicata).to.include({ paidAmount: '4000.00', settled: false }), 60_000);
+    expect((await client.get(`/v1/titles/${titleId}`, { token })).body.registration.status).to.equal('registered');
+    expect((await simulatePayerPayment(client, token, titleId, payerPayment({ paid_amount_brl: '6000.00' }))).status).to.equal(201);
+    await eventually(async () => expect((await client.get(`/v1/titles/${titleId}`, { token })).body.registration.status).to.equal('settled'), 60_000);
+    expect((await escriturador.status(registration.duplicata_id)).duplicata).to.include({ paidAmount: '10000.00', settled: true });
+  });
+
+  it('cancels our act on a title that goes back to the assignor by recourse (OVERDUE): the assignor holds the duplicata again', async () => {
+    // An originator whose policy gives no grace days: a title due yesterday is overdue as soon as it is tracked.
+    const graceless = await buildOperationsIntegrator(client, { graceDays: 0 });
+    await registerAtSandbox(graceless.originatorId);
+    const assignor = cnpj();
+    const body = directBody({ cnpj: assignor, receivables: [receivable({ external_id: 'CURRENT' }), receivable({ external_id: 'NF-LATE', due_date: dueIn(-1), ...nfeOf(assignor) })] });
+    const res = await createDirect(client, graceless.token, body);
+    expect(res.status, res.text).to.equal(201);
+    const id = res.body.id as string;
+    await untilStatus(client, graceless.token, id, 'CONTRACT_SENT');
+    await signAll(client, graceless.token, id);
+    const { id: titleId, registration } = titleOf(await untilStatus(client, graceless.token, id, 'PAID', 90_000), 'NF-LATE');
+    expect(registration.status).to.equal('registered');
+    await eventually(async () => expect((await client.get(`/v1/titles/${titleId}`, { token: graceless.token })).body.status).to.equal('OVERDUE'), 60_000);
+    await eventually(async () => expect((await client.get(`/v1/titles/${titleId}`, { token: graceless.token })).body.registration.status).to.equal('cancelled'), 60_000);
+    const { duplicata, acts } = await escriturador.status(registration.duplicata_id);
+    expect(duplicata.holderDocument).to.equal(assignor);
+    expect(acts.map((act) => [act.actId, act.status])).to.deep.equal([[registration.act_id, 'cancelled']]);
   });
 
   it('ends the operation CANCELLED with receivable_encumbered, no PIX, when the duplicata is transferred away after creation; the title is named, our other act cancelled', async () => {

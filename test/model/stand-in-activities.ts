@@ -15,7 +15,7 @@ import type { OperationWorld } from './world';
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
   & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
   & ReturnType<typeof createCollectionActivities> & ReturnType<typeof createNfeCheckActivities>
-  & Pick<ReturnType<typeof createRegistrationActivities>, 'registerOperationActs' | 'cancelOperationActs'>;
+  & Pick<ReturnType<typeof createRegistrationActivities>, 'registerOperationActs' | 'cancelOperationActs' | 'informRegistrarOfPayment' | 'cancelTitleAct'>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -106,6 +106,8 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       return { refusal: null };
     },
     async cancelOperationActs() {},
+    async informRegistrarOfPayment() {},
+    async cancelTitleAct() {},
 
     startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
       const w = world(operationId);

@@ -6,11 +6,21 @@ import { OperationRun, refuse } from '../operation-run';
 import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../domain/search-attributes';
 import { titleActivities } from '../title-activities';
 import { collectionActivities } from '../collection-activities';
+import { paymentInformActivities } from '../operation-activities';
 
 /** Runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
 /** and close a title's charge when the title closes. */
 export const PIX_CHARGE_CLOSE_PATCH = 'pix-charge-close';
+/** Runs from here on inform the escriturador of each payment on a registered title, */
+export const INFORM_PAYMENTS_PATCH = 'inform-registrar-of-payments';
+/** and cancel our act on a title gone back to the assignor by recourse (OVERDUE: the assignor owes it). */
+export const RECOURSE_ACT_PATCH = 'cancel-act-on-recourse';
+
+/** What the escriturador is to be told: a payment applied, or that a title went back to the assignor. */
+type RegistrarNews =
+  | { kind: 'payment'; titleId: string; paymentId: string; amount: string; paidAt: string; paidInFull: boolean }
+  | { kind: 'recourse'; titleId: string };
 
 function refuseWith(refusal: Refusal): never {
   const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
@@ -36,6 +46,9 @@ export class TitleTracking {
   private published: { open: number; deadline: string | null } | null = null;
   /** Titles closed since the loop last ran whose PIX charge is to be removed. */
   private readonly chargesToClose = new Set<string>();
+  private readonly registrar = paymentInformActivities();
+  /** What the escriturador has not been told yet, in the order it happened. */
+  private readonly registrarNews: RegistrarNews[] = [];
 
   constructor(private readonly run: OperationRun) {
     for (const payment of run.input.resumed?.payments ?? []) this.applied.set(`${payment.titleId} ${payment.input.externalId}`, payment);
@@ -55,6 +68,9 @@ export class TitleTracking {
         const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: this.run.now().toISOString(), ...this.run.at() });
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
+        if (patched(INFORM_PAYMENTS_PATCH)) {
+          this.registrarNews.push({ kind: 'payment', titleId, paymentId: result.paymentId, amount: result.paidAmountBrl, paidAt: result.paidAt, paidInFull: result.titleStatus === 'PAID' });
+        }
         this.publish();
         this.closeChargeWhenClosed(title);
         return { ...result, idempotentReplay: false };
@@ -124,7 +140,7 @@ export class TitleTracking {
   /** On a test clock: nothing is due up to the clock's time, nothing is being applied, and some title is still open. */
   restsAtClockTime(): boolean {
     const deadline = this.nextDeadline();
-    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && deadline !== null && !this.run.hasReached(deadline);
+    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && this.registrarNews.length === 0 && deadline !== null && !this.run.hasReached(deadline);
   }
 
   /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
@@ -154,12 +170,13 @@ export class TitleTracking {
     this.publish();
     for (;;) {
       await this.closeCharges();
+      await this.tellRegistrar();
       const deadline = this.nextDeadline();
       if (deadline === null) return true;
       if (run.clock?.state.deleted) return false;
       if (!run.hasReached(deadline)) {
         // One timer per distinct deadline: payments wake the loop only when nothing is left open, or a charge is to close.
-        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested);
+        await run.untilDeadline(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || this.registrarNews.length > 0 || workflowInfo().continueAsNewSuggested);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
@@ -169,6 +186,7 @@ export class TitleTracking {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
           Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId, ...run.at() }));
+          if (title.status === 'OVERDUE' && patched(RECOURSE_ACT_PATCH)) this.registrarNews.push({ kind: 'recourse', titleId: title.titleId });
           this.closeChargeWhenClosed(title);
         });
       }
@@ -194,6 +212,22 @@ export class TitleTracking {
     }
   }
 
+  /**
+   * Each news told to the escriturador in turn; one it will not take within the activity's tries
+   * is left to the reconciliation (the activity's failure says why): titles are not held back.
+   */
+  private async tellRegistrar(): Promise<void> {
+    for (let news = this.registrarNews.shift(); news; news = this.registrarNews.shift()) {
+      try {
+        if (news.kind === 'payment') await this.registrar.informRegistrarOfPayment(news);
+        else await this.registrar.cancelTitleAct({ titleId: news.titleId });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.warn('escriturador not told', { kind: news.kind, titleId: news.titleId, error: err.cause?.message });
+      }
+    }
+  }
+
   /** A PSP that stays down does not hold the titles back: they are tracked without charges. */
   private async issueCharges(): Promise<void> {
     try {
@@ -206,7 +240,10 @@ export class TitleTracking {
 
   private async continueAsNew(): Promise<never> {
     const { run } = this;
-    await condition(allHandlersFinished);
+    do {
+      await condition(allHandlersFinished);
+      await this.tellRegistrar();
+    } while (this.registrarNews.length > 0 || !allHandlersFinished());
     return run.continueAsNew('PAID', {
       contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
       titles: run.state.titles, payments: [...this.applied.values()],
