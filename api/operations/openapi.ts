@@ -156,7 +156,8 @@ export const operationSchemas = {
         type: ['string', 'null'], maxLength: 64, pattern: '^[a-z_]+$',
         description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
           + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
-          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. '
+          + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed), `receivable_encumbered` (the escriturador refused our '
+          + 'acquisition of a title\'s duplicata: its `registration` says which and why). Null otherwise, and on operations cancelled before this field existed. '
           + 'Treat unknown values as a cancellation for a reason not listed here',
         examples: ['nfe_cancelled'],
       },

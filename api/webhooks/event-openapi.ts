@@ -55,7 +55,7 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   'operation.denied': { summary: 'Backoffice denied an operation', data: data(operationIds, { ...operation, ...decision }) },
   'operation.cancelled': {
     summary: 'An operation was cancelled before the money moved',
-    data: data(operationIds, { ...operation, ...decision, cancellation_reason: { ...nullableText, maxLength: 64, pattern: '^[a-z_]+$', description: 'As the operation read\'s `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, ...); absent on events recorded before this field existed' } }),
+    data: data(operationIds, { ...operation, ...decision, cancellation_reason: { ...nullableText, maxLength: 64, pattern: '^[a-z_]+$', description: 'As the operation read\'s `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, `receivable_encumbered`, ...); absent on events recorded before this field existed' } }),
   },
   'operation.contract_signed': { summary: 'All signers signed the contract', data: data(operationIds, operation) },
   'operation.paid': {

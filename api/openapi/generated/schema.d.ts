@@ -2898,7 +2898,7 @@ export interface components {
              */
             average_days_in_advance: number;
             /**
-             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
+             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed), `receivable_encumbered` (the escriturador refused our acquisition of a title's duplicata: its `registration` says which and why). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
              * @example nfe_cancelled
              */
             cancellation_reason?: string | null;
@@ -18857,7 +18857,7 @@ export interface operations {
                 "application/json": {
                     data: {
                         actor?: string;
-                        /** @description As the operation read's `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, ...); absent on events recorded before this field existed */
+                        /** @description As the operation read's `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, `receivable_encumbered`, ...); absent on events recorded before this field existed */
                         cancellation_reason?: string | null;
                         /** @example OP-1A2B3C4D-5E6F7A8B */
                         display_number: string;
