@@ -50,11 +50,6 @@ export class TitleRegistrationsRepository {
     return row ? registrationOf(row) : null;
   }
 
-  async ofDuplicata(duplicataId: string): Promise<(TitleRegistration & { operationId: string }) | null> {
-    const row = await this.db('title_registrations').where({ duplicata_id: duplicataId }).whereNot({ status: 'refused' }).orderBy('updated_at', 'desc').first();
-    return row ? { ...registrationOf(row), operationId: row.operation_id } : null;
-  }
-
   /** Written before the escriturador is asked; a title asked again keeps its first request. */
   async request(request: RegistrationRequest, at: Date): Promise<void> {
     await this.db('title_registrations').insert({
