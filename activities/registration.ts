@@ -1,13 +1,47 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { RegistrationSettingsRepository } from '../db/repositories/registration-settings';
+import { NfeChecksRepository, TitleNfe } from '../db/repositories/nfe-checks';
+import { TitleRegistrationsRepository } from '../db/repositories/title-registrations';
 import { actCancelKey, paymentInformKey, RegistrationSettings, titleActKey } from '../domain/escriturador/negotiation';
-import type { Act, Duplicata, Escriturador, NegotiationOutcome } from '../domain/escriturador/port';
+import type { Act, Duplicata, Escriturador, NegotiationOutcome, RefusalReason } from '../domain/escriturador/port';
+import { duplicataOfTitle } from '../domain/escriturador/registration';
+import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import { RegistrarError } from '../providers/provider-errors';
+import { registrationWaits } from '../platform/telemetry/metrics';
 
 export interface RegistrationActivityDeps {
   db: Knex;
   escriturador: Escriturador;
+  now?: () => Date;
+}
+
+/** The first title whose act the escriturador refused: the operation is cancelled with `receivable_encumbered`. */
+export interface RegistrationRefusal {
+  titleId: string;
+  externalId: string;
+  key: string;
+  reason: RefusalReason;
+}
+
+/** The code of the retryable failure while the escriturador cannot be asked: the workflow's retry policy waits it out. */
+export const REGISTRAR_NO_ANSWER = 'registrar_no_answer';
+
+/**
+ * Any failure of the escriturador while registering is waited out, a refusal of a request
+ * included (a bad key, a duplicata it lost): the operation waits in SIGNED, shows in the stuck
+ * view, and never pays a title that is not registered.
+ */
+async function waitingOn<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RegistrarError) {
+      registrationWaits.inc({ reason: err.code === 'registrar_unavailable' ? 'unavailable' : 'refused' });
+      throw ApplicationFailure.retryable(`escriturador: ${err.message}`, REGISTRAR_NO_ANSWER);
+    }
+    throw err;
+  }
 }
 
 /** Transient failures retry under the activity's policy; a refusal will not change on retry. */
@@ -28,9 +62,77 @@ async function provider<T>(work: () => Promise<T>): Promise<T> {
  * about (the title, the act, the payment), so an activity retried after a lost answer, or run
  * again by a replayed workflow, records nothing twice.
  */
-export function createRegistrationActivities({ db, escriturador }: RegistrationActivityDeps) {
+export function createRegistrationActivities({ db, escriturador, now = () => new Date() }: RegistrationActivityDeps) {
   const settings = new RegistrationSettingsRepository(db);
+  const registrations = new TitleRegistrationsRepository(db);
+  const facts = (title: TitleNfe, operationId: string) => ({ id: title.titleId, originatorId: title.originatorId, operationId, externalId: title.externalId });
+
+  /** One title's act: asked once (its key), recorded `requested` first, then as the escriturador answered. */
+  const registerTitle = async (operationId: string, title: TitleNfe, held: RegistrationSettings): Promise<RefusalReason | null> => {
+    let recorded = await registrations.ofTitle(title.titleId);
+    if (!recorded) {
+      const duplicata = duplicataOfTitle(await waitingOn(() => escriturador.lookup(title.key)), title.dueDate);
+      // An escriturador that holds no duplicata for the NF-e: the assignor holds nothing to transfer.
+      if (!duplicata) return 'not_holder';
+      await registrations.request({
+        titleId: title.titleId, originatorId: title.originatorId, operationId, registrar: held.registrar, duplicataId: duplicata.duplicataId, negotiationType: held.negotiationType,
+      }, now());
+      recorded = (await registrations.ofTitle(title.titleId))!;
+    }
+    if (recorded.status === 'refused') return recorded.refusalReason;
+    if (recorded.status !== 'requested') return null;
+    const outcome = await waitingOn(() => escriturador.negotiate({
+      kind: 'transfer', duplicataId: recorded!.duplicataId, fromDocument: title.issuerDocument, toDocument: held.holderDocument, negotiationType: recorded!.negotiationType,
+    }, titleActKey(title.titleId)));
+    if (outcome.outcome === 'refused') {
+      await registrations.refused(facts(title, operationId), outcome.reason, now());
+      return outcome.reason;
+    }
+    await registrations.registered(facts(title, operationId), { actId: outcome.act.actId, registeredAt: new Date(outcome.act.registeredAt) }, now());
+    return null;
+  };
+
   return {
+    /**
+     * Before the PIX, after the NF-e check: our acquisition of every NF-e (model 55) title's
+     * duplicata, title by title, for an originator that registers (none: nothing to do). The
+     * first refusal stops and is returned; the escriturador unreachable throws a retryable failure.
+     */
+    async registerOperationActs({ operationId }: { operationId: string }): Promise<{ refusal: RegistrationRefusal | null }> {
+      const titles = (await new NfeChecksRepository(db).titleNfes(operationId)).filter((title) => checkedAtSefaz(title.key));
+      if (titles.length === 0) return { refusal: null };
+      const held = await settings.ofOriginator(titles[0].originatorId);
+      if (!held) return { refusal: null };
+      for (const title of titles) {
+        const reason = await registerTitle(operationId, title, held);
+        if (reason) return { refusal: { titleId: title.titleId, externalId: title.externalId, key: title.key, reason } };
+      }
+      return { refusal: null };
+    },
+
+    /**
+     * The operation fell through: every act of ours on its titles cancelled at the escriturador. A
+     * title whose request went unanswered asks again with the same key, which answers the act if
+     * there is one, so no act is left in force.
+     */
+    async cancelOperationActs({ operationId }: { operationId: string }): Promise<void> {
+      const titles = new Map((await new NfeChecksRepository(db).titleNfes(operationId)).map((title) => [title.titleId, title]));
+      const held = titles.size === 0 ? null : await settings.ofOriginator([...titles.values()][0].originatorId);
+      for (const recorded of await registrations.ofOperation(operationId)) {
+        if (recorded.status !== 'requested' && recorded.status !== 'registered') continue;
+        let actId = recorded.actId;
+        const title = titles.get(recorded.titleId);
+        if (actId === null && title && held) {
+          const outcome = await waitingOn(() => escriturador.negotiate({
+            kind: 'transfer', duplicataId: recorded.duplicataId, fromDocument: title.issuerDocument, toDocument: held.holderDocument, negotiationType: recorded.negotiationType,
+          }, titleActKey(recorded.titleId)));
+          actId = outcome.outcome === 'registered' ? outcome.act.actId : null;
+        }
+        if (actId !== null) await waitingOn(() => escriturador.cancelAct(actId!, actCancelKey(actId!)));
+        await registrations.cancelled(recorded.titleId, now());
+      }
+    },
+
     /** Null: the originator registers nothing (no escriturador configured for it). */
     registrationSettingsOf({ originatorId }: { originatorId: string }): Promise<RegistrationSettings | null> {
       return settings.ofOriginator(originatorId);
@@ -54,6 +156,30 @@ export function createRegistrationActivities({ db, escriturador }: RegistrationA
 
     duplicataStatus({ duplicataId }: { duplicataId: string }): Promise<{ duplicata: Duplicata; acts: Act[] }> {
       return provider(() => escriturador.status(duplicataId));
+    },
+
+    /**
+     * A payer's payment applied to a title whose act is registered, informed to the escriturador
+     * (once: its key is the payment's); the title paid in full, our registration is `settled`. One
+     * the escriturador already counts as paid in full (`duplicata_settled`) has nothing left to inform.
+     */
+    async informRegistrarOfPayment(input: { titleId: string; paymentId: string; amount: string; paidAt: string; paidInFull: boolean }): Promise<void> {
+      const recorded = await registrations.ofTitle(input.titleId);
+      if (recorded?.status !== 'registered') return;
+      await provider(() => escriturador.informPayment(recorded.duplicataId, input.amount, input.paidAt, paymentInformKey(input.titleId, input.paymentId)).catch((err: unknown) => {
+        if (err instanceof RegistrarError && err.refusalCode === 'duplicata_settled') return null;
+        throw err;
+      }));
+      if (input.paidInFull) await registrations.settled(input.titleId, now());
+    },
+
+    /** The title went back to the assignor by recourse: our act cancelled, so the duplicata is the assignor's again. */
+    async cancelTitleAct({ titleId }: { titleId: string }): Promise<void> {
+      const recorded = await registrations.ofTitle(titleId);
+      if (recorded?.status !== 'registered' || recorded.actId === null) return;
+      const actId = recorded.actId;
+      await provider(() => escriturador.cancelAct(actId, actCancelKey(actId)));
+      await registrations.cancelled(titleId, now());
     },
 
     /** A payment we received outside the escriturador, so the payer is not asked to pay it again. */

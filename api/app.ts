@@ -60,6 +60,7 @@ import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
 import { sefazRoutes } from './sefaz/routes';
 import { sefazAtCreation } from '../providers/sefaz/client';
+import { HttpEscriturador } from '../providers/escriturador/client';
 import { registrarRoutes } from './registrar/routes';
 import { CODEC_PATH, codecCors, codecRoutes } from './backoffice/codec-routes';
 import { EncryptionCodec } from '../platform/crypto/payload-codec';
@@ -115,7 +116,10 @@ export function createApp(deps: AppDeps): Express {
   // The console and the docs are pages, not API routes: they answer before the API's pipeline.
   // Every path they serve is under /backoffice or /docs; no other request walks their router.
   const pages = webPageRoutes();
-  const sefaz = { port: sefazAtCreation(config.sefaz), budgetMs: config.sefaz.creationBudgetMs };
+  const lookups = {
+    sefaz: { port: sefazAtCreation(config.sefaz), budgetMs: config.sefaz.creationBudgetMs },
+    registrar: { port: new HttpEscriturador(config.registrar), budgetMs: config.registrar.creationBudgetMs },
+  };
   const nfeXml = { roots: new TrustedRoots(config.nfeXml.trustedRoots), ring: new CipherRing(config.payloadKeys) };
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
@@ -127,8 +131,8 @@ export function createApp(deps: AppDeps): Express {
     assignorRoutes(),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
-    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, sefaz, nfeXml }),
-    stockRoutes({ db, temporal: deps.temporal, config, now, sefaz, nfeXml }),
+    operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, lookups, nfeXml }),
+    stockRoutes({ db, temporal: deps.temporal, config, now, lookups, nfeXml }),
     contractRoutes({ db, temporal: deps.temporal, esign }),
     backofficeRoutes({ db, temporal: deps.temporal, config, esign, now }),
     auditRoutes(db),

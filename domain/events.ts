@@ -34,6 +34,8 @@ export const EVENT_TYPES = [
   'audit.checkpoint',
   'ledger.reconciliation_mismatch',
   'title.disputed',
+  'title.registered',
+  'title.registration_refused',
 ] as const;
 
 /**

@@ -48,6 +48,13 @@ export const STUCK_RULES: readonly StuckRule[] = [
     actionRoute: null,
   },
   {
+    status: 'SIGNED', thresholdSeconds: 10 * MINUTE,
+    action: 'The checks before the PIX wait: on the escriturador (registerOperationActs retrying in Temporal Web, titles[].registration not_requested or requested) '
+      + 'or on SEFAZ (checkNfesBeforePayout retrying, titles[].nfe_check pending). Nothing pays meanwhile; once it answers the operation pays or cancels by itself. '
+      + 'If the escriturador refuses our requests (not an outage), fix the originator\'s registration settings; the integrator may cancel once it answers.',
+    actionRoute: null,
+  },
+  {
     status: 'CONTRACT_SENT', thresholdSeconds: 2 * DAY,
     action: 'Signers have not signed: with embedded signature the integrator must present each sign_url; otherwise remind the signer of the e-mail. Cancel if the deal is off.',
     actionRoute: null,

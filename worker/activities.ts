@@ -20,6 +20,8 @@ import { CipherRing } from '../platform/crypto/cipher-ring';
 import { createNfeCheckActivities } from '../activities/nfe-check';
 import { createTitleNfeRecheckActivities } from '../activities/title-nfe-recheck';
 import { sefazBeforePayout } from '../providers/sefaz/client';
+import { createRegistrationActivities } from '../activities/registration';
+import { HttpEscriturador } from '../providers/escriturador/client';
 
 export interface ActivityDeps {
   db: Knex;
@@ -44,6 +46,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createCollectionSweepActivities({ config }),
     ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
     ...createTitleNfeRecheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
+    ...createRegistrationActivities({ db, escriturador: new HttpEscriturador(config.registrar) }),
     ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
     ...createLedgerReconciliationActivities({ db, sources: statementSources(config) }),

@@ -10,11 +10,12 @@ import type { ResponseBody } from '../openapi/contract-types';
 export async function stuckOperations(deps: { db: Knex; config: Config }, now: Date, limit: number, offset: number): Promise<ResponseBody<'stuckOperations', 200>> {
   const cutoffs = STUCK_RULES.map((rule) => ({ status: rule.status, enteredBefore: stuckSince(rule, now), nfeCheckPending: rule.nfeCheckPending, titleDisputed: rule.titleDisputed }));
   const { items, total } = await new BackofficeRepository(deps.db).stuck(cutoffs, limit, offset);
-  const waitingAtNfeCheck = await pendingNfeChecks(deps.db, items.filter((op) => STUCK_RULES.find((r) => r.status === op.lifecycleStatus)?.nfeCheckPending).map((op) => op.id));
+  const waitingAtNfeCheck = await pendingNfeChecks(deps.db, items.filter((op) => STUCK_RULES.some((r) => r.status === op.lifecycleStatus && r.nfeCheckPending)).map((op) => op.id));
   return {
     items: items.map((op) => {
-      const rule = STUCK_RULES.find((r) => r.status === op.lifecycleStatus)!;
       const check = waitingAtNfeCheck.get(op.id);
+      // SIGNED has two rules: held at the NF-e check (at once), or waiting longer on anything else before the PIX (the escriturador).
+      const rule = STUCK_RULES.find((r) => r.status === op.lifecycleStatus && (!r.nfeCheckPending || check !== undefined))!;
       return {
         id: op.id, display_number: op.displayNumber, lifecycle_status: op.lifecycleStatus,
         originator_id: op.originatorId, originator_name: op.originatorName, assignor_name: op.assignorName,

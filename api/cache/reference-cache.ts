@@ -69,6 +69,7 @@ export class ReferenceCache {
       operations: scoped(this.operations),
       titles: scoped(this.operations),
       nfe_checks: scoped(this.operations),
+      title_registrations: scoped(this.operations),
     };
   }
 

@@ -1,4 +1,4 @@
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, NFE_XML_REFUSALS, SEFAZ_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
+import { DOUBLE_ASSIGNMENT_CODES, ESCRITURADOR_CODES, NFE_CODES, NFE_XML_REFUSALS, SEFAZ_CODES, pricedOperationProperties, receivablesList, TARGET_EXCLUDES_OPERATION_RATES, TARGET_PRICES_EVERY_RECEIVABLE } from '../openapi/receivable-components';
 import { handlerRule } from '../openapi/handler-checked';
 import { clientScopes, errors, idempotencyKey, json, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { testClockIdInput } from '../test-clocks/openapi';
@@ -13,7 +13,7 @@ const nullableMoney = { anyOf: [ref('Money'), { type: 'null' }] };
 const titleSchema = {
   type: 'object',
   required: ['id', 'external_id', 'backing_type', 'status', 'requested_net_future_value', 'net_present_liquid_value', 'present_value_discount',
-    'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance'],
+    'due_date', 'qty_days_advanced', 'fee_source', 'monthly_rate_pct', 'discount_pct', 'fixed_discount_brl', 'is_partial', 'outstanding_balance', 'registration'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     operation_id: { type: 'string', format: 'uuid' },
@@ -48,6 +48,7 @@ const titleSchema = {
       anyOf: [ref('TitleDispute'), { type: 'null' }],
       description: 'Set when the daily re-check after payout found the title\'s NF-e cancelled or disowned by its payer (event `title.disputed`); null otherwise. Nothing moves by itself: the title stays payable',
     },
+    registration: ref('TitleRegistration'),
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
@@ -92,6 +93,31 @@ export const operationSchemas = {
       xmotivo: { type: 'string', maxLength: 255 },
       payer_event: { anyOf: [{ type: 'string', enum: ['unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s manifestação that disowned it, if that was the reason' },
       disputed_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  TitleRegistration: {
+    type: 'object',
+    description: 'Our acquisition of the title\'s duplicata escritural, recorded at the assignor\'s escriturador before the PIX (Lei 13.775/2018, Res. BCB 339/2023). '
+      + '`not_registrable`: no NF-e model 55 backs the title (a boleto, an NFS-e, an NFC-e...), every other field null; `not_requested`: not asked yet (the act is '
+      + 'recorded right before the PIX), or the originator registers at no escriturador; `requested`: asked, no answer yet, and the operation waits; `registered`: '
+      + 'our act is in force (no PIX leaves before every title\'s is); `refused`: the escriturador refused it (`refusal_reason`) and the operation is cancelled '
+      + 'with `receivable_encumbered`; `cancelled`: our act was cancelled (the operation fell through, or the title went back to the assignor); `settled`: the '
+      + 'duplicata is paid in full. Treat unknown statuses as not registered',
+    required: ['status', 'registrar', 'duplicata_id', 'act_id', 'negotiation_type', 'registered_at', 'refusal_reason'],
+    properties: {
+      status: { type: 'string', enum: ['not_registrable', 'not_requested', 'requested', 'registered', 'refused', 'cancelled', 'settled'] },
+      registrar: { type: ['string', 'null'], maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'The escriturador holding the duplicata (`sandbox` outside production)', examples: ['sandbox'] },
+      duplicata_id: { type: ['string', 'null'], maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'The duplicata\'s id at the escriturador' },
+      act_id: { type: ['string', 'null'], maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'Our act\'s id at the escriturador, once registered' },
+      negotiation_type: {
+        anyOf: [{ type: 'string', enum: ['aquisicao', 'aquisicao_com_regresso', 'desconto', 'credito_garantido'] }, { type: 'null' }],
+        description: 'How the acquisition is recorded, by the holder\'s nature (Res. BCB 339/2023 as amended)',
+      },
+      registered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the escriturador recorded our act' },
+      refusal_reason: {
+        anyOf: [{ type: 'string', enum: ['not_holder', 'already_transferred'] }, { type: 'null' }],
+        description: '`not_holder`: the assignor never held the duplicata; `already_transferred`: it held it and negotiated it away before us',
+      },
     },
   },
   NfeCheck: {
@@ -154,7 +180,8 @@ export const operationSchemas = {
         description: 'Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: '
           + '`nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), '
           + '`nfe_disowned_by_payer` (the payer\'s latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer\'s '
-          + 'confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. '
+          + 'confirmation, 210200, and none came by its deadline), `receivable_encumbered` (the escriturador refused our acquisition of a title\'s duplicata: its `registration` '
+          + 'says which and why). Null otherwise, and on operations cancelled before this field existed. '
           + 'Treat unknown values as a cancellation for a reason not listed here',
         examples: ['nfe_cancelled'],
       },
@@ -213,7 +240,7 @@ export const operationPaths = {
       operationId: 'createDirectOperation', tags: ['operations'], summary: 'Anticipate receivables in one call (assignor, receivables, bank)',
       description: 'The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: '
         + 'LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. '
-        + `422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, ${NFE_CODES}. ${NFE_XML_REFUSALS}. ${SEFAZ_CODES}. `
+        + `422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, ${NFE_CODES}. ${NFE_XML_REFUSALS}. ${SEFAZ_CODES}. ${ESCRITURADOR_CODES}. `
         + `${DOUBLE_ASSIGNMENT_CODES}. With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation `
         + 'WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.',
       security: clientScopes('operation:create'),

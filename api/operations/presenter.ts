@@ -6,6 +6,7 @@ import { OperationsRepository, type OperationRow, type TitleRow } from '../../db
 import type { Schema } from '../openapi/contract-types';
 import { NfeChecksRepository, type StoredNfeCheck } from '../../db/repositories/nfe-checks';
 import { nfeCheckView } from '../../domain/sefaz/nfe-check-view';
+import { registrationView } from '../../domain/escriturador/registration';
 
 const rate = (value: string | null) => (value === null ? null : Number(value));
 
@@ -44,6 +45,7 @@ export function presentTitle(t: TitleRow): Schema<'Title'> {
     dispute: t.disputedAt === null ? null : {
       reason: t.disputeReason!, cstat: t.disputeCstat!, xmotivo: t.disputeXmotivo!, payer_event: t.disputePayerEvent, disputed_at: t.disputedAt.toISOString(),
     },
+    registration: registrationView(t.receivableFingerprint, t.registration),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };

@@ -16,7 +16,7 @@ import { OperationView, presentOperation, renderOperation, renderOperationReads 
 import { requestTime, RequestTime } from '../test-clocks/request-time';
 import { cancelUpdate } from '../../workflows/operation/messages';
 import { executeWorkflowUpdate, requireOperation } from '../temporal/workflow-calls';
-import type { CreationSefaz } from './creation/nfe-at-sefaz';
+import type { CreationLookups } from './creation/lookups';
 import type { CreationNfeXml } from './creation/nfe-xml';
 
 export interface OperationRouteDeps {
@@ -24,14 +24,14 @@ export interface OperationRouteDeps {
   temporal: TemporalHandle;
   config: Config;
   now: () => Date;
-  /** Creation's check of each NF-e at SEFAZ (providers/sefaz `sefazAtCreation`) and its budget. */
-  sefaz: CreationSefaz;
+  /** Creation's check of each NF-e at SEFAZ (providers/sefaz `sefazAtCreation`) and lookup at the escriturador, each with its budget. */
+  lookups: CreationLookups;
   /** Creation's proof of each NF-e sent with its XML: the trusted roots and the ring that seals the XML. */
   nfeXml: CreationNfeXml;
 }
 
 type CreationId = 'createDirectOperation' | 'requestStockAnticipation';
-type Create<Op extends CreationId> = (trx: Knex, originatorId: string, environment: string, body: RequestBody<Op>, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml) => Promise<WrittenOperation>;
+type Create<Op extends CreationId> = (trx: Knex, originatorId: string, environment: string, body: RequestBody<Op>, at: RequestTime, lookups: CreationLookups, nfeXml: CreationNfeXml) => Promise<WrittenOperation>;
 
 /**
  * A creation route: create in the request's transaction, start the workflow once it has committed
@@ -43,7 +43,7 @@ export function creationHandler<Op extends CreationId>(deps: OperationRouteDeps,
   return handle(async (req, uow) => {
     const sent = body<typeof operationId>(req);
     const at = await requestTime(uow.db, tenantOf(req), sent.test_clock_id, deps.now());
-    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, sent, at, deps.sefaz, deps.nfeXml);
+    const written = await create(uow.db, tenantOf(req), deps.config.serviceEnv, sent, at, deps.lookups, deps.nfeXml);
     uow.afterCommit(() => startEntry(deps.db, deps.temporal.client, deps.temporal.taskQueue, written.outbox));
     return created(presentOperation(written.operation, written.titles, view));
   });

@@ -9,7 +9,7 @@ import { PoliciesRepository } from '../../db/repositories/policies';
 import type { StockItemRow } from '../../db/repositories/stock';
 import { openDebtOf } from '../operations/debt-netting';
 import { loadPricing } from '../operations/creation/load';
-import type { CreationSefaz } from '../operations/creation/nfe-at-sefaz';
+import type { CreationLookups } from '../operations/creation/lookups';
 import { CreationNfeXml, decodeNfeXml } from '../operations/creation/nfe-xml';
 import type { CreationReceivable } from '../operations/creation/request';
 import { createOperation } from '../operations/creation/script';
@@ -112,7 +112,7 @@ function toCreationReceivable(item: StockItemRow, index: number, xmls: ReadonlyM
  * operation through the creation script (api/operations/creation/script.ts). The selection locks
  * the items, which hold the receivables' claims: the script's first lock, taken first here too.
  */
-export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
+export async function requestAnticipation(trx: Knex, originatorId: string, environment: string, body: RequestAnticipationBody, at: RequestTime, lookups: CreationLookups, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
   const selection = await selectStockItems(trx, originatorId, body, 'request_anticipation');
   const { items } = selection;
   const xmls = xmlsByItem(body.nfe_xmls, items);
@@ -123,7 +123,7 @@ export async function requestAnticipation(trx: Knex, originatorId: string, envir
       // Every selected item has the same assignor (checked), and items reference registered ones.
       assignor: { registeredId: items[0].assignorId, bank: body.bank }, claims: 'held',
       nfes: items.flatMap((item, i) => (item.nfeKey ? [{ externalId: item.externalId, loc: ['body', 'stock_item_ids', i], key: item.nfeKey }] : [])),
-    }, at, sefaz, nfeXml);
+    }, at, lookups, nfeXml);
   } catch (err) {
     // Only pricing refuses with the code renamed here; every other refusal passes unchanged.
     throw asStockRefusal(err, items);

@@ -1,7 +1,7 @@
 import { checkedByHandler, handlerRule } from '../openapi/handler-checked';
 import { clientScopes, clientSecurity, documentByType, DOCUMENT_MAX_LENGTH, errors, oneOfNames, idempotencyKey, json, jsonBody, listOf, pagination, pathId, ref } from '../openapi/helpers';
 import { assignorSchemas } from '../assignors/openapi';
-import { DOUBLE_ASSIGNMENT_CODES, NFE_CODES, NFE_XML_REFUSALS, SEFAZ_CODES, nfeFields, nfeXmlField, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from '../openapi/receivable-components';
+import { DOUBLE_ASSIGNMENT_CODES, ESCRITURADOR_CODES, NFE_CODES, NFE_XML_REFUSALS, SEFAZ_CODES, nfeFields, nfeXmlField, positiveMoney, simulationResponse, simulationSchemas, TARGET_EXCLUDES_OPERATION_RATES } from '../openapi/receivable-components';
 import { testClockIdInput } from '../test-clocks/openapi';
 import { RECEIVABLES_CEILING } from '../../domain/pricing/policy';
 
@@ -164,7 +164,7 @@ export const stockPaths = {
     post: {
       operationId: 'requestStockAnticipation', tags: ['stock'], summary: 'Anticipate 100% of stock items of one assignor as one operation',
       description: 'The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor '
-        + `its first account only. ${GATES}, 422 too_many_receivables_max_<N>, 422 product_not_found, ${NFE_XML_REFUSALS}, ${SEFAZ_CODES} (loc [body, stock_item_ids, <i>, nfe_key]), ${PRICING}, 422 CET_OUT_OF_BOUNDS, `
+        + `its first account only. ${GATES}, 422 too_many_receivables_max_<N>, 422 product_not_found, ${NFE_XML_REFUSALS}, ${SEFAZ_CODES} (loc [body, stock_item_ids, <i>, nfe_key]), ${ESCRITURADOR_CODES}, ${PRICING}, 422 CET_OUT_OF_BOUNDS, `
         + 'then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). '
         + 'An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, '
         + '409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).',

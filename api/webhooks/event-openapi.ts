@@ -28,6 +28,11 @@ const amounts = {
 };
 const decision = { reason: nullableText, actor: text };
 const title = { title_id: uuid, ...operation, external_id: text };
+/** As the title read's `registration` names them. */
+const registration = {
+  registrar: text, duplicata_id: text, act_id: nullableText, negotiation_type: text, registered_at: { type: ['string', 'null'], format: 'date-time' },
+  refusal_reason: { anyOf: [{ type: 'string', enum: ['not_holder', 'already_transferred'] }, { type: 'null' }] },
+};
 const payableData = data(['payable_id', 'assignor_id', 'status', 'amount_brl', 'remaining'], {
   payable_id: uuid, assignor_id: uuid, origin: { type: 'string', enum: ['TITLE_OVERDUE', 'MANUAL'] }, origin_title_id: { type: ['string', 'null'], format: 'uuid' },
   amount_brl: money, paid_amount_brl: money, remaining: money, written_off_amount_brl: money,
@@ -50,7 +55,7 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   'operation.denied': { summary: 'Backoffice denied an operation', data: data(operationIds, { ...operation, ...decision }) },
   'operation.cancelled': {
     summary: 'An operation was cancelled before the money moved',
-    data: data(operationIds, { ...operation, ...decision, cancellation_reason: { ...nullableText, maxLength: 64, pattern: '^[a-z_]+$', description: 'As the operation read\'s `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, ...); absent on events recorded before this field existed' } }),
+    data: data(operationIds, { ...operation, ...decision, cancellation_reason: { ...nullableText, maxLength: 64, pattern: '^[a-z_]+$', description: 'As the operation read\'s `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, `receivable_encumbered`, ...); absent on events recorded before this field existed' } }),
   },
   'operation.contract_signed': { summary: 'All signers signed the contract', data: data(operationIds, operation) },
   'operation.paid': {
@@ -142,6 +147,14 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
       ledger_amount: { anyOf: [money, { type: 'null' }] }, psp_amount: { anyOf: [money, { type: 'null' }] },
       occurred_at: { type: ['string', 'null'], format: 'date-time' },
     }),
+  },
+  'title.registered': {
+    summary: 'Our acquisition of the title\'s duplicata was recorded at its escriturador (before the operation\'s PIX, which waits for every title\'s)',
+    data: data(['title_id', ...operationIds, 'registrar', 'duplicata_id', 'act_id', 'negotiation_type', 'registered_at'], { ...title, ...registration }),
+  },
+  'title.registration_refused': {
+    summary: 'The escriturador refused our acquisition of the title\'s duplicata (the assignor no longer holds it): the operation is cancelled with receivable_encumbered and no money moves',
+    data: data(['title_id', ...operationIds, 'registrar', 'duplicata_id', 'refusal_reason'], { ...title, ...registration }),
   },
   'stock.item_registered': {
     summary: 'A stock item was registered',

@@ -28,13 +28,18 @@ import { cnpj } from '../../test/support/documents';
 import { byPid, cpuBetween, parentOf, readCpu } from './cpu';
 import { directBody } from './workload';
 import type { SefazPort } from '../../domain/sefaz/port';
-import { SefazError } from '../../providers/provider-errors';
+import type { Escriturador } from '../../domain/escriturador/port';
+import { RegistrarError, SefazError } from '../../providers/provider-errors';
 import { CipherRing, newCipherKeyEntry, parseCipherKeys } from '../../platform/crypto/cipher-ring';
 import { TrustedRoots } from '../../platform/crypto/certificate-chain';
 
-/** This bench measures the guard, not SEFAZ: every key is created unchecked, as when SEFAZ does not answer in time. */
+/** This bench measures the guard, not SEFAZ nor the escriturador: every key is created unchecked, as when neither answers in time. */
 const unreached = () => Promise.reject(new SefazError('sefaz_unavailable', 'not asked in this bench', null));
-const SEFAZ_UNREACHED = { port: { adapter: 'sandbox', consultStatus: unreached, payerEvents: unreached } satisfies SefazPort, budgetMs: 0 };
+const unregistered = () => Promise.reject(new RegistrarError('registrar_unavailable', 'not asked in this bench', null, null));
+const UNREACHED = {
+  sefaz: { port: { adapter: 'sandbox', consultStatus: unreached, payerEvents: unreached } satisfies SefazPort, budgetMs: 0 },
+  registrar: { port: { lookup: unregistered, negotiate: unregistered, cancelAct: unregistered, status: unregistered, informPayment: unregistered } satisfies Escriturador, budgetMs: 0 },
+};
 /** The bench's bodies carry no NF-e XML: no root is trusted and nothing is sealed. */
 const NO_NFE_XML = { roots: new TrustedRoots([]), ring: new CipherRing(parseCipherKeys(newCipherKeyEntry('bench'))) };
 
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
         return body;
       },
     };
-    const create = (body: Record<string, unknown>) => db.transaction((trx) => createDirectOperation(trx, originatorId, 'dev', body as never, { now: new Date(), clock: null }, SEFAZ_UNREACHED, NO_NFE_XML));
+    const create = (body: Record<string, unknown>) => db.transaction((trx) => createDirectOperation(trx, originatorId, 'dev', body as never, { now: new Date(), clock: null }, UNREACHED, NO_NFE_XML));
     /** The guard's own work for a fresh body, in a committed transaction of its own: key checks, fingerprints, claims, look-up. */
     const guardOnly = (body: Record<string, unknown>) => db.transaction(async (trx) => {
       const raw = body.receivables as Record<string, unknown>[];

@@ -12,6 +12,7 @@ export interface TitleNfe {
   externalId: string;
   key: string;
   issuerDocument: string;
+  dueDate: string;
 }
 
 /** A stored check, as the operation read shows it. */
@@ -33,14 +34,14 @@ export class NfeChecksRepository {
 
   /** The operation's titles whose receivable is identified by an NF-e key (the fingerprint holds it). */
   async titleNfes(operationId: string): Promise<TitleNfe[]> {
-    const rows: { id: string; originator_id: string; external_id: string; receivable_fingerprint: string; document: string }[] = await this.db('titles')
+    const rows: { id: string; originator_id: string; external_id: string; receivable_fingerprint: string; document: string; due_date: string }[] = await this.db('titles')
       .join('operations', 'operations.id', 'titles.operation_id')
       .join('assignors', 'assignors.id', 'operations.assignor_id')
       .where('titles.operation_id', operationId).whereLike('titles.receivable_fingerprint', 'nfe:%')
       .orderBy('titles.id')
-      .select('titles.id', 'titles.originator_id', 'titles.external_id', 'titles.receivable_fingerprint', 'assignors.document');
+      .select('titles.id', 'titles.originator_id', 'titles.external_id', 'titles.receivable_fingerprint', 'titles.due_date', 'assignors.document');
     return rows.map((row) => ({
-      titleId: row.id, originatorId: row.originator_id, externalId: row.external_id, key: keyOfFingerprint(row.receivable_fingerprint)!, issuerDocument: row.document,
+      titleId: row.id, originatorId: row.originator_id, externalId: row.external_id, key: keyOfFingerprint(row.receivable_fingerprint)!, issuerDocument: row.document, dueDate: row.due_date,
     }));
   }
 

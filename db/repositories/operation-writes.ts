@@ -7,12 +7,13 @@ import type { StockItemColumns, StockItemRow } from './stock';
 export type NewOperationRow = Omit<OperationRow, 'denyReason' | 'cancelReason' | 'cancellationReason' | 'createdAt' | 'updatedAt' | 'testClockId'>
   & Partial<Pick<OperationRow, 'createdAt' | 'updatedAt' | 'testClockId'>>;
 
-/** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
-type PixChargeFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt';
+/** What a new title has not yet: a PIX charge (issued at PAID) and an act at the escriturador (before the PIX). */
+type NotYetFields = 'pixTxid' | 'pixStatus' | 'pixBrCode' | 'pixExpiresAt' | 'registration';
 /** A new title is in no dispute: only the re-check after payout sets these. */
 type DisputeFields = 'disputeReason' | 'disputeCstat' | 'disputeXmotivo' | 'disputePayerEvent' | 'disputedAt';
 
-export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | 'createdAt' | 'updatedAt' | PixChargeFields | DisputeFields>
+/** What creation writes of a title: its own columns, not its payer's, plus the owners and the claim it holds. */
+export type NewTitleRow = Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | 'createdAt' | 'updatedAt' | NotYetFields | DisputeFields>
   & Partial<Pick<TitleRow, 'createdAt' | 'updatedAt'>>
   & { originatorId: string; assignorId: string; receivableFingerprint: string | null };
 
@@ -35,12 +36,11 @@ export class OperationWritesRepository {
     return fromColumns<OperationRow>(row);
   }
 
-  /** The titles, without the payer's columns a read joins in. */
-  /** New titles have no PIX charge yet: one is issued at PAID. */
+  /** The titles, without the payer's columns a read joins in; none has a PIX charge or an act yet. */
   async insertTitles(titles: NewTitleRow[]): Promise<Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays'>[]> {
     const rows = await this.trx('titles').insert(titles.map(toColumns)).returning('*');
     return rows.map((row: Record<string, unknown>) => ({
-      ...fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | PixChargeFields>>(row), pixTxid: null, pixStatus: null, pixBrCode: null, pixExpiresAt: null,
+      ...fromColumns<Omit<TitleRow, 'payerDocument' | 'payerName' | 'graceDays' | NotYetFields>>(row), pixTxid: null, pixStatus: null, pixBrCode: null, pixExpiresAt: null, registration: null,
     }));
   }
 

@@ -6,6 +6,8 @@ import { TenantScopedRepository } from './tenant-scoped';
 import type { PixChargeStatus } from './pix-charges';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import type { FeeSource } from '../../domain/pricing/fees';
+import type { TitleRegistration } from '../../domain/escriturador/registration';
+import { registrationOf, REGISTRATION_COLUMN } from './title-registrations';
 
 export interface OperationRow {
   id: string;
@@ -91,6 +93,8 @@ export interface TitleRow {
   disputeXmotivo: string | null;
   disputePayerEvent: 'unknown_operation' | 'not_performed' | null;
   disputedAt: Date | null;
+  /** Our act at the escriturador on its duplicata, null when none is recorded. */
+  registration: TitleRegistration | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -100,6 +104,11 @@ const TITLE_COLUMNS = [
   'titles.*', 'payers.document as payer_document', 'payers.name as payer_name',
   'pix_charges.txid as pix_txid', 'pix_charges.status as pix_status', 'pix_charges.br_code as pix_br_code', 'pix_charges.expires_at as pix_expires_at',
 ];
+
+function titleOfRow(row: Record<string, unknown>): TitleRow {
+  const title = fromColumns<Omit<TitleRow, 'registration'> & { registration: Parameters<typeof registrationOf>[0] | null }>(row);
+  return { ...title, registration: title.registration === null ? null : registrationOf(title.registration) };
+}
 
 /** The grace days of the title's operation's policy. */
 const GRACE_DAYS = '(select p.grace_days from operations as o join policies as p on p.id = o.policy_id where o.id = titles.operation_id) as grace_days';
@@ -143,12 +152,12 @@ export class OperationsRepository extends TenantScopedRepository {
 
   private titles() {
     return this.scoped('titles').join('payers', 'payers.id', 'titles.payer_id').leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id')
-      .select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS)]);
+      .select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS), this.db.raw(REGISTRATION_COLUMN)]);
   }
 
   async titlesOf(operationIds: readonly string[]): Promise<TitleRow[]> {
     const rows = await this.titles().whereRaw('titles.operation_id = any(?::uuid[])', [[...operationIds]]).orderBy('titles.id').options({ name: 'titles_of_operations' });
-    return rows.map((row: Record<string, unknown>) => fromColumns<TitleRow>(row));
+    return rows.map(titleOfRow);
   }
 
   async titleCount(operationId: string): Promise<number> {
@@ -158,7 +167,7 @@ export class OperationsRepository extends TenantScopedRepository {
 
   async titleById(id: string): Promise<TitleRow | undefined> {
     const row = await this.titles().where('titles.id', id).first();
-    return row ? fromColumns<TitleRow>(row) : undefined;
+    return row ? titleOfRow(row) : undefined;
   }
 
   async listTitles(filters: TitleFilters, limit: number, offset: number): Promise<{ items: TitleRow[]; total: number }> {
@@ -171,8 +180,8 @@ export class OperationsRepository extends TenantScopedRepository {
       if (filters.dueTo) query.where('titles.due_date', '<=', filters.dueTo);
       return query;
     };
-    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id').select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS)]));
+    const withPayer = (query: Knex.QueryBuilder) => newestFirst('titles')(query.leftJoin('pix_charges', 'pix_charges.title_id', 'titles.id').select([...TITLE_COLUMNS, this.db.raw(GRACE_DAYS), this.db.raw(REGISTRATION_COLUMN)]));
     const { items, total } = await paged<Record<string, unknown>>(filtered, withPayer, limit, offset);
-    return { items: items.map((row) => fromColumns<TitleRow>(row)), total };
+    return { items: items.map(titleOfRow), total };
   }
 }

@@ -1332,7 +1332,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate receivables in one call (assignor, receivables, bank)
-         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected). 422 nfe_xml_required, nfe_xml_malformed, nfe_xml_signature_invalid, nfe_xml_untrusted_certificate, nfe_xml_key_mismatch, nfe_xml_model_not_accepted, nfe_xml_digest_mismatch, nfe_xml_party_mismatch, nfe_xml_installment_mismatch (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product's nfe_xml policy is required and a receivable with an NF-e key of model 55 has none). Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created. 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder). With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.
+         * @description The only route with partial anticipation: the rest of each receivable returns to stock as a new item. 403 limit codes: LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_AGGREGATE_EXPOSURE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING. 422: the vocabulary and simulation codes, CET_OUT_OF_BOUNDS, too_many_receivables_max_<N>, product_not_found, 422 NFE_KEY_MALFORMED, NFE_KEY_CHECK_DIGIT_MISMATCH, NFE_KEY_MODEL_NOT_ACCEPTED, NFE_KEY_ISSUER_MISMATCH, NFE_NUMBER_MISMATCH, NFE_SERIE_MISMATCH, NFE_ISSUE_DATE_MISMATCH (detail: code, message, external_id, field, loc, expected). 422 nfe_xml_required, nfe_xml_malformed, nfe_xml_signature_invalid, nfe_xml_untrusted_certificate, nfe_xml_key_mismatch, nfe_xml_model_not_accepted, nfe_xml_digest_mismatch, nfe_xml_party_mismatch, nfe_xml_installment_mismatch (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product's nfe_xml policy is required and a receivable with an NF-e key of model 55 has none). Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created. For an originator that registers its acquisitions at an escriturador, each NF-e's duplicata is looked up there before anything is written: 409 receivable_encumbered (the assignor no longer holds it: transferred to another financier; detail: code, message, external_id, loc, nfe_key, duplicata_id, installment). When the escriturador does not answer within the request's budget the operation is created and the act is registered before the PIX. 409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), 409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder). With policy double_assignment review, a receivable whose NF-e key another originator holds makes the operation WAITING_APPROVAL whatever its amount (needs_backoffice_approval true) and records operation.flagged.
          */
         post: operations["createDirectOperation"];
         delete?: never;
@@ -1580,7 +1580,7 @@ export interface paths {
         put?: never;
         /**
          * Anticipate 100% of stock items of one assignor as one operation
-         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, 422 nfe_xml_required, nfe_xml_malformed, nfe_xml_signature_invalid, nfe_xml_untrusted_certificate, nfe_xml_key_mismatch, nfe_xml_model_not_accepted, nfe_xml_digest_mismatch, nfe_xml_party_mismatch, nfe_xml_installment_mismatch (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product's nfe_xml policy is required and a receivable with an NF-e key of model 55 has none), Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created (loc [body, stock_item_ids, <i>, nfe_key]), 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, 409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).
+         * @description The response has lifecycle_status filled, status null, created_at filled and disbursement_method null. bank gives the assignor its first account only. In this order: 422 validation_error (a missing requested value reports loc [body, requested_advance_value]), 422 VOCABULARY_CONFLICT, 422 some_stock_items_not_found, 409 stock_item_<id>_not_available (not IN_STOCK), 409 stock_item_<id>_not_pre_authorized, 422 stock_items_of_several_assignors, 422 stock_items_share_external_id, 422 STOCK_ITEM_NFV_NOT_POSITIVE, 422 STOCK_ITEM_NFV_ABOVE_GROSS, 422 STOCK_REQUESTED_VALUE_MISMATCH, 422 originator_policy_not_configured / policy_not_found, 422 too_many_receivables_max_<N>, 422 product_not_found, 422 nfe_xml_required, nfe_xml_malformed, nfe_xml_signature_invalid, nfe_xml_untrusted_certificate, nfe_xml_key_mismatch, nfe_xml_model_not_accepted, nfe_xml_digest_mismatch, nfe_xml_party_mismatch, nfe_xml_installment_mismatch (detail: code, message, external_id, loc: where the receivable's nfe_xml is or would be; nfe_xml_key_mismatch adds nfe_key and xml_key, nfe_xml_model_not_accepted model, nfe_xml_party_mismatch party (issuer or recipient), nfe_xml_installment_mismatch due_date and face_value; nfe_xml_required: the product's nfe_xml policy is required and a receivable with an NF-e key of model 55 has none), Each NF-e (model 55) is checked at SEFAZ before anything is written: 422 nfe_not_authorized (cancelled, denied, unknown to SEFAZ, or a key inconsistent with its NF-e; detail: code, message, external_id, loc, nfe_key, nfe_status, cstat, xmotivo), 422 nfe_disowned_by_payer (the payer's latest conclusive manifestação is unknown_operation or not_performed; detail: code, message, external_id, loc, nfe_key, payer_event, payer_event_at, cstat, xmotivo). When SEFAZ does not answer within the request's budget the operation is created (loc [body, stock_item_ids, <i>, nfe_key]), For an originator that registers its acquisitions at an escriturador, each NF-e's duplicata is looked up there before anything is written: 409 receivable_encumbered (the assignor no longer holds it: transferred to another financier; detail: code, message, external_id, loc, nfe_key, duplicata_id, installment). When the escriturador does not answer within the request's budget the operation is created and the act is registered before the PIX, 422 "total_liquid_value_brl exceeds total face value: ...", 422 STOCK_ITEM_DISCOUNT_EXCEEDS_BASE, 422 CET_OUT_OF_BOUNDS, then the 403 limit codes (LIMIT_MAX_OPERATION_VALUE, LIMIT_MIN_OPERATION_VALUE, LIMIT_CONFIG_MISSING, LIMIT_ENTITY_CONFIG_MISSING, LIMIT_AGGREGATE_EXPOSURE). An item is the receivable it was registered as: anticipating it is no second assignment. When another originator holds an NF-e key of the items, 409 receivable_assigned_elsewhere (policy double_assignment refuse) or an operation born WAITING_APPROVAL and the event operation.flagged (review).
          */
         post: operations["requestStockAnticipation"];
         delete?: never;
@@ -2363,6 +2363,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "title.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Our acquisition of the title's duplicata was recorded at its escriturador (before the operation's PIX, which waits for every title's)
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_registered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "title.registration_refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The escriturador refused our acquisition of the title's duplicata (the assignor no longer holds it): the operation is cancelled with receivable_encumbered and no money moves
+         * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
+         */
+        post: operations["event_title_registration_refused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook_endpoint.disabled": {
         parameters: {
             query?: never;
@@ -2829,7 +2869,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed" | "title.registered" | "title.registration_refused";
             /**
              * Format: uuid
              * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
@@ -3070,7 +3110,7 @@ export interface components {
              */
             average_days_in_advance: number;
             /**
-             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer's confirmation, 210200, and none came by its deadline). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
+             * @description Why a CANCELLED operation was cancelled: `requested` (the integrator or support cancelled it), or the check before the PIX that refused what backs it: `nfe_cancelled`, `nfe_denied`, `nfe_unknown`, `nfe_forged` (the NF-e at SEFAZ), `nfe_too_old_to_check` (cStat 526: SEFAZ no longer answers for it), `nfe_disowned_by_payer` (the payer's latest conclusive manifestação is unknown_operation or not_performed), `payer_confirmation_missing` (the product requires the payer's confirmation, 210200, and none came by its deadline), `receivable_encumbered` (the escriturador refused our acquisition of a title's duplicata: its `registration` says which and why). Null otherwise, and on operations cancelled before this field existed. Treat unknown values as a cancellation for a reason not listed here
              * @example nfe_cancelled
              */
             cancellation_reason?: string | null;
@@ -3205,6 +3245,7 @@ export interface components {
              * @description Includes floating days
              */
             qty_days_advanced: number;
+            registration: components["schemas"]["TitleRegistration"];
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
             /** @description Anticipated value */
@@ -3822,6 +3863,7 @@ export interface components {
              * @description Includes floating days
              */
             qty_days_advanced: number;
+            registration: components["schemas"]["TitleRegistration"];
             /** @description Deprecated name of requested_net_future_value */
             requested_advance_value?: components["schemas"]["Money"];
             /** @description Anticipated value */
@@ -3843,6 +3885,29 @@ export interface components {
             /** @description `nfe_cancelled` or `nfe_disowned_by_payer` (treat unknown values as a dispute for a reason not listed here) */
             reason: string;
             xmotivo: string;
+        };
+        /** @description Our acquisition of the title's duplicata escritural, recorded at the assignor's escriturador before the PIX (Lei 13.775/2018, Res. BCB 339/2023). `not_registrable`: no NF-e model 55 backs the title (a boleto, an NFS-e, an NFC-e...), every other field null; `not_requested`: not asked yet (the act is recorded right before the PIX), or the originator registers at no escriturador; `requested`: asked, no answer yet, and the operation waits; `registered`: our act is in force (no PIX leaves before every title's is); `refused`: the escriturador refused it (`refusal_reason`) and the operation is cancelled with `receivable_encumbered`; `cancelled`: our act was cancelled (the operation fell through, or the title went back to the assignor); `settled`: the duplicata is paid in full. Treat unknown statuses as not registered */
+        TitleRegistration: {
+            /** @description Our act's id at the escriturador, once registered */
+            act_id: string | null;
+            /** @description The duplicata's id at the escriturador */
+            duplicata_id: string | null;
+            /** @description How the acquisition is recorded, by the holder's nature (Res. BCB 339/2023 as amended) */
+            negotiation_type: ("aquisicao" | "aquisicao_com_regresso" | "desconto" | "credito_garantido") | null;
+            /** @description `not_holder`: the assignor never held the duplicata; `already_transferred`: it held it and negotiated it away before us */
+            refusal_reason: ("not_holder" | "already_transferred") | null;
+            /**
+             * Format: date-time
+             * @description When the escriturador recorded our act
+             */
+            registered_at: string | null;
+            /**
+             * @description The escriturador holding the duplicata (`sandbox` outside production)
+             * @example sandbox
+             */
+            registrar: string | null;
+            /** @enum {string} */
+            status: "not_registrable" | "not_requested" | "requested" | "registered" | "refused" | "cancelled" | "settled";
         };
         TrialBalance: {
             /** Format: date-time */
@@ -3870,9 +3935,9 @@ export interface components {
              */
             disabled_reason: string | null;
             /** @description The same list as `events` (both names are in use). */
-            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
+            event_types: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed" | "title.registered" | "title.registration_refused")[];
             /** @description The subscribed event kinds. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed" | "title.registered" | "title.registration_refused")[];
             /**
              * Format: date-time
              * @description The first failed POST since the last success; null while the last one succeeded.
@@ -3918,7 +3983,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed";
+            event_type: "operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed" | "title.registered" | "title.registration_refused";
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3982,7 +4047,7 @@ export interface components {
         WebhookRegistration: {
             description?: string | null;
             /** @description The event kinds to receive; repeated kinds count once. At most 50 entries. */
-            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed")[];
+            events: ("operation.created" | "operation.approved" | "operation.approval_requested" | "operation.denied" | "operation.cancelled" | "operation.contract_signed" | "operation.paid" | "title.paid" | "stock.item_registered" | "operation.flagged" | "operation.settled" | "operation.disbursement_failed" | "operation.contract_error" | "title.partially_paid" | "title.overdue" | "title.cancelled" | "payable.opened" | "payable.paid" | "payable.written_off" | "webhook_endpoint.disabled" | "test_clock.ready" | "pix_charge.expired" | "audit.checkpoint" | "ledger.reconciliation_mismatch" | "title.disputed" | "title.registered" | "title.registration_refused")[];
             /**
              * Format: int32
              * @description At most this many POSTs a second reach the endpoint (deliveries and recoveries together); more wait their turn.
@@ -11224,7 +11289,7 @@ export interface operations {
                 operation_id?: string;
                 /** @description An `event_id`: the page of events older than it. */
                 starting_after?: string;
-                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 491 characters). */
+                /** @description Only these kinds: repeat the parameter or send a comma list (at most 50 values of at most 535 characters). */
                 type?: string[];
             };
             header?: never;
@@ -19857,7 +19922,7 @@ export interface operations {
                 "application/json": {
                     data: {
                         actor?: string;
-                        /** @description As the operation read's `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, ...); absent on events recorded before this field existed */
+                        /** @description As the operation read's `cancellation_reason`: `requested`, or the check before the PIX that refused it (`nfe_cancelled`, `nfe_disowned_by_payer`, `receivable_encumbered`, ...); absent on events recorded before this field existed */
                         cancellation_reason?: string | null;
                         /** @example OP-1A2B3C4D-5E6F7A8B */
                         display_number: string;
@@ -21150,6 +21215,148 @@ export interface operations {
                     event_id: string;
                     /** @constant */
                     event_type: "title.partially_paid";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_registered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        act_id: string | null;
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        duplicata_id: string;
+                        external_id?: string;
+                        negotiation_type: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        refusal_reason?: ("not_holder" | "already_transferred") | null;
+                        /** Format: date-time */
+                        registered_at: string | null;
+                        registrar: string;
+                        /** Format: uuid */
+                        title_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.registered";
+                    /**
+                     * Format: uuid
+                     * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.
+                     */
+                    object_id?: string;
+                    /** Format: date-time */
+                    occurred_at: string;
+                    /**
+                     * Format: int64
+                     * @description Counts the events of `object_id` one by one, from 1: keep the highest seen per object and drop an event with a lower one (it arrived late; the newer one already told the state).
+                     */
+                    sequence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event; the body is ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_title_registration_refused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id: the `event_id`, the same in every attempt. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; after a rotation, a second, space-separated signature with the previous secret for 24 hours. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt; reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /** @description Hex HMAC-SHA256 of the raw body bytes, keyed with `hmac_secret`. Verify before parsing, in constant time. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        act_id?: string | null;
+                        /** @example OP-1A2B3C4D-5E6F7A8B */
+                        display_number: string;
+                        duplicata_id: string;
+                        external_id?: string;
+                        negotiation_type?: string;
+                        /** Format: uuid */
+                        operation_id: string;
+                        /** Format: uuid */
+                        originator_id: string;
+                        refusal_reason: ("not_holder" | "already_transferred") | null;
+                        /** Format: date-time */
+                        registered_at?: string | null;
+                        registrar: string;
+                        /** Format: uuid */
+                        title_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Unique per event; deduplicate by it
+                     */
+                    event_id: string;
+                    /** @constant */
+                    event_type: "title.registration_refused";
                     /**
                      * Format: uuid
                      * @description The object the event is about: the operation, title, payable or stock item (or webhook endpoint) whose id `data` carries.

@@ -82,7 +82,7 @@ export interface Config {
    * its webhooks are refused). Which escriturador, holder and negotiation type each originator
    * uses are the originator's data (domain/escriturador/negotiation.ts), not configuration.
    */
-  registrar: { url: string; apiKey: string; callbackSecret: string | null; timeoutMs: number };
+  registrar: { url: string; apiKey: string; callbackSecret: string | null; timeoutMs: number; creationBudgetMs: number };
   outbox: { relayIntervalMs: number; relayAfterMs: number };
   /** Checking NF-e at SEFAZ (platform/config/sefaz.ts); `tls` is the platform's ICP-Brasil A1 certificate. */
   sefaz: SefazSettings;
@@ -363,6 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiKey: str(env, 'REGISTRAR_API_KEY', SANDBOX_REGISTRAR_API_KEY),
       callbackSecret: optional(env, 'REGISTRAR_CALLBACK_SECRET') === null ? null : secret(env, 'REGISTRAR_CALLBACK_SECRET'),
       timeoutMs: int(env, 'REGISTRAR_TIMEOUT_MS', 5_000, 1),
+      creationBudgetMs: int(env, 'REGISTRAR_CREATION_BUDGET_MS', 800, 1),
     },
     titles: { graceDaysOverride: env.TITLE_GRACE_DAYS_OVERRIDE ? int(env, 'TITLE_GRACE_DAYS_OVERRIDE', 0) : null },
     audit: { checkpointLog: str(env, 'AUDIT_CHECKPOINT_LOG', DEV_CHECKPOINT_LOG) },

@@ -79,6 +79,18 @@ export const sefazAnswers = new Counter({
   registers: [registry],
 });
 
+/**
+ * Each time registering an operation's acts (or cancelling them) at the escriturador got no
+ * answer and is retried: `unavailable` (unreachable, 5xx, timeout), `refused` (a request it
+ * refused other than a negotiation's refusal). While it grows, operations wait in SIGNED (`RegistrationWaiting`).
+ */
+export const registrationWaits = new Counter({
+  name: 'receivables_registration_waits_total',
+  help: 'Escriturador calls of the registration before the PIX (or of cancelling acts) that got no answer and are retried, by reason (unavailable, refused).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 export const cacheRequests = new Counter({
   name: 'receivables_cache_requests_total',
   help: 'Reads of the api\'s reference caches, by cache and result (hit, miss).',

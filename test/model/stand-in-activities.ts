@@ -4,6 +4,7 @@ import type { createDisbursementActivities } from '../../activities/disbursement
 import type { createOperationActivities } from '../../activities/operations';
 import type { createTitleActivities } from '../../activities/titles';
 import type { createTestClockActivities } from '../../activities/test-clocks';
+import type { createRegistrationActivities } from '../../activities/registration';
 import type { createCollectionActivities } from '../../activities/collection/charges';
 import type { createNfeCheckActivities } from '../../activities/nfe-check';
 import { Money } from '../../domain/money';
@@ -13,7 +14,8 @@ import type { OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
   & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
-  & ReturnType<typeof createCollectionActivities> & ReturnType<typeof createNfeCheckActivities>;
+  & ReturnType<typeof createCollectionActivities> & ReturnType<typeof createNfeCheckActivities>
+  & Pick<ReturnType<typeof createRegistrationActivities>, 'registerOperationActs' | 'cancelOperationActs' | 'informRegistrarOfPayment' | 'cancelTitleAct'>;
 
 export interface StandInDeps {
   worlds: ReadonlyMap<string, OperationWorld>;
@@ -107,6 +109,15 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
         if (verdict !== expected) w.violations.push(`the NF-e check found ${verdict} where SEFAZ's state says ${expected}`);
       }
     }),
+
+    // Nor does any of them have a duplicata at an escriturador: nothing to register or cancel.
+    async registerOperationActs({ operationId }) {
+      world(operationId);
+      return { refusal: null };
+    },
+    async cancelOperationActs() {},
+    async informRegistrarOfPayment() {},
+    async cancelTitleAct() {},
 
     startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
       const w = world(operationId);

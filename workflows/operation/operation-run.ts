@@ -1,11 +1,14 @@
-import { ActivityFailure, ApplicationFailure, condition, continueAsNew, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, continueAsNew, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { acceptsRequest, LifecycleStatus, PENDING_REQUESTS, PendingRequestKind, settleRequest, WAITING_FOR } from '../../domain/operation-lifecycle';
-import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities } from './proxies';
+import { backingCheckActivities, contractActivities, disbursementActivities, localOperationActivities, registrationActivities } from './proxies';
 import type { OperationState, OperationWorkflow, OperationWorkflowInput } from './messages';
 import { OperationClock } from './clock';
 import { RunActivity } from './run-activity';
 import { LIFECYCLE_STATUS } from '../../domain/search-attributes';
 import type { AuditedRequest } from '../../domain/audit-chain';
+
+/** Cancellations recorded before our acts at the escriturador existed replay without cancelling them. */
+export const CANCEL_ACTS_PATCH = 'cancel-registration-acts';
 
 export function refuse(code: string, message: string, detail?: unknown): never {
   throw detail === undefined ? ApplicationFailure.nonRetryable(message, code) : ApplicationFailure.nonRetryable(message, code, detail);
@@ -42,6 +45,7 @@ export class OperationRun {
   readonly contract = contractActivities();
   readonly pix = disbursementActivities();
   readonly backing = backingCheckActivities();
+  readonly registrar = registrationActivities();
   /** What the run is writing beside its status: the handlers' validators and the phases' waits ask it. */
   readonly activity = new RunActivity();
   /** Set when the operation lives on a sandbox test clock. */
@@ -170,6 +174,8 @@ export class OperationRun {
       if (code === null) throw err;
       this.state.lastError = code;
     }
+    // No act of ours stays in force at the escriturador for an operation that moved no money.
+    if (patched(CANCEL_ACTS_PATCH)) await this.registrar.cancelOperationActs({ operationId: this.input.operationId });
     await this.ops.releaseOperation({
       operationId: this.input.operationId, workflowId: this.workflowId, to: 'CANCELLED', actor: cancel.requestedBy, reason: cancel.reason, cancellationReason: cancel.cancellationReason, audit: cancel.audit, ...this.at(),
     });

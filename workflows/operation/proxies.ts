@@ -3,6 +3,7 @@ import type { createOperationActivities } from '../../activities/operations';
 import type { createContractActivities } from '../../activities/contract';
 import type { createDisbursementActivities } from '../../activities/disbursement';
 import type { createNfeCheckActivities } from '../../activities/nfe-check';
+import type { createRegistrationActivities } from '../../activities/registration';
 import { PIX_CALL_RETRY } from '../../domain/pix-retry';
 
 /** Read-model writes: Postgres blips are retried for as long as it takes; each write is idempotent. */
@@ -65,3 +66,13 @@ export const BACKING_CHECK_RETRY: RetryPolicy = { initialInterval: '2s', backoff
 
 export const backingCheckActivities = () =>
   proxyActivities<ReturnType<typeof createNfeCheckActivities>>({ startToCloseTimeout: '2m', retry: BACKING_CHECK_RETRY });
+
+/** The escriturador's acts before the PIX (and their cancellation): waited out like SEFAZ, never given up on. */
+export const registrationActivities = () =>
+  proxyActivities<ReturnType<typeof createRegistrationActivities>>({ startToCloseTimeout: '2m', retry: BACKING_CHECK_RETRY });
+
+/** Informing a payment: a few minutes of tries, then left to the reconciliation, so title tracking is never held by the escriturador. */
+export const PAYMENT_INFORM_RETRY: RetryPolicy = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 8 };
+
+export const paymentInformActivities = () =>
+  proxyActivities<ReturnType<typeof createRegistrationActivities>>({ startToCloseTimeout: '1m', retry: PAYMENT_INFORM_RETRY });

@@ -8,7 +8,7 @@ import { receivableFingerprint, refuseRepeatedReceivables } from '../../../domai
 import type { RequestTime } from '../../test-clocks/request-time';
 import type { RequestBody } from '../../openapi/contract-types';
 import type { Guarded } from '../double-assignment';
-import type { CreationSefaz } from './nfe-at-sefaz';
+import type { CreationLookups } from './lookups';
 import { CreationNfeXml, decodeNfeXml } from './nfe-xml';
 import type { CreationReceivable } from './request';
 import { createOperation } from './script';
@@ -48,7 +48,7 @@ export function identifyReceivables(sent: readonly SentNfe[], receivables: reado
  * `POST /v1/operations/direct`: every check of the body alone, before the first write; then the
  * creation script (./script.ts) with the receivables claimed there and the assignor registered there.
  */
-export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
+export async function createDirectOperation(trx: Knex, originatorId: string, environment: string, body: DirectBody, at: RequestTime, lookups: CreationLookups, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
   const inputs = normaliseReceivables(body.receivables, { route: 'direct' });
   const fees = normaliseFees(body.fees, { route: 'direct' }, inputs);
   const assignor = readAssignor(body);
@@ -63,5 +63,5 @@ export async function createDirectOperation(trx: Knex, originatorId: string, env
     channel: 'direct', receivables, fees, policyId: body.policy_id ?? null, productId: body.product_id ?? null,
     embeddedSignature: body.embedded_signature ?? false, assignor: { registers: assignor, bank: body.bank }, claims: 'new',
     nfes: guarded.flatMap((g, i) => (g.nfeKey ? [{ externalId: g.externalId, loc: ['body', 'receivables', i], key: g.nfeKey }] : [])),
-  }, at, sefaz, nfeXml);
+  }, at, lookups, nfeXml);
 }

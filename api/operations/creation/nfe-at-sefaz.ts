@@ -2,6 +2,7 @@ import { checkedAtSefaz, creationRefusal, NfeToCheck } from '../../../domain/sef
 import type { SefazPort } from '../../../domain/sefaz/port';
 import type { RuleViolation } from '../../../domain/errors';
 import { SefazError } from '../../../providers/provider-errors';
+import { askWithinBudget } from './within-budget';
 
 /** What creation asks SEFAZ with: the adapter (one attempt per request) and how long the whole check may take. */
 export interface CreationSefaz {
@@ -30,18 +31,10 @@ async function unlessUnavailable<T>(ask: Promise<T>): Promise<T | null> {
 export async function refuseUnbackedNfes(sefaz: CreationSefaz, nfes: readonly NfeToCheck[], issuerDocument: string): Promise<void> {
   const issuer = { document: issuerDocument, certificate: null };
   const checked = nfes.filter((nfe) => checkedAtSefaz(nfe.key));
-  const refusals: (RuleViolation | null)[] = checked.map(() => null);
-  const until = performance.now() + sefaz.budgetMs;
-  let next = 0;
-  const worker = async () => {
-    while (next < checked.length && performance.now() < until) {
-      const at = next++;
-      const nfe = checked[at];
-      const [status, payer] = await Promise.all([unlessUnavailable(sefaz.port.consultStatus(nfe.key)), unlessUnavailable(sefaz.port.payerEvents(nfe.key, issuer))]);
-      refusals[at] = creationRefusal(nfe, status, payer);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, checked.length) }, worker));
+  const refusals = await askWithinBudget(checked, sefaz.budgetMs, AT_ONCE, async (nfe): Promise<RuleViolation | null> => {
+    const [status, payer] = await Promise.all([unlessUnavailable(sefaz.port.consultStatus(nfe.key)), unlessUnavailable(sefaz.port.payerEvents(nfe.key, issuer))]);
+    return creationRefusal(nfe, status, payer);
+  });
   const refusal = refusals.find((found) => found !== null);
   if (refusal) throw refusal;
 }

@@ -11,8 +11,10 @@ import { assignedElsewhere, guardReceivables, recordFlagged } from '../double-as
 import { settleNettedDebt } from '../debt-netting';
 import { issuerDocument, takeAssignor } from './assignor';
 import { loadCreation } from './load';
-import { CreationSefaz, refuseUnbackedNfes } from './nfe-at-sefaz';
+import type { CreationLookups } from './lookups';
+import { refuseUnbackedNfes } from './nfe-at-sefaz';
 import { CreationNfeXml, refuseUnprovenNfes, storeNfeXmls } from './nfe-xml';
+import { refuseEncumbered } from './registrar-lookup';
 import type { CreationRequest } from './request';
 import { writeOperation, writeTitles, WrittenOperation } from './write';
 
@@ -43,8 +45,8 @@ async function refuseOverLimits(trx: Knex, originatorId: string, plan: Operation
  *    that does not move exposure comes before them, so an originator's operations queue there only
  *    for the limits, the titles (whose trigger moves the counters), the netting and the commit.
  */
-export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, sefaz: CreationSefaz, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
-  // Gates: every refusal that needs no lock. SEFAZ is asked within the creation's budget before anything is written.
+export async function createOperation(trx: Knex, originatorId: string, environment: string, request: CreationRequest, at: RequestTime, lookups: CreationLookups, nfeXml: CreationNfeXml): Promise<WrittenOperation> {
+  // Gates: every refusal that needs no lock. SEFAZ and the escriturador are asked, each within its budget, before anything is written.
   const policy = await new PoliciesRepository(trx, originatorId).forOperation(request.policyId);
   refuseTooMany(request.receivables.length, policy);
   const product = await requireProduct(trx, originatorId, request.productId);
@@ -53,7 +55,11 @@ export async function createOperation(trx: Knex, originatorId: string, environme
   const issuer = await issuerDocument(assignors, request.assignor);
   // The XMLs before SEFAZ: proving them costs no request to anyone.
   refuseUnprovenNfes(nfeXml, request.receivables, product?.nfeXml ?? 'optional', issuer);
-  if (request.nfes.length > 0) await refuseUnbackedNfes(sefaz, request.nfes, issuer);
+  if (request.nfes.length > 0) {
+    await refuseUnbackedNfes(lookups.sefaz, request.nfes, issuer);
+    const dueDates = new Map(request.receivables.map((r) => [r.input.externalId, r.input.dueDate]));
+    await refuseEncumbered(trx, lookups.registrar, originatorId, request.nfes.map((nfe) => ({ ...nfe, dueDate: dueDates.get(nfe.externalId)! })), issuer);
+  }
 
   // Claims (docs/decisions.md, "Double assignment"): a stock item anticipated is the same receivable, not a second assignment.
   const guarded = request.receivables.map((r) => ({ externalId: r.input.externalId, fingerprint: r.fingerprint }));

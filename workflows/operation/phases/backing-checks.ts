@@ -2,12 +2,16 @@ import { patched } from '@temporalio/workflow';
 import type { OperationRun } from '../operation-run';
 import type { NfeRefusal } from '../../../activities/nfe-check';
 import { payerConfirmationDeadline, payerRecheckDelayMs } from '../../../domain/sefaz/payer-confirmation';
+import { RECEIVABLE_ENCUMBERED } from '../../../domain/escriturador/registration';
 
 /** Operations whose histories were recorded before the check existed replay without it. */
 export const NFE_CHECK_PATCH = 'nfe-check-before-pix';
 
 /** Histories recorded before a product could require the payer's confirmation replay without the wait. */
 export const PAYER_CONFIRMATION_PATCH = 'nfe-payer-confirmation';
+
+/** Operations whose histories were recorded before the registration existed replay without it. */
+export const REGISTRATION_PATCH = 'registration-before-pix';
 
 /** Who the read model names as the actor of a cancellation no one asked for. */
 export const BACKING_CHECK_ACTOR = 'system:backing-check';
@@ -18,12 +22,14 @@ export interface PayerWait {
 }
 
 /**
- * The checks of what backs the operation, the last thing before its PIX is ordered.
+ * The checks of what backs the operation, the last thing before its PIX is ordered: each NF-e at
+ * SEFAZ, then our acquisition of each duplicata at its escriturador.
  * Resolves true when the PIX may go, false once the operation is cancelled.
  */
 export async function backingStillHolds(run: OperationRun, payerWait: PayerWait): Promise<boolean> {
   if (!patched(NFE_CHECK_PATCH)) return true;
-  return nfesStillHold(run, payerWait);
+  if (!(await nfesStillHold(run, payerWait))) return false;
+  return actsRegistered(run);
 }
 
 /**
@@ -54,6 +60,20 @@ async function nfesStillHold(run: OperationRun, payerWait: PayerWait): Promise<b
   } finally {
     payerWait.recheckAt = null;
   }
+}
+
+/**
+ * After the NF-e check: the transfer of every title's duplicata recorded at the escriturador (the
+ * originator's settings say where and to whom). No PIX leaves until every act is registered; the
+ * escriturador unreachable keeps the activity retrying (SIGNED); a refusal (the assignor no longer
+ * holds a duplicata) cancels the operation, whose cancellation cancels our other acts.
+ */
+async function actsRegistered(run: OperationRun): Promise<boolean> {
+  if (!patched(REGISTRATION_PATCH)) return true;
+  const { refusal } = await run.registrar.registerOperationActs({ operationId: run.input.operationId });
+  if (!refusal) return true;
+  return cancelled(run, RECEIVABLE_ENCUMBERED,
+    `Receivable ${refusal.externalId}: the escriturador refused our acquisition of its duplicata (NF-e ${refusal.key}): ${refusal.reason}`);
 }
 
 function refusalText(refusal: NfeRefusal): string {

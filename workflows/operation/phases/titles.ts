@@ -7,11 +7,21 @@ import { NEXT_TITLE_DEADLINE, OPEN_TITLES } from '../../../domain/search-attribu
 import { titleActivities } from '../../title-activities';
 import { collectionActivities } from '../../collection-activities';
 import { OverdueTimer } from './overdue-timer';
+import { paymentInformActivities } from '../proxies';
 
 /** Runs that reach PAID from here on issue a PIX charge per title, */
 export const PIX_CHARGES_PATCH = 'pix-charges-per-title';
 /** and close a title's charge when the title closes. */
 export const PIX_CHARGE_CLOSE_PATCH = 'pix-charge-close';
+/** Runs from here on inform the escriturador of each payment on a registered title, */
+export const INFORM_PAYMENTS_PATCH = 'inform-registrar-of-payments';
+/** and cancel our act on a title gone back to the assignor by recourse (OVERDUE: the assignor owes it). */
+export const RECOURSE_ACT_PATCH = 'cancel-act-on-recourse';
+
+/** What the escriturador is to be told: a payment applied, or that a title went back to the assignor. */
+type RegistrarNews =
+  | { kind: 'payment'; titleId: string; paymentId: string; amount: string; paidAt: string; paidInFull: boolean }
+  | { kind: 'recourse'; titleId: string };
 
 function refuseWith(refusal: Refusal): never {
   const message = typeof refusal.detail === 'string' ? refusal.detail : refusal.detail.message;
@@ -38,6 +48,9 @@ export class TitleTracking {
   /** Titles closed since the loop last ran whose PIX charge is to be removed. */
   private readonly chargesToClose = new Set<string>();
   private readonly overdue: OverdueTimer;
+  private readonly registrar = paymentInformActivities();
+  /** What the escriturador has not been told yet, in the order it happened. */
+  private readonly registrarNews: RegistrarNews[] = [];
 
   constructor(private readonly run: OperationRun) {
     this.overdue = new OverdueTimer(run, () => this.openTitles());
@@ -58,6 +71,9 @@ export class TitleTracking {
         const { result, title: balance } = await this.titles.applyPayerPayment({ titleId, payment, appliedAt: this.run.now().toISOString(), ...this.run.at(), audit });
         this.applied.set(`${titleId} ${payment.externalId}`, { titleId, input: payment, result });
         Object.assign(title, balance);
+        if (patched(INFORM_PAYMENTS_PATCH)) {
+          this.registrarNews.push({ kind: 'payment', titleId, paymentId: result.paymentId, amount: result.paidAmountBrl, paidAt: result.paidAt, paidInFull: result.titleStatus === 'PAID' });
+        }
         this.publish();
         this.closeChargeWhenClosed(title);
         return { ...result, idempotentReplay: false };
@@ -123,7 +139,7 @@ export class TitleTracking {
   /** On a test clock: nothing is due up to the clock's time, nothing is being applied, and some title is still open. */
   restsAtClockTime(): boolean {
     const deadline = this.overdue.deadline();
-    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && deadline !== null && !this.overdue.hasFired(deadline);
+    return this.loaded && this.changing.size === 0 && this.chargesToClose.size === 0 && this.registrarNews.length === 0 && deadline !== null && !this.overdue.hasFired(deadline);
   }
 
   /** `OpenTitles` and `NextTitleDeadline`, upserted only when they change. */
@@ -153,12 +169,13 @@ export class TitleTracking {
     this.publish();
     for (;;) {
       await this.closeCharges();
+      await this.tellRegistrar();
       const deadline = this.overdue.deadline();
       if (deadline === null) return true;
       if (run.clock?.state.deleted) return false;
       if (!this.overdue.hasFired(deadline)) {
-        // Payments wake the loop only when nothing is left open, or a charge is to close.
-        await this.overdue.wait(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || workflowInfo().continueAsNewSuggested);
+        // Payments wake the loop only when nothing is left open, a charge is to close, or the escriturador is to be told.
+        await this.overdue.wait(deadline, () => this.openTitles().length === 0 || this.chargesToClose.size > 0 || this.registrarNews.length > 0 || workflowInfo().continueAsNewSuggested);
         if (workflowInfo().continueAsNewSuggested && this.openTitles().length > 0) await this.continueAsNew();
         continue;
       }
@@ -166,6 +183,7 @@ export class TitleTracking {
         await this.exclusively(title.titleId, async () => {
           if (!isOpen(title)) return;
           Object.assign(title, await this.titles.markTitleOverdue({ titleId: title.titleId, ...run.at() }));
+          if (title.status === 'OVERDUE' && patched(RECOURSE_ACT_PATCH)) this.registrarNews.push({ kind: 'recourse', titleId: title.titleId });
           this.closeChargeWhenClosed(title);
         });
       }
@@ -191,6 +209,22 @@ export class TitleTracking {
     }
   }
 
+  /**
+   * Each news told to the escriturador in turn; one it will not take within the activity's tries
+   * is left to the reconciliation (the activity's failure says why): titles are not held back.
+   */
+  private async tellRegistrar(): Promise<void> {
+    for (let news = this.registrarNews.shift(); news; news = this.registrarNews.shift()) {
+      try {
+        if (news.kind === 'payment') await this.registrar.informRegistrarOfPayment(news);
+        else await this.registrar.cancelTitleAct({ titleId: news.titleId });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.warn('escriturador not told', { kind: news.kind, titleId: news.titleId, error: err.cause?.message });
+      }
+    }
+  }
+
   /** A PSP that stays down does not hold the titles back: they are tracked without charges. */
   private async issueCharges(): Promise<void> {
     try {
@@ -203,7 +237,10 @@ export class TitleTracking {
 
   private async continueAsNew(): Promise<never> {
     const { run } = this;
-    await condition(allHandlersFinished);
+    do {
+      await condition(allHandlersFinished);
+      await this.tellRegistrar();
+    } while (this.registrarNews.length > 0 || !allHandlersFinished());
     return run.continueAsNew('PAID', {
       contractAttempts: run.state.contractAttempts, disbursementAttempts: run.state.disbursementAttempts,
       titles: run.state.titles, payments: [...this.applied.values()],
