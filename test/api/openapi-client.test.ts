@@ -42,6 +42,8 @@ const BODIES: Record<string, string> = {
   setSandboxNfe: `{ status: 'cancelled', payer_event: null }`,
   startSandboxSefazOutage: `{ seconds: 30 }`,
   backofficeCancelOperation: `{ reason: 'assignor withdrew' }`,
+  reconcileLedger: `{ business_date: '2026-11-27' }`,
+  acceptLedgerReconciliation: `{ reason: 'a top-up the PSP booked' }`,
   recordPayerPayment: `{ paid_amount_brl: '100.00', external_id: 'PAY-1' }`,
   simulatePayerPayment: `{ paid_amount_brl: 100, external_id: 'PAY-1' }`,
   createAssignorPayable: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '1000.00', due_date: '2027-01-15', reason: 'chargeback' }`,

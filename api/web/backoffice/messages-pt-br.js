@@ -261,7 +261,7 @@ export const PT_BR = {
   "The contract cannot be sent in the operation's current state.": 'O contrato não pode ser enviado no estado atual da operação.',
   'No such operation.': 'Operação inexistente.',
   'No such title.': 'Título inexistente.',
-  'The title is overdue: its balance moved to an assignor payable, so payer payments are no longer recorded on it.': 'O título está vencido: seu saldo passou a uma pendência do cedente, então pagamentos do sacado não são mais registrados nele.',
+  'The title\'s balance moved to an assignor payable (overdue with recourse, or repurchased), so payer payments are no longer recorded on it.': 'O saldo do título passou a uma pendência do cedente (vencido com regresso, ou recomprado), então pagamentos do sacado não são mais registrados nele.',
   'The title is already paid in full.': 'O título já está pago por inteiro.',
   'The title was cancelled with its operation.': 'O título foi cancelado com sua operação.',
   'The operation has not been paid out yet: payer payments are recorded once it is PAID.': 'A operação ainda não foi paga: pagamentos do sacado são registrados quando ela estiver PAID.',
