@@ -84,8 +84,12 @@ describe('reconciling the PSP accounts against their statements, and the close',
 
     const outcome = await reconcile(today());
     expect(outcome).to.include({ mismatch_count: 0, date_closed: false });
-    // The payout; the PIX received and its refund: matched line by line, not merely two empty statements.
-    expect(outcome.reconciliations.map((run) => [run.psp, run.status, run.psp_lines, run.ledger_lines]).sort()).to.deep.equal([['collection', 'clean', 2, 2], ['payout', 'clean', 1, 1]]);
+    // The payout; the PIX received and its refund: matched line by line, not merely two empty statements
+    // (at least these: other files' operations may share the sandbox PSPs and this database today).
+    expect(outcome.reconciliations.map((run) => [run.psp, run.status]).sort()).to.deep.equal([['collection', 'clean'], ['payout', 'clean']]);
+    for (const run of outcome.reconciliations) expect(run.ledger_lines, run.psp).to.equal(run.psp_lines);
+    expect(runOf(outcome, 'payout').psp_lines).to.be.at.least(1);
+    expect(runOf(outcome, 'collection').psp_lines).to.be.at.least(2);
     const audited = await testDb()('audit_events').where({ action: 'ledger.reconcile' }).orderBy('seq', 'desc').first();
     expect(audited.request).to.deep.equal({ business_date: today() });
     expect(audited.after).to.deep.include({ mismatches: 0, date_closed: false });
