@@ -99,6 +99,7 @@ describe('reconciling the PSP accounts against their statements, and the close',
   it('finds the PSP line a posting removed by SQL leaves the ledger without, and tells the originator', async () => {
     const payout = await testDb()('ledger_transactions').where({ operation_id: operationId, kind: 'payout' }).first('id');
     const disbursement = await testDb()('disbursements').where({ operation_id: operationId, status: 'SETTLED' }).first('idempotency_key', 'settled_amount');
+    const removed = { transaction: await testDb()('ledger_transactions').where({ id: payout.id }).first(), entries: await testDb()('ledger_entries').where({ transaction_id: payout.id }) };
     await testDb().transaction(async (trx) => {
       await trx.raw('alter table ledger_entries disable trigger ledger_entries_append_only');
       await trx.raw('alter table ledger_transactions disable trigger ledger_transactions_no_delete');
@@ -117,6 +118,12 @@ describe('reconciling the PSP accounts against their statements, and the close',
     });
     const { items } = await listEvents(stack.client, stack.token, 'type=ledger.reconciliation_mismatch');
     expect(items.map((event) => [event.data.kind, event.data.reference])).to.deep.include(['missing_in_ledger', disbursement.idempotency_key]);
+    // Put the posting back: a run of chosen files shares this database, and other files audit every payout's posting.
+    await testDb().transaction(async (trx) => {
+      await trx.raw('set local session_replication_role = replica'); // as it was, past the append-only triggers
+      await trx('ledger_transactions').insert(removed.transaction);
+      await trx('ledger_entries').insert(removed.entries);
+    });
   });
 
   it('finds a ledger line the PSP lacks; an approver accepts it, and the run counts as settled', async () => {
