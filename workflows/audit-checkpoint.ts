@@ -7,7 +7,7 @@ const { auditCheckpoint } = proxyActivities<ReturnType<typeof createAuditCheckpo
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 5 },
 });
 
-/** One run of the hourly audit checkpoint (issue #45): the checkpoint made, null while the trail is empty. */
+/** One run of the hourly audit checkpoint: the checkpoint made, null while the trail is empty. */
 export async function auditCheckpointRun(): Promise<{ id: string; seq: number } | null> {
   return auditCheckpoint();
 }

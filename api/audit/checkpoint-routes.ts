@@ -13,7 +13,7 @@ function present(row: CheckpointRow): Schema<'AuditCheckpoint'> {
   return { id: row.id, seq: row.seq, hash: row.hash, from_seq: row.fromSeq, signed_at: row.time, kid: row.kid, jws: row.jws };
 }
 
-/** Audit checkpoints (issue #45): an admin's on-demand one, and each originator's list of those that cover it. */
+/** Audit checkpoints: an admin's on-demand one, and each originator's list of those that cover it. */
 export function checkpointRoutes(deps: { db: Knex; cipher: CipherRing; checkpointLog: string }): Router {
   const router = Router();
 

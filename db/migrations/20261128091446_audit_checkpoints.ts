@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Signed heads of the audit chain (issue #45): each names the last row it covers (`seq`, `hash`),
+ * Signed heads of the audit chain: each names the last row it covers (`seq`, `hash`),
  * the row after the previous checkpoint's it starts from (`from_seq`), and the originators whose
  * operations or titles those rows are about, who receive it as `audit.checkpoint`. The copies that
  * count are outside Postgres (the integrators' events, the checkpoint log); this table serves

@@ -11,7 +11,7 @@ const toRow = (row: Record<string, unknown>): CheckpointRow => ({
   kid: String(row.kid), jws: String(row.jws), originatorIds: row.originator_ids as string[],
 });
 
-/** Signed heads of the audit chain and whom each was published to (issue #45). */
+/** Signed heads of the audit chain and whom each was published to. */
 export class AuditCheckpointsRepository {
   constructor(private readonly db: Knex) {}
 
