@@ -452,10 +452,22 @@ def _spare_prepared_webhook(case):
         case.path_parameters = {**case.path_parameters, "webhook_id": api_state.spare_webhook()}
 
 
+def _without_nul_keys(value):
+    """The api refuses a NUL in any key of a body as it does in any string (`allow-x00 = false` in
+    fuzz/schemathesis.toml), but schemathesis applies that setting to values only, not to the keys it
+    draws for an object's additional properties: a positive case keeps every other key."""
+    if isinstance(value, dict):
+        return {key: _without_nul_keys(item) for key, item in value.items() if "\x00" not in key}
+    if isinstance(value, list):
+        return [_without_nul_keys(item) for item in value]
+    return value
+
+
 def _valid_request(case):
     if case.meta is None or case.meta.generation.mode != "positive":
         return
     _fresh_idempotency_key(case)
+    case.body = _without_nul_keys(case.body)
     operation = (case.operation.method.upper(), case.operation.path)
     path = POSITIVE_PATHS.get(operation)
     if path is not None:
