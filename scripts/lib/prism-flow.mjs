@@ -116,6 +116,14 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', '/v1/backoffice/audit/checkpoints', write(staff, undefined));
   await api.call('POST', '/v1/backoffice/audit/checkpoints', write(admin, undefined));
   await api.call('GET', '/v1/audit/checkpoints?limit=5', { token });
+
+  // The books: yesterday's reconciliation (clean: nothing to accept, a documented 409), its runs, one run, the trial balance.
+  const reconciled = await api.call('POST', '/v1/backoffice/ledger/reconcile', write(staff, {}));
+  const runs = await api.call('GET', '/v1/backoffice/ledger/reconciliations', { token: staff });
+  const runId = reconciled.body?.reconciliations?.[0]?.id ?? runs.body?.items?.[0]?.id ?? unknownId;
+  await api.call('GET', `/v1/backoffice/ledger/reconciliations/${runId}`, { token: staff });
+  await api.call('POST', `/v1/backoffice/ledger/reconciliations/${runId}/accept`, write(staff, { reason: 'prism' }));
+  await api.call('GET', '/v1/backoffice/ledger/trial-balance', { token: staff });
   await api.call('GET', '/v1/backoffice/approval-queue', { token });
 
   // Temporal Web's codec: a session cookie, encode then decode, and the session closed.
