@@ -39,7 +39,7 @@ export const WAITING_FOR: Readonly<Record<LifecycleStatus, string>> = {
   PRE_APPROVED: 'contract dispatch',
   CONTRACT_SENT: 'signatures (provider callback or polling)',
   CONTRACT_ERROR: 'send-for-signature (POST /v1/operations/{id}/contract/send-for-signature) or cancel',
-  SIGNED: 'the NF-e check at SEFAZ, then the PIX disbursement',
+  SIGNED: 'the NF-e check at SEFAZ, then our acts at the escriturador (originators with registration settings), then the PIX disbursement',
   DISBURSING: 'PIX settlement (provider callback or polling)',
   DISBURSEMENT_FAILED: 'a human: retry the disbursement or cancel',
   PAID: 'payer payments on the titles, or their deadlines',
