@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { ensureAuditCheckpointSchedule, ensureCollectionSchedule, ensureLedgerAccrualSchedule, ensureLedgerReconciliationSchedule, ensureTitleNfeRecheckSchedule } from './schedules';
+import { ensureSchedules } from './schedules';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
 import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
@@ -64,11 +64,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   const run = worker.run();
   // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
-  await ensureCollectionSchedule(client, config, logger);
-  await ensureAuditCheckpointSchedule(client, config, logger);
-  await ensureLedgerAccrualSchedule(client, config, logger);
-  await ensureLedgerReconciliationSchedule(client, config, logger);
-  await ensureTitleNfeRecheckSchedule(client, config, logger);
+  await ensureSchedules(client, config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

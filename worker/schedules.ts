@@ -22,43 +22,36 @@ async function ensureSchedule(client: Client, taskQueue: string, schedule: { sch
   }
 }
 
-/** The hourly collection sweep, when collection is on. */
-export async function ensureCollectionSchedule(client: Client, config: Pick<Config, 'collection' | 'temporal'>, logger: Logger): Promise<void> {
-  if (config.collection.callbackSecret === null) return;
-  const { taskQueue } = config.temporal;
-  await ensureSchedule(client, taskQueue, { scheduleId: collectionSweepScheduleId(taskQueue), workflowType: 'collectionSweep', spec: { intervals: [{ every: '1h' }] } }, logger);
+interface ScheduleEntry {
+  scheduleId: (taskQueue: string) => string;
+  workflowType: string;
+  spec: ScheduleSpec;
+  /** Whether this deployment runs it at all. */
+  wanted?: (config: Pick<Config, 'collection'>) => boolean;
 }
 
-/** The daily accrual, just after midnight in São Paulo (03:10 UTC), when the business date has turned. */
-export async function ensureLedgerAccrualSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
-  const { taskQueue } = config.temporal;
-  await ensureSchedule(client, taskQueue, {
-    scheduleId: ledgerAccrualScheduleId(taskQueue), workflowType: 'ledgerAccrual', spec: { intervals: [{ every: '1d', offset: '190m' }] },
-  }, logger);
-}
+const daily = (offset: `${number}m`): ScheduleSpec => ({ intervals: [{ every: '1d', offset }] });
 
-/**
- * The daily reconciliation of yesterday's business date against the PSPs' statements (04:40 UTC,
- * 01:40 in São Paulo: after the accrual, once the PSPs have closed their day), which closes the
- * date when it finds nothing.
- */
-export async function ensureLedgerReconciliationSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
-  const { taskQueue } = config.temporal;
-  await ensureSchedule(client, taskQueue, {
-    scheduleId: ledgerReconciliationScheduleId(taskQueue), workflowType: 'ledgerReconciliation', spec: { intervals: [{ every: '1d', offset: '280m' }] },
-  }, logger);
-}
+/** Every Schedule the worker keeps, in the order the day runs them (UTC offsets past midnight). */
+const SCHEDULES: readonly ScheduleEntry[] = [
+  // The hourly collection sweep, when collection is on.
+  { scheduleId: collectionSweepScheduleId, workflowType: 'collectionSweep', spec: { intervals: [{ every: '1h' }] }, wanted: (config) => config.collection.callbackSecret !== null },
+  // The hourly signed checkpoint of the audit chain; an admin can make one on demand meanwhile.
+  { scheduleId: auditCheckpointScheduleId, workflowType: 'auditCheckpointRun', spec: { intervals: [{ every: '1h' }] } },
+  // The daily accrual, just after midnight in São Paulo (03:10 UTC), when the business date has turned.
+  { scheduleId: ledgerAccrualScheduleId, workflowType: 'ledgerAccrual', spec: daily('190m') },
+  // The daily re-check of open titles' NF-e at SEFAZ (04:10 UTC), after the accrual and before the business day.
+  { scheduleId: titleNfeRecheckScheduleId, workflowType: 'titleNfeRecheck', spec: daily('250m') },
+  // The daily reconciliation of yesterday against the PSPs' statements (04:40 UTC, once the PSPs have closed
+  // their day), which closes the date when it finds nothing.
+  { scheduleId: ledgerReconciliationScheduleId, workflowType: 'ledgerReconciliation', spec: daily('280m') },
+];
 
-/** The hourly signed checkpoint of the audit chain; an admin can make one on demand meanwhile. */
-export async function ensureAuditCheckpointSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
+/** Creates every Schedule this deployment runs on the worker's task queue (the ones that exist stay as they are). */
+export async function ensureSchedules(client: Client, config: Pick<Config, 'collection' | 'temporal'>, logger: Logger): Promise<void> {
   const { taskQueue } = config.temporal;
-  await ensureSchedule(client, taskQueue, { scheduleId: auditCheckpointScheduleId(taskQueue), workflowType: 'auditCheckpointRun', spec: { intervals: [{ every: '1h' }] } }, logger);
-}
-
-/** The daily re-check of open titles' NF-e at SEFAZ, at 04:10 UTC, after the accrual and before the business day. */
-export async function ensureTitleNfeRecheckSchedule(client: Client, config: Pick<Config, 'temporal'>, logger: Logger): Promise<void> {
-  const { taskQueue } = config.temporal;
-  await ensureSchedule(client, taskQueue, {
-    scheduleId: titleNfeRecheckScheduleId(taskQueue), workflowType: 'titleNfeRecheck', spec: { intervals: [{ every: '1d', offset: '250m' }] },
-  }, logger);
+  for (const entry of SCHEDULES) {
+    if (entry.wanted && !entry.wanted(config)) continue;
+    await ensureSchedule(client, taskQueue, { scheduleId: entry.scheduleId(taskQueue), workflowType: entry.workflowType, spec: entry.spec }, logger);
+  }
 }
