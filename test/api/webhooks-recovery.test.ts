@@ -153,11 +153,14 @@ describe('webhook recovery, endpoint health and throttle', function () {
     const sub = await subscribe(receiver, { max_per_second: 2 });
     expect(sub.webhook.max_per_second).to.equal(2);
     for (let i = 0; i < 6; i += 1) await recordOperationEvent(sub.originatorId);
-    const got = await receiver.waitForRequests(6, 20_000);
-    const perSecond = new Map<number, number>();
-    for (const r of got) perSecond.set(Math.floor(r.receivedAt / 1000), (perSecond.get(Math.floor(r.receivedAt / 1000)) ?? 0) + 1);
-    expect(got.at(-1)!.receivedAt - got[0].receivedAt).to.be.at.least(1_000);
-    expect(perSecond.size).to.be.at.least(3);
+    await receiver.waitForRequests(6, 20_000);
+    // Judged on the sender's clock, by the slots it took: arrival times at the receiver bunch up
+    // on a loaded machine, where a POST sent late in one second lands with the next second's.
+    const slots: Array<{ second: string; sent: number }> = await testDb()('webhook_throttle')
+      .where({ subscription_id: sub.webhookId }).select('second', 'sent');
+    expect(slots.reduce((sum, s) => sum + s.sent, 0)).to.equal(6);
+    expect(Math.max(...slots.map((s) => s.sent))).to.equal(2);
+    expect(slots).to.have.length.of.at.least(3);
   });
 
   it('refuses an empty or expired window, or one starting before the endpoint existed, and answers 404 for another originator\'s recovery', async () => {
