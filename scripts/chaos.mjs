@@ -14,9 +14,9 @@ import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
 import { freeLowPort } from './lib/ports.mjs';
-import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
+import { auditPixCollection, collectionPspBearer } from './lib/chaos-pix-audit.mjs';
 import { auditStaffActions } from './lib/chaos-staff-audit.mjs';
-import { auditLedger } from './lib/chaos-ledger-audit.mjs';
+import { auditLedger, auditLedgerAgainstPsps } from './lib/chaos-ledger-audit.mjs';
 import { auditRegistration } from './lib/chaos-registration-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
@@ -35,6 +35,8 @@ const ENCUMBERED_EVERY = 7;
 const DEMO_ORIGINATOR_ID = '01930000-0000-7000-8000-00000000000a';
 const REGISTRATION_HOLDER = '11222333000181';
 const REGISTRAR_OUTAGE_SECONDS = 20;
+// The ledger's business dates are São Paulo's (domain/pricing/business-date.ts's BUSINESS_TIME_ZONE).
+const businessDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
 const APPROVERS = [{ email: 'backoffice@example.com', password: 'backoffice-dev-password' }, { email: 'chaos-approver2@example.com', password: 'backoffice-dev-password' }];
 // After the load, the journeys still under way have this long to finish (the run waits only for
 // those). 120 s was short for one fault-delayed journey in a quiet fresh-clone run: it reached PAID
@@ -310,7 +312,7 @@ try {
   check('any workflow Failed or timed out', 0, failedAnywhere);
 
   let wrongPayments = 0;
-  // Every PIX payout the PSP settled, as it records it: what the escriturador is audited against.
+  // Every PIX payout the PSP settled, as it records it: what the ledger and the escriturador are audited against.
   const settledPayouts = [];
   for (const j of created) {
     const paid = ['PAID', 'SETTLED'].includes(readModel.get(j.id));
@@ -332,6 +334,12 @@ try {
   const psp = { url: `${cluster.sandboxUrl}/api-pix`, clientId: cluster.appEnv.PIX_COLLECTION_CLIENT_ID ?? 'sandbox-collection-client', clientSecret: cluster.appEnv.PIX_COLLECTION_CLIENT_SECRET ?? 'sandbox-collection-secret' };
   await auditPixCollection({ db, psp, journeys, since: t0 - 60_000, check });
   await auditLedger({ db, since: t0 - 60_000, check });
+  await auditLedgerAgainstPsps({
+    db, since: t0 - 60_000, settledPayouts, check,
+    businessDates: [...new Set([t0, Date.now()].map((at) => businessDay.format(at)))],
+    reconcile: (date) => approvers[0].call('POST', '/v1/backoffice/ledger/reconcile', { body: { business_date: date } }),
+    psps: { payoutUrl: `${cluster.sandboxUrl}/pix`, collection: { url: psp.url, bearer: () => collectionPspBearer(psp) } },
+  });
   await auditRegistration({
     db, since: t0 - 60_000, settledPayouts, check, holderDocument: REGISTRATION_HOLDER,
     escriturador: { url: `${cluster.sandboxUrl}/escriturador`, apiKey: cluster.appEnv.REGISTRAR_API_KEY ?? 'sandbox-registrar-key' },
