@@ -14,9 +14,10 @@ import { startCluster, UNEXHAUSTED_RATE_LIMITS } from './lib/cluster.mjs';
 import { ApiDriver, journey } from './lib/journeys.mjs';
 import { ROOT, say } from './lib/infra.mjs';
 import { freeLowPort } from './lib/ports.mjs';
-import { auditPixCollection } from './lib/chaos-pix-audit.mjs';
+import { auditPixCollection, collectionPspBearer } from './lib/chaos-pix-audit.mjs';
 import { auditStaffActions } from './lib/chaos-staff-audit.mjs';
-import { auditLedger } from './lib/chaos-ledger-audit.mjs';
+import { auditLedger, auditLedgerAgainstPsps } from './lib/chaos-ledger-audit.mjs';
+import { auditRegistration } from './lib/chaos-registration-audit.mjs';
 
 const LOAD_MS = Number(process.env.CHAOS_LOAD_SECONDS ?? 150) * 1_000;
 // domain/workflow-ids.ts's collectionSweepScheduleId and auditCheckpointScheduleId on the cluster's default task queue (this script runs without tsx).
@@ -26,6 +27,16 @@ const AUDIT_CHECKPOINT_SCHEDULE_ID = 'audit-checkpoint-operations';
 // and four-eyes (200,000.00) limits, approved by the seed's approver and a second one made for the run.
 const STAFF_EVERY = 5;
 const STAFF_AMOUNT = '125000.00';
+// One journey in seven (never a staff one) has a duplicata taken by another financier right after
+// creation: it must end CANCELLED receivable_encumbered with no PIX and no act of ours left.
+const ENCUMBERED_EVERY = 7;
+// The dev seed's demo originator A, whose journeys these are, registers its acquisitions at the
+// sandbox escriturador, this CNPJ the holder they make.
+const DEMO_ORIGINATOR_ID = '01930000-0000-7000-8000-00000000000a';
+const REGISTRATION_HOLDER = '11222333000181';
+const REGISTRAR_OUTAGE_SECONDS = 20;
+// The ledger's business dates are São Paulo's (domain/pricing/business-date.ts's BUSINESS_TIME_ZONE).
+const businessDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
 const APPROVERS = [{ email: 'backoffice@example.com', password: 'backoffice-dev-password' }, { email: 'chaos-approver2@example.com', password: 'backoffice-dev-password' }];
 // After the load, the journeys still under way have this long to finish (the run waits only for
 // those). 120 s was short for one fault-delayed journey in a quiet fresh-clone run: it reached PAID
@@ -98,6 +109,9 @@ try {
   await setup.query(`insert into users (id, email, name, password_hash, kind, originator_id, scopes, roles)
     select gen_random_uuid(), $1, 'Chaos Second Approver', password_hash, kind, originator_id, scopes, roles from users where email = $2
     on conflict (email) do nothing`, [APPROVERS[1].email, APPROVERS[0].email]);
+  // No route sets an originator's registration settings (they are staff's data): by SQL too.
+  await setup.query(`insert into originator_registration_settings (originator_id, registrar, holder_document) values ($1, 'sandbox', $2)
+    on conflict (originator_id) do nothing`, [DEMO_ORIGINATOR_ID, REGISTRATION_HOLDER]);
   await setup.end();
   const approvers = [];
   for (const { email, password } of APPROVERS) {
@@ -151,7 +165,10 @@ try {
   }
   const t0 = Date.now();
   const at = (s) => sleep(Math.max(0, t0 + s * 1_000 - Date.now()));
-  const scale = LOAD_MS / 150_000;
+  // The faults come no closer together than in CI's 120 s load: closer, the Temporal server still
+  // restarting meets Postgres stopping and gives up for good (a 30 s load did). A shorter load keeps
+  // this timeline, its faults going on while its journeys drain.
+  const scale = Math.max(LOAD_MS, 120_000) / 150_000;
   const timeline = [
     (async () => { await at(12 * scale); fault('SIGKILL one api process', () => process.kill([...cluster.apiPids][0], 'SIGKILL')); })(),
     (async () => { await at(30 * scale); await fault('restart the Temporal server', () => cluster.temporal.restart()); })(),
@@ -168,6 +185,8 @@ try {
     })(),
     (async () => {
       await at(80 * scale);
+      // A short load (CHAOS_LOAD_SECONDS) brings this within the stop above: Postgres must be up to be frozen.
+      while (windows.pgDown.some(([, to]) => to === null)) await sleep(250);
       const pids = postmasterPids();
       const window = [Date.now(), null];
       windows.pgFrozen.push(window);
@@ -183,6 +202,14 @@ try {
     // still reach their titles (webhooks cut short are the sweep's to find).
     (async () => { await at(40 * scale); await providersDown('SIGKILL the collection PSP (the sandbox providers, restarted)'); })(),
     (async () => { await at(120 * scale); await providersDown('SIGKILL the sandbox providers (restarted)'); })(),
+    // The escriturador drops every connection for a while, as a host that is down would: creation
+    // refuses nothing for it, and signed operations wait in SIGNED instead of paying unregistered.
+    (async () => {
+      await at(14 * scale);
+      await fault(`escriturador outage for ${REGISTRAR_OUTAGE_SECONDS} s (POST /v1/sandbox/registrar/outage)`, async () => {
+        while ((await call('POST', '/v1/sandbox/registrar/outage', { body: { seconds: REGISTRAR_OUTAGE_SECONDS } })).status !== 200) await sleep(1_000);
+      });
+    })(),
     (async () => {
       for (let next = between(20, 30); next * 1_000 < LOAD_MS; next += between(20, 30)) {
         await at(next);
@@ -219,9 +246,10 @@ try {
   while (Date.now() - t0 < LOAD_MS) {
     // Every journey's second title is paid by PIX; one in three of those webhooks is lost.
     const j = { n: journeys.length, stage: 'creating', error: null, staff: journeys.length % STAFF_EVERY === STAFF_EVERY - 1 };
+    j.encumbered = !j.staff && j.n % ENCUMBERED_EVERY === 3;
     journeys.push(j);
     const staff = j.staff ? { approvers, amount: STAFF_AMOUNT } : {};
-    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS, pixWebhook: j.n % 3 === 0 ? 'lost' : 'once', ...staff }).catch((err) => { j.error = err.message; }));
+    running.push(journey(driver, j, { deadline: t0 + LOAD_MS + DRAIN_MS, pixWebhook: j.n % 3 === 0 ? 'lost' : 'once', nfe: true, encumbered: j.encumbered, ...staff }).catch((err) => { j.error = err.message; }));
     await sleep(1_500);
   }
   say(`chaos: load done (${journeys.length} journeys); draining`);
@@ -242,8 +270,8 @@ try {
   const created = journeys.filter((j) => j.id);
 
   check('journeys created', journeys.length, created.length);
-  const stuck = journeys.filter((j) => j.stage !== 'titles_paid');
-  check('journeys from creation to every title paid', journeys.length, journeys.length - stuck.length);
+  const stuck = journeys.filter((j) => j.stage !== (j.encumbered ? 'cancelled_encumbered' : 'titles_paid'));
+  check(`journeys to their end: every title paid, or (one in ${ENCUMBERED_EVERY}) CANCELLED receivable_encumbered`, journeys.length, journeys.length - stuck.length);
   check('contracts re-dispatched after CONTRACT_ERROR (the provider was down)', '-', journeys.filter((j) => j.redispatched).length, true);
 
   const readStatuses = async (ids) => new Map((await db.query('select id, lifecycle_status as status from operations where id = any($1)', [ids])).rows.map((r) => [r.id, r.status]));
@@ -284,12 +312,17 @@ try {
   check('any workflow Failed or timed out', 0, failedAnywhere);
 
   let wrongPayments = 0;
+  // Every PIX payout the PSP settled, as it records it: what the ledger and the escriturador are audited against.
+  const settledPayouts = [];
   for (const j of created) {
     const paid = ['PAID', 'SETTLED'].includes(readModel.get(j.id));
     let settled = 0;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const res = await fetch(`${cluster.sandboxUrl}/pix/payments?idempotency_key=${encodeURIComponent(`operation-${j.id}-pix-${attempt}`)}`);
-      settled += (await res.json()).payments.filter((p) => p.status === 'SETTLED').length;
+      for (const p of (await res.json()).payments.filter((payment) => payment.status === 'SETTLED')) {
+        settled += 1;
+        settledPayouts.push({ operationId: j.id, idempotencyKey: p.idempotency_key, createdAt: p.created_at });
+      }
     }
     if (settled !== (paid ? 1 : 0)) {
       wrongPayments += 1;
@@ -301,6 +334,16 @@ try {
   const psp = { url: `${cluster.sandboxUrl}/api-pix`, clientId: cluster.appEnv.PIX_COLLECTION_CLIENT_ID ?? 'sandbox-collection-client', clientSecret: cluster.appEnv.PIX_COLLECTION_CLIENT_SECRET ?? 'sandbox-collection-secret' };
   await auditPixCollection({ db, psp, journeys, since: t0 - 60_000, check });
   await auditLedger({ db, since: t0 - 60_000, check });
+  await auditLedgerAgainstPsps({
+    db, since: t0 - 60_000, settledPayouts, check,
+    businessDates: [...new Set([t0, Date.now()].map((at) => businessDay.format(at)))],
+    reconcile: (date) => approvers[0].call('POST', '/v1/backoffice/ledger/reconcile', { body: { business_date: date } }),
+    psps: { payoutUrl: `${cluster.sandboxUrl}/pix`, collection: { url: psp.url, bearer: () => collectionPspBearer(psp) } },
+  });
+  await auditRegistration({
+    db, since: t0 - 60_000, settledPayouts, check, holderDocument: REGISTRATION_HOLDER,
+    escriturador: { url: `${cluster.sandboxUrl}/escriturador`, apiKey: cluster.appEnv.REGISTRAR_API_KEY ?? 'sandbox-registrar-key' },
+  });
   let sweepsGivenUp = 0;
   for await (const execution of temporal.workflow.list({ query: 'ExecutionStatus = "Failed" AND WorkflowType = "collectionSweep"' })) if (execution.type === 'collectionSweep') sweepsGivenUp += 1;
   check('collection sweeps triggered (not triggered: Temporal restarting; given up: the api or PSP down)', '>0', `${sweeps.triggered} (${sweeps.failed}; ${sweepsGivenUp})${sweeps.error ? ` ${sweeps.error}` : ''}`, sweeps.triggered > 0 && !sweeps.error);
@@ -356,7 +399,7 @@ try {
   // to recover) an update may answer 503 workflow_unavailable as well as database_unavailable.
   const OUTAGE_CODES = ['database_unavailable', 'workflow_unavailable'];
   // While the sandbox is dead, and for 10 s after, a provider's route answers 502 naming it (the contract's answer; the journeys retry).
-  const PROVIDER_CODES = ['esign_unavailable', 'pix_unavailable', 'pix_collection_unavailable'];
+  const PROVIDER_CODES = ['esign_unavailable', 'pix_unavailable', 'pix_collection_unavailable', 'registrar_unavailable'];
   const providersOut = caughtBy(providerOutages);
   const providerAnswer = (r) => r.status === 502 && PROVIDER_CODES.includes(r.code) && providersOut(r);
   const outside = requests.filter((r) => r.status >= 500 && !(r.status === 503 && OUTAGE_CODES.includes(r.code) && postgresOut(r)) && !providerAnswer(r));

@@ -5,14 +5,19 @@ import { say } from './infra.mjs';
 
 const cents = (value) => Math.round(Number(value) * 100);
 
-/** Every PIX the PSP received since `since`, through its API Pix as an auditor would read it. */
-async function receivedAtPsp(psp, since) {
+/** A bearer for the collection PSP's API Pix, as the api's client gets one (client credentials). */
+export async function collectionPspBearer(psp) {
   const basic = Buffer.from(`${psp.clientId}:${psp.clientSecret}`).toString('base64');
   const token = await fetch(`${psp.url}/oauth/token`, {
     method: 'POST', headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
   });
   if (!token.ok) throw new Error(`the PSP's token endpoint answered ${token.status}`);
-  const { access_token: bearer } = await token.json();
+  return (await token.json()).access_token;
+}
+
+/** Every PIX the PSP received since `since`, through its API Pix as an auditor would read it. */
+async function receivedAtPsp(psp, since) {
+  const bearer = await collectionPspBearer(psp);
   const window = `inicio=${encodeURIComponent(new Date(since).toISOString())}&fim=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
   const list = await fetch(`${psp.url}/v2/pix?${window}`, { headers: { Authorization: `Bearer ${bearer}` } });
   if (!list.ok) throw new Error(`the PSP's PIX list answered ${list.status}`);

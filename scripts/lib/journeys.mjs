@@ -2,7 +2,7 @@
 // PAID (signed through the sandbox's signing pages) and every title paid. Shared by the fault run
 // and the cluster bench. Each step is retried until `deadline`, so faults delay a journey but a
 // journey never gives up early.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const DEMO = { client_id: 'zk_sbx_demo_a', client_secret: 'sk_sbx_demo_a_secret' };
@@ -72,6 +72,20 @@ function cnpj() {
   return [...base, d1, d2].join('');
 }
 
+/**
+ * A fresh NF-e (model 55) access key issued this month by `issuer`, with its check digit
+ * (domain/nfe-key.ts's composeNfeKey and nfeCheckDigit: this file runs without tsx).
+ */
+function nfeKeyOf(issuer) {
+  const now = new Date();
+  const yearMonth = `${String(now.getUTCFullYear()).slice(2)}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  const first43 = `35${yearMonth}${issuer}55001${String(randomInt(1, 999_999_999)).padStart(9, '0')}1${String(randomInt(0, 99_999_999)).padStart(8, '0')}`;
+  let sum = 0;
+  for (let i = first43.length - 1, weight = 2; i >= 0; i -= 1, weight = weight === 9 ? 2 : weight + 1) sum += Number(first43[i]) * weight;
+  const rest = sum % 11;
+  return `${first43}${rest < 2 ? 0 : 11 - rest}`;
+}
+
 async function until(what, attempt, deadline, pollMs) {
   for (;;) {
     const value = await attempt();
@@ -136,19 +150,41 @@ async function approveAsStaff(driver, approvers, j, deadline, pollMs) {
 }
 
 /**
+ * Until the operation ends, it must end CANCELLED with `receivable_encumbered`: another financier
+ * took one of its duplicatas at the escriturador after creation, so no PIX may leave.
+ */
+async function cancelledAsEncumbered(driver, j, deadline, pollMs) {
+  const read = await until('CANCELLED', async () => {
+    const r = await driver.call('GET', `/v1/operations/${j.id}`);
+    return ['CANCELLED', 'PAID', 'SETTLED'].includes(r.body?.lifecycle_status) ? r.body : null;
+  }, deadline, pollMs);
+  if (read.lifecycle_status !== 'CANCELLED' || read.cancellation_reason !== 'receivable_encumbered') {
+    throw new Error(`an operation whose duplicata another financier holds ended ${read.lifecycle_status} (${read.cancellation_reason})`);
+  }
+}
+
+/**
  * One operation of two titles (1,000.00 each, or `amount` with staff approval) from creation to
  * PAID, then both titles paid by their payers: the second by PIX when `pixWebhook` is given
  * ('once', or 'lost' for the sweep to find), else by a payment the sandbox records. With
  * `approvers` (staff drivers) the amount is above the auto-approval and four-eyes limits, and each
- * approves in turn. Progress is written to `j` (id, stage, createdAt, paidAt, the PIX paid) so an
- * audit can tell where a journey stopped.
+ * approves in turn. With `nfe` each receivable is an NF-e (model 55) of the assignor, so an
+ * originator that registers records its acquisitions at the escriturador before the PIX; with
+ * `encumbered` too, another financier acquires the second NF-e's duplicatas right after creation
+ * (the sandbox's control) and the journey ends once the operation is CANCELLED
+ * `receivable_encumbered`. Progress is written to `j` (id, stage, createdAt, paidAt, the PIX paid)
+ * so an audit can tell where a journey stopped.
  */
-export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true, pixWebhook = null, approvers = null, amount = '1000.00' }) {
+export async function journey(driver, j, { deadline, pollMs = 500, payTitles = true, pixWebhook = null, approvers = null, amount = '1000.00', nfe = false, encumbered = false }) {
   const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const key = randomUUID();
+  const assignor = cnpj();
   const body = {
-    name: 'Load Comercial Ltda', type: 'J', cnpj: cnpj(), email: `load+${randomUUID()}@example.com`, bank: {},
-    receivables: [1, 2].map((n) => ({ external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: amount, requested_net_future_value: amount })),
+    name: 'Load Comercial Ltda', type: 'J', cnpj: assignor, email: `load+${randomUUID()}@example.com`, bank: {},
+    receivables: [1, 2].map((n) => ({
+      external_id: `NF-${randomUUID().slice(0, 8)}-${n}`, payer_name: 'Payer Ltda', payer_document: cnpj(), due_date: due, net_future_value: amount, requested_net_future_value: amount,
+      ...(nfe ? { nfe_key: nfeKeyOf(assignor) } : {}),
+    })),
   };
   j.startedAt = Date.now();
   const created = await until('201', async () => {
@@ -159,6 +195,11 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   }, deadline, pollMs);
   j.id = created.id;
   j.stage = 'created';
+  if (encumbered) {
+    const competitor = { nfe_key: body.receivables[1].nfe_key, holder_document: cnpj() };
+    await until('duplicata taken', async () => (await driver.call('POST', '/v1/sandbox/registrar/transfers', { body: competitor })).status === 200, deadline, pollMs);
+    j.stage = 'duplicata_taken';
+  }
   if (approvers) await approveAsStaff(driver, approvers, j, deadline, pollMs);
   const status = async () => (await driver.call('GET', `/v1/operations/${j.id}`)).body?.lifecycle_status;
   await until('CONTRACT_SENT', async () => {
@@ -182,6 +223,11 @@ export async function journey(driver, j, { deadline, pollMs = 500, payTitles = t
   }
   j.stage = 'signed';
   j.signedAt = Date.now();
+  if (encumbered) {
+    await cancelledAsEncumbered(driver, j, deadline, pollMs);
+    j.stage = 'cancelled_encumbered';
+    return;
+  }
   await until('PAID', async () => ['PAID', 'SETTLED'].includes(await status()), deadline, pollMs);
   j.paidAt = Date.now();
   j.stage = 'paid';
