@@ -1,17 +1,19 @@
 import { expect } from 'chai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createTitleNfeRecheckActivities } from '../../activities/title-nfe-recheck';
-import { sharedApi, sharedSandbox, sharedWorker, testDb } from '../support/stack';
+import { anotherApi, closeApi, sharedSandbox, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildUser } from '../support/factories';
 import { cnpj, formatCnpj, nfeOf } from '../support/documents';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { createDirect, directBody } from '../support/operations';
 import { signAll, untilStatus } from '../support/lifecycle';
 import { receivable } from '../support/simulate';
 import { registerAtSandbox } from '../support/registration';
 import { sefazClientFor, setSandboxNfe } from '../support/sefaz';
 import { readTitle } from '../support/titles';
-import { laptopPage, launchChromium, screenshot, shows, signInToConsole } from './browser';
+import { eventually } from '../support/webhooks';
+import { AWAITING_REGISTRAR_ACTION } from '../../domain/stuck-operations';
+import { consoleStack, laptopPage, screenshot, shows, signInToConsole } from './browser';
 
 type Registration = { status: string; duplicata_id: string | null; act_id: string | null; registered_at: string | null };
 type Read = { titles: { id: string; external_id: string; registration: Registration }[] };
@@ -19,29 +21,20 @@ type Read = { titles: { id: string; external_id: string; registration: Registrat
 /**
  * The operation page shows each title's act at the sandbox escriturador (registered on the normal
  * flow, refused after a competitor's transfer, not registrable for a BOLETO) and the dispute the
- * daily NF-e re-check after payout found, in English and pt-BR.
+ * daily NF-e re-check after payout found, in English and pt-BR; the stuck view names the titles an
+ * operation waits on at the escriturador (an outage), with the runbook's action.
  */
 describe('console: each title\'s registration at the escriturador and its dispute, in Chromium', function () {
   this.timeout(240_000);
-  let browser: Browser;
+  const stack = consoleStack();
   let page: Page;
-  let problems: string[];
   let client: ApiClient;
   let token: string;
-
   before(async () => {
-    browser = await launchChromium();
-    const api = await sharedApi();
-    client = new ApiClient(api.url);
-    await sharedWorker();
-    let originatorId: string;
-    ({ token, originatorId } = await buildOperationsIntegrator(client));
-    await registerAtSandbox(originatorId);
-    ({ page, problems } = await laptopPage(browser, api.url));
+    ({ page, client, token } = stack);
+    await registerAtSandbox(stack.originatorId);
     await signInToConsole(page, await buildUser());
   });
-  after(async () => { await browser?.close(); });
-  afterEach(() => { expect(problems, 'CSP violations or page errors').to.deep.equal([]); });
 
   /** An operation of a fresh assignor with a receivable per name in `nfes` backed by its NF-e (after a BOLETO when `boleto`), up to CONTRACT_SENT. */
   async function sent(nfes: string[], boleto = false) {
@@ -57,7 +50,7 @@ describe('console: each title\'s registration at the escriturador and its disput
     expect(res.status, res.text).to.equal(201);
     const id = res.body.id as string;
     await untilStatus(client, token, id, 'CONTRACT_SENT');
-    return { id, keys };
+    return { id, keys, displayNumber: res.body.display_number as string };
   }
   const registrationOf = (read: Read, externalId: string) => read.titles.find((title) => title.external_id === externalId)!.registration;
   const rowOf = (table: Locator, title: string) => table.getByRole('row').filter({ has: page.getByRole('cell', { name: title, exact: true }) });
@@ -129,5 +122,36 @@ describe('console: each title\'s registration at the escriturador and its disput
     ]);
     expect((await cellsOf(registrations(), 'NF-FREE')).slice(0, 5)).to.deep.equal(['NF-FREE', 'cancelled', 'sandbox', free.duplicata_id, free.act_id]);
     await screenshot(page, 'operation-registration-refused');
+  });
+
+  it('lists an operation waiting at the escriturador (outage) past 10 minutes among the stuck, with the titles awaited and the runbook\'s action; it pays once the escriturador is back', async () => {
+    const { id, displayNumber } = await sent(['NF-WAIT']);
+    expect((await client.post('/v1/sandbox/registrar/outage', { seconds: 600 }, { token })).status).to.equal(200);
+    try {
+      await signAll(client, token, id);
+      await untilStatus(client, token, id, 'SIGNED');
+      await eventually(async () => expect(await testDb()('nfe_checks').where({ operation_id: id, status: 'passed' }).select('id')).to.have.length(1), 60_000);
+      // An api eleven minutes ahead, where the wait is past SIGNED's 10 minutes.
+      const later = await anotherApi({}, { now: () => new Date(Date.now() + 11 * 60_000) });
+      try {
+        const ahead = await laptopPage(stack.browser, later.url);
+        await signInToConsole(ahead.page, await buildUser());
+        await ahead.page.goto('/backoffice/#/stuck');
+        const stuck = ahead.page.getByRole('table', { name: /operation\(s\) waiting too long/ }).getByRole('row').filter({ hasText: displayNumber });
+        await shows(stuck, AWAITING_REGISTRAR_ACTION);
+        await shows(stuck, 'Waiting at the escriturador sandbox: NF-WAIT (not requested)');
+        await screenshot(ahead.page, 'stuck-registration');
+        expect(ahead.problems, 'CSP violations or page errors').to.deep.equal([]);
+        await ahead.page.context().close();
+      } finally {
+        await closeApi(later);
+      }
+    } finally {
+      await client.post('/v1/sandbox/registrar/outage', { seconds: 0 }, { token });
+    }
+    const paid: Read = await untilStatus(client, token, id, 'PAID', 120_000);
+    await page.goto(`/backoffice/#/operations/${id}`);
+    await shows(registrations(), 'NF-WAIT');
+    expect((await cellsOf(registrations(), 'NF-WAIT')).slice(0, 5)).to.deep.equal(['NF-WAIT', 'registered', 'sandbox', registrationOf(paid, 'NF-WAIT').duplicata_id, registrationOf(paid, 'NF-WAIT').act_id]);
   });
 });

@@ -217,7 +217,7 @@ export const PT_BR = {
   'Authenticator': 'Autenticador',
 
   // Stuck operations, system, webhooks
-  'Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED held by its NF-e check, PAID with a title in dispute. After 10 minutes: DISBURSING. After 2 days: CONTRACT_SENT.': 'Mostradas na hora: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED retida pela verificação da NF-e, PAID com um título contestado. Após 10 minutos: DISBURSING. Após 2 dias: CONTRACT_SENT.',
+  'Shown at once: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED held by its NF-e check, PAID with a title in dispute. After 10 minutes: DISBURSING, SIGNED waiting for anything else (the escriturador). After 2 days: CONTRACT_SENT.': 'Mostradas na hora: DISBURSEMENT_FAILED, CONTRACT_ERROR, SIGNED retida pela verificação da NF-e, PAID com um título contestado. Após 10 minutos: DISBURSING, SIGNED esperando qualquer outra coisa (o escriturador). Após 2 dias: CONTRACT_SENT.',
   '{total} operation(s) waiting too long': '{total} operação(ões) esperando demais',
   'State': 'Estado',
   'In state since': 'No estado desde',
@@ -405,4 +405,5 @@ export const PT_BR = {
   'Disputed at': 'Contestado em',
   'NF-e cancelled': 'NF-e cancelada',
   'disowned by its payer': 'negada pelo sacado',
+  'Waiting at the escriturador {registrar}: {titles}': 'Aguardando o escriturador {registrar}: {titles}',
 };

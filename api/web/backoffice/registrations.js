@@ -31,3 +31,10 @@ export function registrationsSection(titles) {
           r.registered_at ? h('time', { datetime: r.registered_at }, when(r.registered_at)) : '—', refusalWord(r.refusal_reason));
       })));
 }
+
+/** The stuck view's line on an operation waiting at the escriturador: which titles' acts it has not answered yet. */
+export function stuckRegistrationWait(wait) {
+  if (!wait) return null;
+  const titles = wait.titles.map((title) => `${title.external_id} (${statusWord(title.status)})`).join(', ');
+  return h('p', { class: 'registration-wait' }, t('Waiting at the escriturador {registrar}: {titles}', { registrar: wait.registrar, titles }));
+}
