@@ -65,6 +65,11 @@ export const STUCK_RULES: readonly StuckRule[] = [
 export const AWAITING_PAYER_ACTION = 'The payer has not confirmed its NF-e (manifestação 210200) and the product requires it: the assignor asks its payer to register the '
   + 'confirmation at SEFAZ; the next check (15 min doubling to 6 h) then pays. At the product\'s deadline it is cancelled (payer_confirmation_missing).';
 
+/** What unsticks an operation whose acts at the escriturador are awaited before the PIX (docs/operations.md, "Escriturador"). */
+export const AWAITING_REGISTRAR_ACTION = 'The escriturador has not answered our acts on these titles (registerOperationActs retrying in Temporal Web; alert RegistrationWaiting): '
+  + 'check REGISTRAR_URL and the escriturador\'s status. If it refuses our requests (registrar_refused in the worker\'s log), fix REGISTRAR_API_KEY or the originator\'s '
+  + 'registration settings. Nothing pays meanwhile; once it answers the operation pays or cancels by itself.';
+
 /** The latest moment an operation may have entered `rule.status` and still count as stuck at `now`. */
 export function stuckSince(rule: StuckRule, now: Date): Date {
   return new Date(now.getTime() - rule.thresholdSeconds * 1000);

@@ -115,6 +115,23 @@ export const backofficeSchemas = {
       action_route: { type: ['string', 'null'], description: 'The backoffice route that unsticks it, when one exists' },
       temporal_web_url: temporalWebUrl,
       nfe_check: ref('StuckNfeCheck'),
+      registration_wait: ref('StuckRegistrationWait'),
+    },
+  },
+  StuckRegistrationWait: {
+    type: 'object',
+    description: 'Present on an operation waiting in SIGNED past its threshold, not held at an NF-e check, whose originator registers at an escriturador: the NF-e titles '
+      + 'whose act before the PIX the escriturador has not answered yet (`not_requested`: the duplicata\'s lookup unanswered; `requested`: the transfer asked, unanswered)',
+    required: ['registrar', 'titles'],
+    properties: {
+      registrar: { type: 'string', maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'The escriturador the originator registers at, as its settings name it', examples: ['sandbox'] },
+      titles: {
+        type: 'array', minItems: 1,
+        items: {
+          type: 'object', required: ['title_id', 'external_id', 'status'],
+          properties: { title_id: { type: 'string', format: 'uuid' }, external_id: { type: 'string' }, status: { type: 'string', enum: ['not_requested', 'requested'] } },
+        },
+      },
     },
   },
   StuckNfeCheck: {

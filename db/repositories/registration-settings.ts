@@ -11,6 +11,15 @@ export class RegistrationSettingsRepository {
     return registrationSettings({ registrar: row.registrar, holderDocument: row.holder_document, negotiationType: row.negotiation_type });
   }
 
+  /**
+   * The escriturador each of `originatorIds` registers at, as its row says (not validated, so the stuck view
+   * still names the wait when a row edited by hand is what makes the registration fail); absent: none.
+   */
+  async registrarsOf(originatorIds: readonly string[]): Promise<Map<string, string>> {
+    const rows: { originator_id: string; registrar: string }[] = await this.db('originator_registration_settings').whereIn('originator_id', [...originatorIds]).select('originator_id', 'registrar');
+    return new Map(rows.map((row) => [row.originator_id, row.registrar]));
+  }
+
   async save(originatorId: string, settings: RegistrationSettings, now: Date): Promise<void> {
     await this.db('originator_registration_settings')
       .insert({ originator_id: originatorId, registrar: settings.registrar, holder_document: settings.holderDocument, negotiation_type: settings.negotiationType, updated_at: now })

@@ -39,6 +39,9 @@ export function duplicataOfTitle(duplicatas: readonly Duplicata[], dueDate: stri
   return sorted.find((d) => d.dueDate === dueDate) ?? sorted[0] ?? null;
 }
 
+/** A title's act still awaited from the escriturador: none recorded yet (the duplicata's lookup unanswered), or asked and unanswered. */
+export const actAwaited = (recorded: TitleRegistration | undefined): boolean => recorded === undefined || recorded.status === 'requested';
+
 /** The cancellation reason (and creation's refusal code) when a title's duplicata is held by someone else. */
 export const RECEIVABLE_ENCUMBERED = 'receivable_encumbered';
 

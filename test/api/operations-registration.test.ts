@@ -11,6 +11,7 @@ import { buildUser, loginAs } from '../support/factories';
 import { eventually } from '../support/webhooks';
 import { issueDuplicatas, registerAtSandbox, sandboxEscriturador } from '../support/registration';
 import { payerPayment, simulatePayerPayment } from '../support/titles';
+import { AWAITING_REGISTRAR_ACTION } from '../../domain/stuck-operations';
 
 type Read = { titles: { id: string; external_id: string; registration: Record<string, any> }[]; [key: string]: any };
 
@@ -177,7 +178,8 @@ describe('each duplicata registered at its escriturador before the PIX', functio
       expect(stuck.status, stuck.text).to.equal(200);
       const item = stuck.body.items.find((i: { id: string }) => i.id === id);
       expect(item).to.include({ lifecycle_status: 'SIGNED', threshold_seconds: 600, action_route: null });
-      expect(item.action).to.include('escriturador').and.include('registerOperationActs');
+      expect(item.action).to.equal(AWAITING_REGISTRAR_ACTION);
+      expect(item.registration_wait).to.deep.equal({ registrar: 'sandbox', titles: [{ title_id: titleOf(waiting, 'NF-WAIT').id, external_id: 'NF-WAIT', status: 'not_requested' }] });
     } finally {
       await closeApi(later);
     }

@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'chai';
 import { chromium, Browser, Locator, Page } from 'playwright-core';
 import { buildUser } from '../support/factories';
+import { ApiClient } from '../support/http';
+import { buildOperationsIntegrator } from '../support/operations';
+import { sharedApi, sharedWorker } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? '.data/screenshots');
@@ -67,3 +71,26 @@ export async function signInToConsole(page: Page, staff: { email: string; passwo
   await page.getByRole('button', { name: 'Sign in' }).click();
   await shows(page.getByRole('heading', { level: 1 }), /^Approval queue$/, 30_000);
 }
+
+export interface ConsoleStack { browser: Browser; page: Page; problems: string[]; client: ApiClient; token: string; originatorId: string }
+
+/**
+ * For a describe block of console tests (the fields are filled before its tests): Chromium, the shared
+ * api and worker, an operations integrator, and a laptop page on the api whose CSP violations and page
+ * errors fail the test they happened in.
+ */
+export function consoleStack(): ConsoleStack {
+  const stack = {} as ConsoleStack;
+  before(async () => {
+    stack.browser = await launchChromium();
+    const api = await sharedApi();
+    stack.client = new ApiClient(api.url);
+    await sharedWorker();
+    ({ token: stack.token, originatorId: stack.originatorId } = await buildOperationsIntegrator(stack.client));
+    ({ page: stack.page, problems: stack.problems } = await laptopPage(stack.browser, api.url));
+  });
+  after(async () => { await stack.browser?.close(); });
+  afterEach(() => { expect(stack.problems, 'CSP violations or page errors').to.deep.equal([]); });
+  return stack;
+}
+

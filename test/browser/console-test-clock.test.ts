@@ -1,36 +1,19 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { sharedApi, sharedWorker } from '../support/stack';
-import { ApiClient } from '../support/http';
 import { buildUser } from '../support/factories';
-import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { createDirect, directBody } from '../support/operations';
 import { eventually } from '../support/webhooks';
 import { readyClock } from '../support/test-clocks';
-import { laptopPage, launchChromium, screenshot, shows, signInToConsole } from './browser';
+import { consoleStack, screenshot, shows, signInToConsole } from './browser';
 
 const DAY_MS = 86_400_000;
 
 describe('console: the test clock of a sandbox operation, in Chromium', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let page: Page;
-  let problems: string[];
-  let client: ApiClient;
-  let token: string;
-
-  before(async () => {
-    browser = await launchChromium();
-    const api = await sharedApi();
-    client = new ApiClient(api.url);
-    await sharedWorker();
-    ({ token } = await buildOperationsIntegrator(client));
-    ({ page, problems } = await laptopPage(browser, api.url));
-  });
-  after(async () => { await browser?.close(); });
-  afterEach(() => { expect(problems, 'CSP violations or page errors').to.deep.equal([]); });
+  const stack = consoleStack();
 
   it('shows the clock\'s time on the operation page and advances it from there', async () => {
+    const { page, client, token } = stack;
     const start = new Date(Math.floor(Date.now() / 1000) * 1000 + DAY_MS).toISOString();
     const target = new Date(Date.parse(start) + 45 * DAY_MS).toISOString();
     const clock = await readyClock(client, token, start);

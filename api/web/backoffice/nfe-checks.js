@@ -21,6 +21,20 @@ export function nfeChecksSection(titles) {
       })));
 }
 
+/** Why a title went into dispute after payout, in the console's language. */
+const disputeWord = (reason) => ({ nfe_cancelled: t('NF-e cancelled'), nfe_disowned_by_payer: t('disowned by its payer') })[reason] ?? reason;
+
+/** Titles the daily re-check after payout put in dispute (SEFAZ's answer then); none when no title is. */
+export function disputesSection(titles) {
+  const disputed = titles.filter((title) => title.dispute);
+  if (disputed.length === 0) return null;
+  return h('section', { 'aria-labelledby': 'disputes' }, h('h2', { id: 'disputes' }, t('Titles in dispute')),
+    h('p', { class: 'muted' }, t('Found by the daily NF-e re-check after payout. No money moved and the title stays payable; settle it with the assignor.')),
+    table(t('Disputes after payout'), [t('Title'), t('Reason'), t('Payer\'s word'), 'cStat', 'xMotivo', t('Disputed at')],
+      disputed.map(({ external_id: title, dispute }) => row(title, badge('disputed', disputeWord(dispute.reason)), payerWord(dispute.payer_event), dispute.cstat, dispute.xmotivo,
+        h('time', { datetime: dispute.disputed_at }, when(dispute.disputed_at))))));
+}
+
 /** The stuck view's line on the check that holds an operation: its key and SEFAZ's last answer. */
 export function stuckNfeCheck(check) {
   if (!check) return null;

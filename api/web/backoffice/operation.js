@@ -4,7 +4,8 @@ import { auditTable, canReadAudit } from './audit.js';
 import { confirmAction } from './confirm.js';
 import { badge, definitionList, h, money, row, say, show, table, when } from './dom.js';
 import { day, pct, t } from './i18n.js';
-import { nfeChecksSection } from './nfe-checks.js';
+import { disputesSection, nfeChecksSection } from './nfe-checks.js';
+import { registrationsSection } from './registrations.js';
 import { renderSVG } from '/backoffice/vendor/uqr.mjs';
 
 /** States the workflow leaves on its own within seconds: the page follows them. */
@@ -125,6 +126,8 @@ function sections(page, reload) {
       ])),
     h('section', { 'aria-labelledby': 'titles' }, h('h2', { id: 'titles' }, t('Receivables')), titlesTable(page, reload)),
     nfeChecksSection(op.titles),
+    registrationsSection(op.titles),
+    disputesSection(op.titles),
     op.titles.some((title) => title.pix_charge)
       ? h('section', { 'aria-labelledby': 'charges' }, h('h2', { id: 'charges' }, t('PIX charges to payers')), pixChargesTable(op.titles))
       : null,
