@@ -1,10 +1,19 @@
 import { AssignorInput, resolvePrimaryAccount } from '../../../domain/assignor-registration';
 import type { AssignorRow, AssignorsRepository } from '../../../db/repositories/assignors';
 import type { CreationAssignor } from './request';
+import type { Knex } from 'knex';
+import type { DistributionParty } from '../../../domain/sefaz/port';
+import type { CipherRing } from '../../../platform/crypto/cipher-ring';
+import { issuerCertificate } from '../../../db/repositories/assignor-nfe-certificates';
 
 /** The document SEFAZ compares each NF-e's issuer with; a registered assignor's row is read, not locked. */
 export async function issuerDocument(assignors: AssignorsRepository, assignor: CreationAssignor): Promise<string> {
   return 'registers' in assignor ? assignor.registers.document : (await assignors.byId(assignor.registeredId))!.document;
+}
+
+/** The issuer as SEFAZ's distribution is asked by: its document, and its delegated certificate when a registered assignor stored one. */
+export async function issuerParty(trx: Knex, ring: CipherRing, assignor: CreationAssignor, document: string): Promise<DistributionParty> {
+  return { document, certificate: 'registers' in assignor ? null : await issuerCertificate(trx, ring, assignor.registeredId) };
 }
 
 function inputOf(row: AssignorRow): AssignorInput {
