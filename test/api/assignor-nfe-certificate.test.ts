@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import { generate } from 'selfsigned';
-import { sharedApi, testConfig, testDb } from '../support/stack';
+import { anotherApi, sharedApi, sharedSandbox, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
-import { cnpj } from '../support/documents';
-import { pkcs12Of } from '../support/mutual-tls';
+import { cnpj, nfeOf } from '../support/documents';
+import { mutualTlsCa, MutualTlsFront, mutualTlsFront, pkcs12Of } from '../support/mutual-tls';
+import { buildOperationsIntegrator, createDirect, directBody } from '../support/operations';
+import { receivable } from '../support/simulate';
+import { setSandboxNfe } from '../support/sefaz';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { issuerCertificate } from '../../db/repositories/assignor-nfe-certificates';
 
@@ -118,5 +121,36 @@ describe('assignors\' delegated NF-e certificates', function () {
     }
     expect((await client.get(path('0190a000-0000-7000-8000-000000000000'), { token })).status).to.equal(404);
     expect(await stored(id)).to.not.equal(undefined);
+  });
+
+  describe('at creation, SEFAZ\'s distribution asked with the stored certificate', () => {
+    let front: MutualTlsFront;
+    after(() => front?.close());
+
+    it('without it the payer\'s word is not heard (no verdict: created); with it a payer who disowned the NF-e refuses the request', async () => {
+      const document = cnpj();
+      const ca = await mutualTlsCa('SEFAZ AN', `PADARIA CENTRAL LTDA:${document}`);
+      front = await mutualTlsFront((await sharedSandbox()).sefazUrl, ca);
+      // Only the distribution is behind mutual TLS, and no platform certificate is configured: only the assignor's passes.
+      const api = new ApiClient((await anotherApi({ SEFAZ_DISTRIBUTION_URL: `${front.url}/NFeDistribuicaoDFe`, SEFAZ_TLS_CA: ca.caPem })).url);
+      const { token: integrator } = await buildOperationsIntegrator(api);
+      const registered = await api.post('/v1/assignors', { name: 'Padaria Central Ltda', type: 'J', cnpj: document, email: 'finance@padaria.example' }, { token: integrator });
+      expect(registered.status, registered.text).to.equal(201);
+      const disowned = async () => {
+        const nfe = nfeOf(document);
+        await setSandboxNfe(api, integrator, nfe.nfe_key, 'authorized', 'not_performed');
+        return createDirect(api, integrator, directBody({ cnpj: document, receivables: [receivable({ external_id: 'NF-DISOWNED', ...nfe })] }));
+      };
+
+      const unheard = await disowned();
+      expect(unheard.status, unheard.text).to.equal(201);
+
+      const pfx = Buffer.from(pkcs12Of(ca.client, 'a1-password')).toString('base64');
+      const put = await api.put(path(registered.body.id), { pfx, password: 'a1-password' }, { token: integrator });
+      expect(put.status, put.text).to.equal(200);
+      const heard = await disowned();
+      expect(heard.status, heard.text).to.equal(422);
+      expect(heard.body.detail).to.include({ code: 'nfe_disowned_by_payer', payer_event: 'not_performed', cstat: '138' });
+    });
   });
 });

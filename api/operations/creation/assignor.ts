@@ -11,9 +11,13 @@ export async function issuerDocument(assignors: AssignorsRepository, assignor: C
   return 'registers' in assignor ? assignor.registers.document : (await assignors.byId(assignor.registeredId))!.document;
 }
 
-/** The issuer as SEFAZ's distribution is asked by: its document, and its delegated certificate when a registered assignor stored one. */
-export async function issuerParty(trx: Knex, ring: CipherRing, assignor: CreationAssignor, document: string): Promise<DistributionParty> {
-  return { document, certificate: 'registers' in assignor ? null : await issuerCertificate(trx, ring, assignor.registeredId) };
+/**
+ * The issuer as SEFAZ's distribution is asked by: its document, and the delegated certificate the
+ * assignor stored, when it is registered already (a direct creation names it by its document).
+ */
+export async function issuerParty(trx: Knex, ring: CipherRing, assignors: AssignorsRepository, assignor: CreationAssignor, document: string): Promise<DistributionParty> {
+  const id = 'registers' in assignor ? (await assignors.byDocument(document))?.id : assignor.registeredId;
+  return { document, certificate: id ? await issuerCertificate(trx, ring, id) : null };
 }
 
 function inputOf(row: AssignorRow): AssignorInput {

@@ -56,7 +56,7 @@ export async function createOperation(trx: Knex, originatorId: string, environme
   // The XMLs before SEFAZ: proving them costs no request to anyone.
   refuseUnprovenNfes(nfeXml, request.receivables, product?.nfeXml ?? 'optional', issuer);
   if (request.nfes.length > 0) {
-    await refuseUnbackedNfes(lookups.sefaz, request.nfes, await issuerParty(trx, nfeXml.ring, request.assignor, issuer));
+    await refuseUnbackedNfes(lookups.sefaz, request.nfes, await issuerParty(trx, nfeXml.ring, assignors, request.assignor, issuer));
     const dueDates = new Map(request.receivables.map((r) => [r.input.externalId, r.input.dueDate]));
     await refuseEncumbered(trx, lookups.registrar, originatorId, request.nfes.map((nfe) => ({ ...nfe, dueDate: dueDates.get(nfe.externalId)! })), issuer);
   }
