@@ -1,15 +1,19 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { NfeChecksRepository, TitleNfe } from '../db/repositories/nfe-checks';
+import { NfeChecksRepository, NfePolicies, TitleNfe } from '../db/repositories/nfe-checks';
 import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import { NfeCancellationReason, NfeCheckOutcome, payoutCheck } from '../domain/sefaz/payout-check';
 import type { SefazPort } from '../domain/sefaz/port';
-import { NO_PAYER_CONFIRMATION, PayerConfirmationPolicy } from '../domain/sefaz/payer-confirmation';
+import { beyondConsultAgeAccepted } from '../domain/sefaz/consult-age';
 import { SefazError } from '../providers/provider-errors';
+import type { CipherRing } from '../platform/crypto/cipher-ring';
+import { issuerParties } from './issuer-party';
 
 export interface NfeCheckActivityDeps {
   db: Knex;
   sefaz: SefazPort;
+  /** Opens the issuers' delegated certificates. */
+  ring: CipherRing;
   now?: () => Date;
 }
 
@@ -39,13 +43,16 @@ export const SEFAZ_NO_VERDICT = 'sefaz_no_verdict';
  * refused) throws a retryable failure, so the operation waits and never pays unchecked. A payer who
  * has not confirmed under a `required` product is an answer too: the workflow decides when to ask again.
  */
-export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: NfeCheckActivityDeps) {
+export function createNfeCheckActivities({ db, sefaz, ring, now = () => new Date() }: NfeCheckActivityDeps) {
   const checks = new NfeChecksRepository(db);
 
-  const checkOne = async (title: TitleNfe, payerConfirmation: PayerConfirmationPolicy): Promise<NfeCheckOutcome | null> => {
+  const checkOne = async (title: TitleNfe, policies: NfePolicies, partyOf: ReturnType<typeof issuerParties>): Promise<NfeCheckOutcome | null> => {
     try {
-      const [status, payer] = await Promise.all([sefaz.consultStatus(title.key), sefaz.payerEvents(title.key, { document: title.issuerDocument, certificate: null })]);
-      return payoutCheck(status, payer, payerConfirmation);
+      const [status, payer] = await Promise.all([sefaz.consultStatus(title.key), partyOf(title).then((party) => sefaz.payerEvents(title.key, party))]);
+      return payoutCheck(status, payer, {
+        payerConfirmation: policies.payerConfirmation.policy,
+        beyondConsultAgeAccepted: beyondConsultAgeAccepted(policies.nfeBeyondConsultAge, title.provenByXml),
+      });
     } catch (err) {
       if (err instanceof SefazError) return null;
       throw err;
@@ -55,8 +62,10 @@ export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: 
   return {
     async checkNfesBeforePayout({ operationId }: { operationId: string }): Promise<NfeCheckResult> {
       const titles = (await checks.titleNfes(operationId)).filter((title) => checkedAtSefaz(title.key));
-      const payerConfirmation = titles.length > 0 ? await checks.payerConfirmationOf(operationId) : NO_PAYER_CONFIRMATION;
-      const outcomes = await Promise.all(titles.map((title) => checkOne(title, payerConfirmation.policy)));
+      if (titles.length === 0) return { refusal: null };
+      const policies = await checks.policiesOf(operationId);
+      const partyOf = issuerParties(db, ring);
+      const outcomes = await Promise.all(titles.map((title) => checkOne(title, policies, partyOf)));
       const at = now();
       await checks.record(titles.flatMap((title, i) => {
         const outcome = outcomes[i];
@@ -72,7 +81,7 @@ export function createNfeCheckActivities({ db, sefaz, now = () => new Date() }: 
         throw ApplicationFailure.retryable(`SEFAZ gave no verdict on ${waiting.map((title) => title.key).join(', ')} yet`, SEFAZ_NO_VERDICT);
       }
       const unconfirmed = outcomes.some((outcome) => outcome?.status === 'pending');
-      return unconfirmed ? { refusal: null, awaitingPayer: { deadlineDays: payerConfirmation.deadlineDays } } : { refusal: null };
+      return unconfirmed ? { refusal: null, awaitingPayer: { deadlineDays: policies.payerConfirmation.deadlineDays } } : { refusal: null };
     },
   };
 }

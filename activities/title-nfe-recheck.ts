@@ -4,10 +4,14 @@ import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import type { SefazPort } from '../domain/sefaz/port';
 import { recheckWindowOpen, titleDispute } from '../domain/sefaz/title-dispute';
 import { SefazError } from '../providers/provider-errors';
+import type { CipherRing } from '../platform/crypto/cipher-ring';
+import { issuerParties } from './issuer-party';
 
 export interface TitleNfeRecheckDeps {
   db: Knex;
   sefaz: SefazPort;
+  /** Opens the issuers' delegated certificates. */
+  ring: CipherRing;
   now?: () => Date;
 }
 
@@ -20,12 +24,12 @@ const AT_ONCE = 4;
  * disowning it puts the title in dispute, once. SEFAZ giving no verdict on a key leaves it for the
  * next run; nothing here moves money.
  */
-export function createTitleNfeRecheckActivities({ db, sefaz, now = () => new Date() }: TitleNfeRecheckDeps) {
+export function createTitleNfeRecheckActivities({ db, sefaz, ring, now = () => new Date() }: TitleNfeRecheckDeps) {
   const disputes = new TitleDisputesRepository(db);
 
-  const recheck = async (title: OpenTitleNfe): Promise<boolean> => {
+  const recheck = async (title: OpenTitleNfe, partyOf: ReturnType<typeof issuerParties>): Promise<boolean> => {
     try {
-      const [status, payer] = await Promise.all([sefaz.consultStatus(title.key), sefaz.payerEvents(title.key, { document: title.issuerDocument, certificate: null })]);
+      const [status, payer] = await Promise.all([sefaz.consultStatus(title.key), partyOf(title).then((party) => sefaz.payerEvents(title.key, party))]);
       const dispute = titleDispute(status, payer);
       return dispute !== null && disputes.dispute(title, dispute, now());
     } catch (err) {
@@ -38,9 +42,10 @@ export function createTitleNfeRecheckActivities({ db, sefaz, now = () => new Dat
     /** How many titles this run put in dispute; a second run the same day finds them disputed already. */
     async recheckOpenTitleNfes(): Promise<number> {
       const due = (await disputes.undisputedOpen()).filter((title) => checkedAtSefaz(title.key) && recheckWindowOpen(title.key, now()));
+      const partyOf = issuerParties(db, ring);
       let disputed = 0;
       for (let i = 0; i < due.length; i += AT_ONCE) {
-        disputed += (await Promise.all(due.slice(i, i + AT_ONCE).map(recheck))).filter(Boolean).length;
+        disputed += (await Promise.all(due.slice(i, i + AT_ONCE).map((title) => recheck(title, partyOf)))).filter(Boolean).length;
       }
       return disputed;
     },

@@ -120,7 +120,8 @@ export function createApp(deps: AppDeps): Express {
     sefaz: { port: sefazAtCreation(config.sefaz), budgetMs: config.sefaz.creationBudgetMs },
     registrar: { port: new HttpEscriturador(config.registrar), budgetMs: config.registrar.creationBudgetMs },
   };
-  const nfeXml = { roots: new TrustedRoots(config.nfeXml.trustedRoots), ring: new CipherRing(config.payloadKeys) };
+  const ring = new CipherRing(config.payloadKeys);
+  const nfeXml = { roots: new TrustedRoots(config.nfeXml.trustedRoots), ring };
   app.use((req, res, next) => (PAGE_PATHS.test(req.path) ? pages(req, res, next) : next()));
   const esign = deps.esign ?? new HttpEsignProvider(config.providers.esignUrl, config.providers.timeoutMs);
   const audit = new AuditTrail(db);
@@ -128,7 +129,7 @@ export function createApp(deps: AppDeps): Express {
     platformRoutes({ config, probe: deps.probe, health: deps.health, keys: deps.keys, document, startedAt: deps.startedAt ?? Date.now() }),
     authRoutes(deps.auth, audit),
     webhookRoutes({ config, temporal: deps.temporal, resolveHost: deps.resolveHost ?? systemResolver, now }),
-    assignorRoutes(),
+    assignorRoutes({ ring, now }),
     productRoutes(deps.cache),
     simulationRoutes(now, deps.cache),
     operationRoutes({ db, temporal: deps.temporal, config, now, cache: deps.cache, lookups, nfeXml }),

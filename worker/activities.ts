@@ -35,6 +35,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
   const { db, config } = deps;
   const { esignUrl, pixUrl, timeoutMs } = config.providers;
+  const ring = new CipherRing(config.payloadKeys);
   return {
     ...createWebhookActivities(deps),
     ...createOperationActivities({ db }),
@@ -44,10 +45,10 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createTestClockActivities({ db }),
     ...createCollectionActivities({ db, config, psp: new ApiPixClient({ ...config.collection, timeoutMs }) }),
     ...createCollectionSweepActivities({ config }),
-    ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
-    ...createTitleNfeRecheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz) }),
+    ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz), ring }),
+    ...createTitleNfeRecheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz), ring }),
     ...createRegistrationActivities({ db, escriturador: new HttpEscriturador(config.registrar) }),
-    ...createAuditCheckpointActivities({ db, cipher: new CipherRing(config.payloadKeys), logPath: config.audit.checkpointLog }),
+    ...createAuditCheckpointActivities({ db, cipher: ring, logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
     ...createLedgerReconciliationActivities({ db, sources: statementSources(config) }),
   };

@@ -2,6 +2,18 @@ import { checkedByHandler } from '../openapi/handler-checked';
 import { clientScopes, documentByType, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, listOf, nullableText, pagination, pathId, ref, idempotencyKey, text } from '../openapi/helpers';
 
 export const assignorSchemas = {
+  AssignorNfeCertificate: {
+    type: 'object',
+    description: 'What is shown of an assignor\'s delegated certificate: never the file or its password',
+    required: ['assignor_id', 'subject', 'serial', 'not_after', 'uploaded_at'],
+    properties: {
+      assignor_id: { type: 'string', format: 'uuid' },
+      subject: { type: 'string', maxLength: 1024, pattern: '^[^\\r\\n]+$', description: 'The certificate\'s subject, `C=BR, O=ICP-Brasil, ..., CN=<name>:<CNPJ>`' },
+      serial: { type: 'string', maxLength: 128, pattern: '^[0-9A-F]+$', description: 'Its serial number, hexadecimal' },
+      not_after: { type: 'string', format: 'date-time', description: 'When it expires: SEFAZ refuses it then, so store its successor before' },
+      uploaded_at: { type: 'string', format: 'date-time' },
+    },
+  },
   Address: {
     type: 'object',
     properties: {
@@ -61,6 +73,10 @@ export const assignorSchemas = {
   },
 };
 
+const CERTIFICATE_CODES = '422 `certificate_unreadable` (not a PKCS#12 that opens with this password: a wrong password, a damaged file, or the legacy RC2 encryption '
+  + 'of old exports, which OpenSSL 3 no longer opens: export it again with AES), `certificate_not_assignors` (the subject\'s CN does not end in the assignor\'s CNPJ, '
+  + 'its root of 8 characters being what SEFAZ matches, or its CPF), `certificate_expired`; each with `loc` at `pfx`. Nothing is stored on a refusal.';
+
 export const assignorPaths = {
   '/v1/assignors': {
     post: {
@@ -77,6 +93,40 @@ export const assignorPaths = {
       security: clientScopes('operation:read'),
       parameters: pagination,
       responses: { 200: json('Page of assignors', listOf(ref('Assignor'))), ...errors(401, 403, 422, 429) },
+    },
+  },
+  '/v1/assignors/{id}/nfe-certificate': {
+    put: {
+      operationId: 'putAssignorNfeCertificate', tags: ['assignors'], summary: 'Store the assignor\'s delegated A1 certificate for SEFAZ',
+      description: 'The assignor\'s ICP-Brasil A1 certificate (PKCS#12, base64) and its password, with which the service asks SEFAZ\'s NFeDistribuicaoDFe for the payers\' '
+        + 'manifestações on the NF-e it issued (SEFAZ shows them only to a party of the NF-e). Both are stored sealed and never returned; a new one replaces the old. '
+        + 'Without one, SEFAZ will not show us the payer\'s events: an NF-e then passes on its status alone (the check\'s `payer_events` is `not_available`), '
+        + 'or waits as for a missing confirmation under a product whose `payer_confirmation` is `required`. '
+        + `${CERTIFICATE_CODES} 404 when the assignor is unknown or another originator's.`,
+      security: clientScopes('operation:create'),
+      parameters: [pathId('id')],
+      requestBody: jsonBody({
+        type: 'object', required: ['pfx', 'password'], additionalProperties: false,
+        properties: {
+          pfx: { type: 'string', contentEncoding: 'base64', minLength: 4, maxLength: 65_536, pattern: '^[A-Za-z0-9+/]+={0,2}$', description: 'The PKCS#12 file (.pfx, .p12), base64' },
+          password: { type: 'string', minLength: 0, maxLength: 256, pattern: '^[^\\u0000]*$', description: 'The PKCS#12 file\'s password' },
+        },
+      }),
+      responses: { 200: json('The certificate stored (metadata only)', ref('AssignorNfeCertificate')), ...errors(401, 403, 404, 422, 429) },
+    },
+    get: {
+      operationId: 'getAssignorNfeCertificate', tags: ['assignors'], summary: 'The assignor\'s delegated certificate: metadata only',
+      description: '404 `nfe_certificate_not_found` when the assignor stored none; 404 `assignor_not_found` when the assignor is unknown or another originator\'s.',
+      security: clientScopes('operation:read'),
+      parameters: [pathId('id')],
+      responses: { 200: json('The certificate stored (metadata only)', ref('AssignorNfeCertificate')), ...errors(401, 403, 404, 422, 429) },
+    },
+    delete: {
+      operationId: 'deleteAssignorNfeCertificate', tags: ['assignors'], summary: 'Remove the assignor\'s delegated certificate',
+      description: 'From now on SEFAZ is asked without it. 404 `nfe_certificate_not_found` when there is none; 404 `assignor_not_found` as for the read.',
+      security: clientScopes('operation:create'),
+      parameters: [pathId('id')],
+      responses: { 204: { description: 'Removed' }, ...errors(401, 403, 404, 422, 429) },
     },
   },
   '/v1/assignors/{id}': {

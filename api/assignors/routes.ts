@@ -5,9 +5,12 @@ import { AssignorsRepository } from '../../db/repositories/assignors';
 import { created, handle, ok } from '../http/handle';
 import { body, page, tenantOf } from '../http/request-helpers';
 import { presentAssignor } from './presenter';
+import type { CipherRing } from '../../platform/crypto/cipher-ring';
+import { nfeCertificateRoutes } from './nfe-certificate';
 
-export function assignorRoutes(): Router {
+export function assignorRoutes(deps: { ring: CipherRing; now: () => Date }): Router {
   const router = Router();
+  router.use(nfeCertificateRoutes(deps.ring, deps.now));
 
   router.post('/v1/assignors', handle(async (req, uow) => {
     const sent = body<'createAssignor'>(req);

@@ -126,7 +126,7 @@ export const operationSchemas = {
       + 'an NFS-e or CT-e; a receivable without an NF-e key); `pending`: not checked yet, or SEFAZ gave no verdict yet (cstat then says what it answered: 108/109 '
       + 'paused, 656...), or its product requires the payer\'s confirmation and the payer has not confirmed yet (`reason` `payer_confirmation_missing`), and the operation waits; '
       + '`passed`; `refused`: the operation is cancelled (its `cancellation_reason` says why)',
-    required: ['status', 'reason', 'cstat', 'xmotivo', 'payer_event', 'checked_at'],
+    required: ['status', 'reason', 'cstat', 'xmotivo', 'payer_event', 'payer_events', 'checked_at'],
     properties: {
       status: { type: 'string', enum: ['passed', 'refused', 'pending', 'not_applicable'] },
       reason: {
@@ -138,6 +138,12 @@ export const operationSchemas = {
       cstat: { type: ['string', 'null'], pattern: '^[0-9]{3}$', maxLength: 3, description: 'SEFAZ\'s cStat of the answer that decided (the consult\'s; the distribution\'s when the payer\'s word decided)' },
       xmotivo: { type: ['string', 'null'], maxLength: 255, description: 'SEFAZ\'s xMotivo with that cStat' },
       payer_event: { anyOf: [{ type: 'string', enum: ['confirmed', 'aware', 'unknown_operation', 'not_performed'] }, { type: 'null' }], description: 'The payer\'s latest conclusive manifestação seen, if any (`aware`, ciência, is not conclusive and so never shows here)' },
+      payer_events: {
+        anyOf: [{ type: 'string', enum: ['read', 'not_available'] }, { type: 'null' }],
+        description: '`read`: the check read the payer\'s manifestações (NFeDistribuicaoDFe); `not_available`: SEFAZ would not show them to the certificate we hold '
+          + '(the issuer has not delegated its A1 certificate: `PUT /v1/assignors/{assignor_id}/nfe-certificate`), so the NF-e passed on the consult alone, or, under a product '
+          + 'whose `payer_confirmation` is `required`, waits as for a missing confirmation. Null before any check and when not applicable',
+      },
       checked_at: { type: ['string', 'null'], format: 'date-time' },
     },
   },

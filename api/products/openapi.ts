@@ -1,11 +1,12 @@
 import { clientSecurity, errors, json, listOf, pagination, ref } from '../openapi/helpers';
 import { NFE_XML_POLICIES } from '../../domain/nfe-xml/proof';
+import { NFE_BEYOND_CONSULT_AGE_POLICIES } from '../../domain/sefaz/consult-age';
 
 export const productSchemas = {
   Product: {
     type: 'object',
     required: ['product_id', 'name', 'min_monthly_rate_pct', 'max_monthly_rate_pct', 'min_term_days', 'max_term_days', 'min_value_brl', 'max_value_brl',
-      'nfe_xml', 'payer_confirmation', 'payer_confirmation_deadline_days'],
+      'nfe_xml', 'payer_confirmation', 'payer_confirmation_deadline_days', 'nfe_beyond_consult_age'],
     properties: {
       product_id: { type: 'string', format: 'uuid', description: 'The value for product_id in POST /v1/operations/direct' },
       name: { type: 'string' },
@@ -29,6 +30,11 @@ export const productSchemas = {
       payer_confirmation_deadline_days: {
         type: 'integer', minimum: 1, maximum: 180,
         description: 'With `payer_confirmation` `required`: days from the first check before the PIX (on the operation\'s test clock when it has one) to the cancellation',
+      },
+      nfe_beyond_consult_age: {
+        type: 'string', enum: [...NFE_BEYOND_CONSULT_AGE_POLICIES],
+        description: 'What an NF-e SEFAZ no longer consults (cStat 526, beyond the consult\'s age limit) gets before the PIX: `refuse` (default) cancels the operation with '
+          + '`cancellation_reason` `nfe_too_old_to_check`; `accept_with_xml` passes it when its receivable carried its `nfe_xml`, verified at creation, and refuses it otherwise',
       },
     },
   },

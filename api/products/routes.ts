@@ -18,6 +18,7 @@ function presentProduct(p: Product) {
     nfe_xml: p.nfeXml,
     payer_confirmation: p.payerConfirmation.policy,
     payer_confirmation_deadline_days: p.payerConfirmation.deadlineDays,
+    nfe_beyond_consult_age: p.nfeBeyondConsultAge,
   };
 }
 

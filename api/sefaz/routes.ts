@@ -20,8 +20,9 @@ export function sefazRoutes(deps: { config: Config }): Router {
     checkNfeKey({ externalId: key, loc: ['path'], key }, null);
     const sent = body<'setSandboxNfe'>(req);
     const payerEvent = sent.payer_event ?? null;
-    await withSandbox(() => controls.setKey(key, sent.status, payerEvent));
-    return ok({ nfe_key: key, status: sent.status, payer_event: payerEvent });
+    const issuerCertificate = sent.issuer_certificate ?? 'delegated';
+    await withSandbox(() => controls.setKey(key, sent.status, payerEvent, issuerCertificate));
+    return ok({ nfe_key: key, status: sent.status, payer_event: payerEvent, issuer_certificate: issuerCertificate });
   }));
 
   router.post('/v1/sandbox/sefaz/outage', handle(async (req) => {

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { Dec, Money } from '../../domain/money';
 import type { NfeXmlPolicy } from '../../domain/nfe-xml/proof';
+import { DEFAULT_NFE_BEYOND_CONSULT_AGE, type NfeBeyondConsultAgePolicy } from '../../domain/sefaz/consult-age';
 import { NO_PAYER_CONFIRMATION, PayerConfirmation, PayerConfirmationPolicy } from '../../domain/sefaz/payer-confirmation';
 import { paged } from './pagination';
 import { TenantScopedRepository } from './tenant-scoped';
@@ -20,7 +21,12 @@ export interface Product {
   nfeXml: NfeXmlPolicy;
   /** Whether the PIX waits for the payer to confirm each NF-e, and for how long. */
   payerConfirmation: PayerConfirmation;
+  /** What an NF-e beyond SEFAZ's consult age (cStat 526) gets (domain/sefaz/consult-age.ts). */
+  nfeBeyondConsultAge: NfeBeyondConsultAgePolicy;
 }
+
+/** The policies a new product may leave to their defaults. */
+type OptionalPolicy = 'nfeXml' | 'payerConfirmation' | 'nfeBeyondConsultAge';
 
 type Row = Record<string, string | number | boolean | null>;
 
@@ -38,6 +44,7 @@ function toProduct(row: Row): Product {
     active: Boolean(row.active),
     nfeXml: row.nfe_xml as NfeXmlPolicy,
     payerConfirmation: { policy: String(row.payer_confirmation) as PayerConfirmationPolicy, deadlineDays: Number(row.payer_confirmation_deadline_days) },
+    nfeBeyondConsultAge: row.nfe_beyond_consult_age as NfeBeyondConsultAgePolicy,
   };
 }
 
@@ -55,7 +62,7 @@ export class ProductsRepository extends TenantScopedRepository {
   }
 
   /** Inserts a product; with a fixed `id` a second run changes nothing (the dev seed). */
-  async create(product: Omit<Product, 'id' | 'nfeXml' | 'payerConfirmation'> & Partial<Pick<Product, 'nfeXml' | 'payerConfirmation'>>, id: string = uuidv7()): Promise<Product> {
+  async create(product: Omit<Product, 'id' | OptionalPolicy> & Partial<Pick<Product, OptionalPolicy>>, id: string = uuidv7()): Promise<Product> {
     const { policy, deadlineDays } = product.payerConfirmation ?? NO_PAYER_CONFIRMATION;
     await this.insertOwned('products', {
       id,
@@ -71,6 +78,7 @@ export class ProductsRepository extends TenantScopedRepository {
       nfe_xml: product.nfeXml ?? 'optional',
       payer_confirmation: policy,
       payer_confirmation_deadline_days: deadlineDays,
+      nfe_beyond_consult_age: product.nfeBeyondConsultAge ?? DEFAULT_NFE_BEYOND_CONSULT_AGE,
     }).onConflict('id').ignore();
     return (await this.byId(id))!;
   }

@@ -5,7 +5,7 @@ import type { TitleNfe } from './nfe-checks';
 import { recordTitleEvent } from './record-events';
 
 /** A title the payer still owes, of a paid operation, backed by an NF-e key, not disputed yet. */
-export interface OpenTitleNfe extends TitleNfe {
+export interface OpenTitleNfe extends Omit<TitleNfe, 'provenByXml'> {
   operationId: string;
 }
 
@@ -15,15 +15,15 @@ export class TitleDisputesRepository {
 
   /** Open titles (waiting for or partly paid by their payer) whose NF-e key has not put them in dispute yet, oldest first. */
   async undisputedOpen(): Promise<OpenTitleNfe[]> {
-    const rows: { id: string; operation_id: string; originator_id: string; external_id: string; receivable_fingerprint: string; document: string; due_date: string }[] = await this.db('titles')
+    const rows: { id: string; operation_id: string; originator_id: string; assignor_id: string; external_id: string; receivable_fingerprint: string; document: string; due_date: string }[] = await this.db('titles')
       .join('operations', 'operations.id', 'titles.operation_id')
       .join('assignors', 'assignors.id', 'operations.assignor_id')
       .whereIn('titles.status', ['WAITING_PAYMENT', 'PARTIALLY_PAID']).whereNull('titles.disputed_at')
       .whereLike('titles.receivable_fingerprint', 'nfe:%')
       .orderBy('titles.id')
-      .select('titles.id', 'titles.operation_id', 'titles.originator_id', 'titles.external_id', 'titles.receivable_fingerprint', 'titles.due_date', 'assignors.document');
+      .select('titles.id', 'titles.operation_id', 'titles.originator_id', 'operations.assignor_id', 'titles.external_id', 'titles.receivable_fingerprint', 'titles.due_date', 'assignors.document');
     return rows.map((row) => ({
-      titleId: row.id, operationId: row.operation_id, originatorId: row.originator_id, externalId: row.external_id,
+      titleId: row.id, operationId: row.operation_id, originatorId: row.originator_id, assignorId: row.assignor_id, externalId: row.external_id,
       key: keyOfFingerprint(row.receivable_fingerprint)!, issuerDocument: row.document, dueDate: row.due_date,
     }));
   }

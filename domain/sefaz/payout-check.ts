@@ -18,9 +18,16 @@ const REFUSING: Partial<Record<ConsultOutcome, NfeCancellationReason>> = {
   denied: 'nfe_denied',
   unknown: 'nfe_unknown',
   forged: 'nfe_forged',
-  // 526 leaves it to a product policy that does not exist yet; money never leaves unchecked.
-  too_old: 'nfe_too_old_to_check',
 };
+
+/** What the product decides for one receivable's check before the PIX. */
+export interface PayoutPolicy {
+  payerConfirmation: PayerConfirmationPolicy;
+  /** A 526 (beyond the consult's age) passes: the product accepts it with the XML proof this receivable carried (domain/sefaz/consult-age.ts). */
+  beyondConsultAgeAccepted: boolean;
+}
+
+const DEFAULT_POLICY: PayoutPolicy = { payerConfirmation: 'none', beyondConsultAgeAccepted: false };
 
 /** One key's check: what SEFAZ said and what follows for the PIX. */
 export interface NfeCheckOutcome {
@@ -33,21 +40,32 @@ export interface NfeCheckOutcome {
   xMotivo: string;
   payerEvent: PayerEvent | null;
   payerEventAt: string | null;
+  /** `not_available` when SEFAZ would not show the payer's events to the certificate we hold (no delegated certificate of the issuer). */
+  payerEvents: PayerEventsRead;
 }
 
+export const PAYER_EVENTS_READ = ['read', 'not_available'] as const;
+export type PayerEventsRead = (typeof PAYER_EVENTS_READ)[number];
+
 /**
- * The check before the PIX: a consult that refuses refuses; then the payer's latest conclusive
+ * The check before the PIX: a consult that refuses refuses, and so does one beyond the consult's
+ * age (526) unless the product accepts it with this receivable's XML proof; then the payer's latest conclusive
  * manifestação disowning it refuses; a consult or a distribution that gave no verdict (an outage, a
  * 656, a misrouted or unmapped code, events that could not be read) is `pending`, asked again; so is
  * an NF-e that passed while `payerConfirmation` is `required` and the payer's word is not a confirmation.
+ * Events SEFAZ will not show us (no delegated certificate of the issuer) are no word from the payer:
+ * the consult alone passes it, unless the product requires the payer's confirmation.
  */
-export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer, payerConfirmation: PayerConfirmationPolicy = 'none'): NfeCheckOutcome {
+export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer, policy: PayoutPolicy = DEFAULT_POLICY): NfeCheckOutcome {
+  const { payerConfirmation } = policy;
   const word = latestConclusive(payer.events, status.authorizedAt);
-  const base = { key: status.key, cStat: status.cStat, xMotivo: status.reason, payerEvent: word?.event ?? null, payerEventAt: word?.at ?? null };
+  const notAvailable = payer.outcome === 'not_available';
+  const base = { key: status.key, cStat: status.cStat, xMotivo: status.reason, payerEvent: word?.event ?? null, payerEventAt: word?.at ?? null, payerEvents: notAvailable ? 'not_available' : 'read' } as const;
   const refusal = REFUSING[status.outcome];
   if (refusal) return { ...base, status: 'refused', reason: refusal };
-  if (consultConsequence(status.outcome) !== 'pass') return { ...base, status: 'pending', reason: null };
-  if (payer.outcome !== 'found' && payer.outcome !== 'none') return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: null };
+  if (status.outcome === 'too_old' && !policy.beyondConsultAgeAccepted) return { ...base, status: 'refused', reason: 'nfe_too_old_to_check' };
+  if (consultConsequence(status.outcome) !== 'pass' && status.outcome !== 'too_old') return { ...base, status: 'pending', reason: null };
+  if (payer.outcome !== 'found' && payer.outcome !== 'none' && !notAvailable) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: null };
   if (isDisowning(word)) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'refused', reason: 'nfe_disowned_by_payer' };
   if (payerConfirmation === 'required' && word?.event !== 'confirmed') {
     return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: 'payer_confirmation_missing' };

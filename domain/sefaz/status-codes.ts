@@ -15,8 +15,8 @@ export type ConsultOutcome =
   | 'throttled'
   | 'unexpected';
 
-/** The NF-e's status in our vocabulary (the sandbox's controls, the checks' reads): what the consult's outcomes say of the invoice. */
-export const NFE_STATUSES = ['authorized', 'cancelled', 'denied', 'unknown'] as const;
+/** The NF-e's status in our vocabulary (the sandbox's controls, the checks' reads): what the consult's outcomes say of the invoice (`too_old`: beyond the consult's age, 526). */
+export const NFE_STATUSES = ['authorized', 'cancelled', 'denied', 'unknown', 'too_old'] as const;
 export type NfeStatus = (typeof NFE_STATUSES)[number];
 
 /**
@@ -60,15 +60,25 @@ export function consultConsequence(outcome: ConsultOutcome): ConsultConsequence 
 }
 
 /**
- * `NFeDistribuicaoDFe` by key: 138 found documents, 137 found none; 108/109 paused, 656 throttled.
- * Anything else (a certificate that is not a party's, 640/641...) means the events could not be read.
+ * `NFeDistribuicaoDFe` by key: 138 found documents, 137 found none; 108/109 paused, 656 throttled;
+ * 593 (the CNPJ asked about is not the certificate's) and 640 (the party may not see this NF-e):
+ * the certificate presented is not a party's, so the payer's events are not available to us.
+ * Anything else means the events could not be read this time.
  */
-export type DistributionOutcome = 'found' | 'none' | 'outage' | 'throttled' | 'refused';
+export type DistributionOutcome = 'found' | 'none' | 'outage' | 'throttled' | 'not_available' | 'refused';
+
+/** What SEFAZ answers a distribution asked with a certificate that is not of a party of the NF-e (NT 2014.002). */
+export const NOT_A_PARTYS_CERTIFICATE = { cStat: '593', xMotivo: 'Rejeicao: CNPJ-Base consultado difere do CNPJ-Base do Certificado Digital' } as const;
+
+/** Whether the issuer delegated its certificate to us: without it SEFAZ will not show us the payer's events. */
+export const ISSUER_CERTIFICATES = ['delegated', 'not_delegated'] as const;
+export type IssuerCertificate = (typeof ISSUER_CERTIFICATES)[number];
 
 export function distributionOutcome(cStat: string): DistributionOutcome {
   if (cStat === '138') return 'found';
   if (cStat === '137') return 'none';
   if (cStat === '108' || cStat === '109') return 'outage';
   if (cStat === '656') return 'throttled';
+  if (cStat === NOT_A_PARTYS_CERTIFICATE.cStat || cStat === '640') return 'not_available';
   return 'refused';
 }

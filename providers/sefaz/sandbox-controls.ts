@@ -1,5 +1,5 @@
 import type { PayerEvent } from '../../domain/sefaz/payer-events';
-import type { NfeStatus } from '../../domain/sefaz/status-codes';
+import type { IssuerCertificate, NfeStatus } from '../../domain/sefaz/status-codes';
 import { SefazError } from '../provider-errors';
 import { pathOf, ProviderHttp } from '../provider-http';
 
@@ -18,8 +18,8 @@ export class SefazSandboxControls {
     return new SefazError('sefaz_unavailable', message, status);
   }
 
-  setKey(key: string, status: NfeStatus, payerEvent: PayerEvent | null): Promise<void> {
-    return this.http.call({ method: 'POST', path: `/sandbox/nfe${pathOf(key)}`, body: { status, payer_event: payerEvent } }, () => undefined, SefazSandboxControls.fail);
+  setKey(key: string, status: NfeStatus, payerEvent: PayerEvent | null, issuerCertificate: IssuerCertificate = 'delegated'): Promise<void> {
+    return this.http.call({ method: 'POST', path: `/sandbox/nfe${pathOf(key)}`, body: { status, payer_event: payerEvent, issuer_certificate: issuerCertificate } }, () => undefined, SefazSandboxControls.fail);
   }
 
   /** The moment the outage ends. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { NFE_NAMESPACE, CANCELLATION_EVENT } from '../../domain/sefaz/wire';
+import { NOT_A_PARTYS_CERTIFICATE } from '../../domain/sefaz/status-codes';
 import { PAYER_EVENT_TYPES, type PayerEvent } from '../../domain/sefaz/payer-events';
 import type { NfeRecord } from './nfe-book';
 
@@ -65,6 +66,7 @@ const STATUS_ANSWERS = {
   cancelled: { cStat: '101', xMotivo: 'Cancelamento de NF-e homologado' },
   denied: { cStat: '110', xMotivo: 'Uso Denegado' },
   unknown: { cStat: '217', xMotivo: 'Rejeicao: NF-e nao consta na base de dados da SEFAZ' },
+  too_old: { cStat: '526', xMotivo: 'Rejeicao: Ano-Mes da Chave de Acesso com atraso superior a 6 meses em relacao ao Ano-Mes atual' },
 } as const;
 
 const OUTAGE = { cStat: '109', xMotivo: 'Servico Paralisado sem Previsao' };
@@ -79,7 +81,8 @@ function protocol(record: NfeRecord, key: string, tpAmb: string): string {
 /** `retConsSitNFe` for a key (`record` null: the service is paused). */
 export function retConsSitNFe(key: string, tpAmb: string, record: NfeRecord | null, now: Date): string {
   const { cStat, xMotivo } = record === null ? OUTAGE : STATUS_ANSWERS[record.status];
-  const known = record !== null && record.status !== 'unknown';
+  // SEFAZ shows the protocol of an NF-e it knows and still consults.
+  const known = record !== null && record.status !== 'unknown' && record.status !== 'too_old';
   const cancellation = record?.status === 'cancelled'
     ? procEvento({ key, tpAmb, type: CANCELLATION_EVENT, description: 'Cancelamento', author: key.slice(6, 20), at: record.statusAt, organ: key.slice(0, 2), detail: `<nProt>${protocolOf(key, 'authorization')}</nProt><xJust>Cancelada pelo emitente no sandbox</xJust>` }, '')
     : '';
@@ -105,10 +108,20 @@ export function payerProcEvento(key: string, tpAmb: string, event: PayerEvent, a
 
 const NSU = (n: number) => String(n).padStart(15, '0');
 
-/** `retDistDFeInt` for `consChNFe` (`record` null: the service is paused); 138 with the payer's manifestação, else 137. */
+function distributionStatus(record: NfeRecord | null, found: boolean): { cStat: string; xMotivo: string } {
+  if (record === null) return OUTAGE;
+  if (record.issuerCertificate === 'not_delegated') return NOT_A_PARTYS_CERTIFICATE;
+  return found ? { cStat: '138', xMotivo: 'Documento localizado' } : { cStat: '137', xMotivo: 'Nenhum documento localizado' };
+}
+
+/**
+ * `retDistDFeInt` for `consChNFe` (`record` null: the service is paused); 138 with the payer's
+ * manifestação, else 137; 593 when the key's issuer did not delegate its certificate.
+ */
 export function retDistDFeInt(key: string, tpAmb: string, record: NfeRecord | null, now: Date): string {
-  const found = record?.payerEvent && record.payerEventAt ? payerProcEvento(key, tpAmb, record.payerEvent, record.payerEventAt) : null;
-  const { cStat, xMotivo } = record === null ? OUTAGE : found ? { cStat: '138', xMotivo: 'Documento localizado' } : { cStat: '137', xMotivo: 'Nenhum documento localizado' };
+  const shown = record?.issuerCertificate !== 'not_delegated';
+  const found = shown && record?.payerEvent && record.payerEventAt ? payerProcEvento(key, tpAmb, record.payerEvent, record.payerEventAt) : null;
+  const { cStat, xMotivo } = distributionStatus(record, found !== null);
   const batch = found ? `<loteDistDFeInt><docZip NSU="${NSU(1)}" schema="procEventoNFe_v1.00.xsd">${gzipSync(found).toString('base64')}</docZip></loteDistDFeInt>` : '';
   return `<retDistDFeInt xmlns="${NFE_NAMESPACE}" versao="1.01"><tpAmb>${tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo>`
     + `<dhResp>${brasilia(now.toISOString())}</dhResp><ultNSU>${NSU(found ? 1 : 0)}</ultNSU><maxNSU>${NSU(found ? 1 : 0)}</maxNSU>${batch}</retDistDFeInt>`;

@@ -1,5 +1,5 @@
 import type { PayerEvent } from '../../domain/sefaz/payer-events';
-import type { NfeStatus } from '../../domain/sefaz/status-codes';
+import type { IssuerCertificate, NfeStatus } from '../../domain/sefaz/status-codes';
 
 /** What the sandbox's SEFAZ says of one key: set by an integrator, or the default for a key never set. */
 export interface NfeRecord {
@@ -11,6 +11,8 @@ export interface NfeRecord {
   statusAt: string;
   /** When the payer event was set (its `dhEvento`). */
   payerEventAt: string | null;
+  /** `not_delegated`: the distribution answers 593, as SEFAZ does to a certificate that is not the issuer's (absent in older state files: delegated). */
+  issuerCertificate?: IssuerCertificate;
 }
 
 export interface SefazSnapshot {
@@ -20,7 +22,7 @@ export interface SefazSnapshot {
 
 /**
  * The sandbox's SEFAZ: every key it has answered or been told about. A key never set is authorized
- * with no payer event, authorized when first asked; an outage answers 109 to both services until it ends.
+ * with no payer event and its issuer's certificate delegated, authorized when first asked; an outage answers 109 to both services until it ends.
  */
 export class NfeBook {
   private readonly keys = new Map<string, NfeRecord>();
@@ -38,9 +40,10 @@ export class NfeBook {
     return record;
   }
 
-  set(key: string, status: NfeStatus, payerEvent: PayerEvent | null): NfeRecord {
+  set(key: string, status: NfeStatus, payerEvent: PayerEvent | null, issuerCertificate: IssuerCertificate): NfeRecord {
     const record = this.of(key);
     const at = this.now().toISOString();
+    record.issuerCertificate = issuerCertificate;
     if (record.status !== status) Object.assign(record, { status, statusAt: at });
     if (record.payerEvent !== payerEvent) Object.assign(record, { payerEvent, payerEventAt: payerEvent === null ? null : at });
     return record;

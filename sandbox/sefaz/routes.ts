@@ -3,7 +3,7 @@ import { soapBody, soapEnvelope, soapFault } from '../../platform/xml/soap';
 import { CONSULT_SERVICE, DISTRIBUTION_SERVICE } from '../../domain/sefaz/wire';
 import { PAYER_EVENT_TYPES, type PayerEvent } from '../../domain/sefaz/payer-events';
 import { asBody, oneOf, Refusal } from '../http';
-import { NFE_STATUSES } from '../../domain/sefaz/status-codes';
+import { ISSUER_CERTIFICATES, NFE_STATUSES } from '../../domain/sefaz/status-codes';
 import type { NfeBook } from './nfe-book';
 import { retConsSitNFe, retDistDFeInt } from './answers';
 
@@ -51,8 +51,9 @@ export function sefazRoutes(book: NfeBook, now: () => Date): Router {
     const body = asBody(req.body);
     const status = oneOf(body, 'status', NFE_STATUSES);
     const payerEvent = body.payer_event === undefined || body.payer_event === null ? null : oneOf(body, 'payer_event', PAYER_EVENTS);
-    const record = book.set(key, status, payerEvent);
-    res.json({ nfe_key: key, status: record.status, payer_event: record.payerEvent });
+    const issuerCertificate = body.issuer_certificate === undefined ? 'delegated' : oneOf(body, 'issuer_certificate', ISSUER_CERTIFICATES);
+    const record = book.set(key, status, payerEvent, issuerCertificate);
+    res.json({ nfe_key: key, status: record.status, payer_event: record.payerEvent, issuer_certificate: issuerCertificate });
   });
 
   router.post('/sandbox/outage', (req, res) => {

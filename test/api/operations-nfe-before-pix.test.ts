@@ -53,7 +53,7 @@ describe('each NF-e checked at SEFAZ before the PIX', function () {
       expect(check.xmotivo).to.be.a('string').and.not.equal('');
       expect(Number.isNaN(Date.parse(String(check.checked_at)))).to.equal(false);
       expect(read.titles.find((t: { external_id: string }) => t.external_id !== 'NF-CHECKED').nfe_check).to.deep.equal({
-        status: 'not_applicable', reason: null, cstat: null, xmotivo: null, payer_event: null, checked_at: null,
+        status: 'not_applicable', reason: null, cstat: null, xmotivo: null, payer_event: null, payer_events: null, checked_at: null,
       });
       await noPix(id);
       const { items } = await listEvents(client, token, `object_id=${id}&type=operation.cancelled`);

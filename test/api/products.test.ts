@@ -28,7 +28,7 @@ describe('GET /v1/products', () => {
     expect(first.body.items).to.deep.equal([a, b].map((p) => ({
       product_id: p.id, name: p.name, description: null, min_monthly_rate_pct: 1.25, max_monthly_rate_pct: 4,
       min_term_days: 5, max_term_days: 90, min_value_brl: '500.00', max_value_brl: '250000.50', nfe_xml: 'optional',
-      payer_confirmation: 'none', payer_confirmation_deadline_days: 10,
+      payer_confirmation: 'none', payer_confirmation_deadline_days: 10, nfe_beyond_consult_age: 'refuse',
     })));
     const second = await client.get('/v1/products?limit=2&offset=2', { token });
     expect(second.body.items.map((p: { name: string }) => p.name)).to.deep.equal(['C product']);

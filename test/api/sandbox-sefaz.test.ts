@@ -29,16 +29,25 @@ describe('the sandbox SEFAZ\'s controls over HTTP', function () {
     const key = freshNfeKey();
     const res = await client.post(`/v1/sandbox/nfe/${key}`, { status: 'cancelled', payer_event: 'not_performed' }, { token });
     expect(res.status, res.text).to.equal(200);
-    expect(res.body).to.deep.equal({ nfe_key: key, status: 'cancelled', payer_event: 'not_performed' });
+    expect(res.body).to.deep.equal({ nfe_key: key, status: 'cancelled', payer_event: 'not_performed', issuer_certificate: 'delegated' });
     expect(await sefaz.consultStatus(key)).to.include({ cStat: '101', outcome: 'cancelled' });
     expect((await sefaz.payerEvents(key, { document: '11222333000181', certificate: null })).events.map((seen) => seen.event)).to.deep.equal(['not_performed']);
   });
 
-  it('payer_event defaults to none', async () => {
+  it('payer_event defaults to none, issuer_certificate to delegated', async () => {
     const key = freshNfeKey();
     const res = await client.post(`/v1/sandbox/nfe/${key}`, { status: 'denied' }, { token });
-    expect(res.body).to.deep.equal({ nfe_key: key, status: 'denied', payer_event: null });
+    expect(res.body).to.deep.equal({ nfe_key: key, status: 'denied', payer_event: null, issuer_certificate: 'delegated' });
     expect(await sefaz.consultStatus(key)).to.include({ outcome: 'denied' });
+  });
+
+  it('sets a key beyond the consult\'s age (526), and an issuer that did not delegate its certificate (the distribution answers 593)', async () => {
+    const key = freshNfeKey();
+    const res = await client.post(`/v1/sandbox/nfe/${key}`, { status: 'too_old', payer_event: 'confirmed', issuer_certificate: 'not_delegated' }, { token });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.equal({ nfe_key: key, status: 'too_old', payer_event: 'confirmed', issuer_certificate: 'not_delegated' });
+    expect(await sefaz.consultStatus(key)).to.include({ cStat: '526', outcome: 'too_old' });
+    expect(await sefaz.payerEvents(key, { document: '11222333000181', certificate: null })).to.deep.include({ cStat: '593', outcome: 'not_available', events: [] });
   });
 
   it('refuses with 422 a malformed key, a wrong check digit and values outside the lists, and sets nothing', async () => {
@@ -50,7 +59,7 @@ describe('the sandbox SEFAZ\'s controls over HTTP', function () {
     const digit = await client.post(`/v1/sandbox/nfe/${wrongDigit}`, { status: 'cancelled' }, { token });
     expect(digit.status).to.equal(422);
     expect(digit.body.detail.code).to.equal('NFE_KEY_CHECK_DIGIT_MISMATCH');
-    for (const sent of [{ status: 'lost' }, { status: 'cancelled', payer_event: 'maybe' }, {}]) {
+    for (const sent of [{ status: 'lost' }, { status: 'cancelled', payer_event: 'maybe' }, { status: 'cancelled', issuer_certificate: 'perhaps' }, {}]) {
       const res = await client.post(`/v1/sandbox/nfe/${key}`, sent, { token });
       expect(res.status, JSON.stringify(sent)).to.equal(422);
     }

@@ -12,6 +12,7 @@ import { readTitle } from '../support/titles';
 import { listEvents } from '../support/events';
 import { sefazClientFor, setSandboxNfe } from '../support/sefaz';
 import { sharedSandbox, testConfig, testDb } from '../support/stack';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { temporal } from '../support/temporal';
 import { eventually } from '../support/webhooks';
 
@@ -25,7 +26,7 @@ const DAY_MS = 86_400_000;
 describe('titles after payout: the daily re-check of their NF-e', function () {
   this.timeout(180_000);
   const stack = operationsStack();
-  const recheck = async () => createTitleNfeRecheckActivities({ db: testDb(), sefaz: sefazClientFor((await sharedSandbox()).sefazUrl, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100' }) }).recheckOpenTitleNfes();
+  const recheck = async () => createTitleNfeRecheckActivities({ db: testDb(), sefaz: sefazClientFor((await sharedSandbox()).sefazUrl, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100' }), ring: new CipherRing(testConfig().payloadKeys) }).recheckOpenTitleNfes();
 
   /** A paid operation whose one receivable is backed by an NF-e of the assignor (`yearMonth` its issue month). */
   async function paidWithNfe(yearMonth?: string) {

@@ -62,7 +62,7 @@ describe('SEFAZ: the adapter and the sandbox service', function () {
       expect(errors.join('\n')).to.match(/tpAmb.*not an element of the set/).and.to.match(/Expected is \( \{http:\/\/www.portalfiscal.inf.br\/nfe\}xServ \)/);
     });
 
-    for (const status of ['authorized', 'cancelled', 'denied', 'unknown'] as const) {
+    for (const status of ['authorized', 'cancelled', 'denied', 'unknown', 'too_old'] as const) {
       it(`the sandbox's retConsSitNFe for a ${status} key is valid`, async () => {
         const key = freshNfeKey();
         await controls.setKey(key, status, null);
@@ -116,6 +116,24 @@ describe('SEFAZ: the adapter and the sandbox service', function () {
       expect(await sefaz.consultStatus(cancelled)).to.deep.include({ cStat: '101', outcome: 'cancelled', eventTypes: ['110111'] });
       expect(await sefaz.consultStatus(denied)).to.include({ cStat: '110', outcome: 'denied', reason: 'Uso Denegado' });
       expect(await sefaz.consultStatus(unknown)).to.include({ cStat: '217', outcome: 'unknown', authorizedAt: null });
+    });
+
+    it('reads a key beyond the consult\'s age (526) as too_old, with no protocol: the product\'s policy decides', async () => {
+      const sefaz = sefazClientFor(sandbox.sefazUrl);
+      const key = freshNfeKey();
+      await controls.setKey(key, 'too_old', null);
+      expect(await sefaz.consultStatus(key)).to.include({ cStat: '526', outcome: 'too_old', authorizedAt: null, digestValue: null });
+    });
+
+    it('an issuer that did not delegate its certificate: the distribution answers 593 (valid against the XSD), read as not_available, and shows no payer event', async () => {
+      const sefaz = sefazClientFor(sandbox.sefazUrl);
+      const key = freshNfeKey();
+      await controls.setKey(key, 'authorized', 'not_performed', 'not_delegated');
+      expect(await xsdErrors('retDistDFeInt_v1.01.xsd', elementIn(await ask('NFeDistribuicaoDFe', key), 'retDistDFeInt'))).to.deep.equal([]);
+      expect(await sefaz.payerEvents(key, ISSUER)).to.deep.include({ cStat: '593', outcome: 'not_available', events: [] });
+      // Delegated again (the default of every control), the payer's word shows.
+      await controls.setKey(key, 'authorized', 'not_performed');
+      expect(await sefaz.payerEvents(key, ISSUER)).to.include({ cStat: '138', outcome: 'found' });
     });
 
     it('reads the payer\'s manifestação from the docZip, and a later word replaces an earlier one', async () => {

@@ -32,6 +32,7 @@ export class ApiClient {
 
   get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
   post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('POST', path, { ...options, body }); }
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PUT', path, { ...options, body }); }
   patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PATCH', path, { ...options, body }); }
   delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
 }

@@ -21,8 +21,11 @@ export interface MutualTlsCa {
 
 const EC = { keyType: 'ec', algorithm: 'sha256' } as const;
 
-/** A CA made for one run, with a server and a client certificate it signed (selfsigned: Node's crypto cannot issue X.509). */
-export async function mutualTlsCa(name: string): Promise<MutualTlsCa> {
+/**
+ * A CA made for one run, with a server and a client certificate it signed (selfsigned: Node's crypto
+ * cannot issue X.509); `clientCommonName` names the client (an A1's `<name>:<CNPJ>`).
+ */
+export async function mutualTlsCa(name: string, clientCommonName = `${name} client`): Promise<MutualTlsCa> {
   const root = await generate([{ name: 'commonName', value: `${name} CA` }], {
     ...EC, extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }],
   });
@@ -32,7 +35,7 @@ export async function mutualTlsCa(name: string): Promise<MutualTlsCa> {
   return {
     caPem: root.cert,
     server: await leaf('127.0.0.1', [{ name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }]),
-    client: await leaf(`${name} client`, [{ name: 'extKeyUsage', clientAuth: true }]),
+    client: await leaf(clientCommonName, [{ name: 'extKeyUsage', clientAuth: true }]),
   };
 }
 

@@ -69,7 +69,7 @@ export class FlakySefaz {
 }
 
 /** Sets the sandbox SEFAZ's answers for `key` from now on, through its control route. */
-export async function setSandboxNfe(client: ApiClient, token: string, key: string, status: string, payerEvent: string | null = null): Promise<void> {
-  const res = await client.post(`/v1/sandbox/nfe/${key}`, { status, payer_event: payerEvent }, { token });
+export async function setSandboxNfe(client: ApiClient, token: string, key: string, status: string, payerEvent: string | null = null, issuerCertificate = 'delegated'): Promise<void> {
+  const res = await client.post(`/v1/sandbox/nfe/${key}`, { status, payer_event: payerEvent, issuer_certificate: issuerCertificate }, { token });
   expect(res.status, res.text).to.equal(200);
 }

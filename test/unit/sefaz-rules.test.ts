@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { consultConsequence, consultOutcome, distributionOutcome } from '../../domain/sefaz/status-codes';
 import { isDisowning, latestConclusive, PayerEventSeen, payerEventOfType } from '../../domain/sefaz/payer-events';
 import { STATE_CODES } from '../../domain/sefaz/states';
+import { payoutCheck } from '../../domain/sefaz/payout-check';
+import { beyondConsultAgeAccepted } from '../../domain/sefaz/consult-age';
+import type { NfeStatusAnswer, PayerEventsAnswer } from '../../domain/sefaz/port';
 import { parseAuthorizers, SefazSettingError } from '../../platform/config/sefaz';
 import { loadConfig } from '../../platform/config/config';
 import { AnswerCache } from '../../providers/sefaz/answer-cache';
@@ -28,8 +31,33 @@ describe('SEFAZ: what an answer means', () => {
     for (const cStat of ['135', '155', '999']) expect(consultConsequence(consultOutcome(cStat))).to.equal('wait');
   });
 
-  it('tells the distribution\'s found, none, paused, throttled and refused answers apart', () => {
-    expect(['138', '137', '108', '109', '656', '640', '593'].map(distributionOutcome)).to.deep.equal(['found', 'none', 'outage', 'outage', 'throttled', 'refused', 'refused']);
+  it('tells the distribution\'s found, none, paused, throttled, not available (a certificate not of a party) and refused answers apart', () => {
+    expect(['138', '137', '108', '109', '656', '640', '593', '215'].map(distributionOutcome)).to.deep.equal(['found', 'none', 'outage', 'outage', 'throttled', 'not_available', 'not_available', 'refused']);
+  });
+});
+
+describe('SEFAZ: the check before the PIX, by product policy', () => {
+  const consult = (cStat: string): NfeStatusAnswer => ({
+    key: 'K', cStat, reason: `r${cStat}`, outcome: consultOutcome(cStat), authorizedAt: null, digestValue: null, eventTypes: [], answeredAt: '2026-11-28T00:00:00Z', cached: false,
+  });
+  const distribution = (cStat: string): PayerEventsAnswer => ({ key: 'K', cStat, reason: `r${cStat}`, outcome: distributionOutcome(cStat), events: [], answeredAt: '2026-11-28T00:00:00Z', cached: false });
+  const policy = (payerConfirmation: 'none' | 'required', beyondConsultAgeAccepted = false) => ({ payerConfirmation, beyondConsultAgeAccepted });
+
+  it('a 526 is refused as nfe_too_old_to_check unless the product accepts it with this receivable\'s XML proof', () => {
+    expect(beyondConsultAgeAccepted('refuse', true)).to.equal(false);
+    expect(beyondConsultAgeAccepted('accept_with_xml', false)).to.equal(false);
+    expect(beyondConsultAgeAccepted('accept_with_xml', true)).to.equal(true);
+    expect(payoutCheck(consult('526'), distribution('137'))).to.include({ status: 'refused', reason: 'nfe_too_old_to_check', cStat: '526' });
+    expect(payoutCheck(consult('526'), distribution('137'), policy('none', true))).to.include({ status: 'passed', reason: null, cStat: '526' });
+    expect(payoutCheck(consult('526'), distribution('137'), policy('required', true))).to.include({ status: 'pending', reason: 'payer_confirmation_missing' });
+  });
+
+  it('payer events SEFAZ will not show us pass on the consult alone, or wait as a missing confirmation when the product requires one; other refusals wait', () => {
+    expect(payoutCheck(consult('100'), distribution('593'))).to.include({ status: 'passed', cStat: '100', payerEvents: 'not_available' });
+    expect(payoutCheck(consult('100'), distribution('593'), policy('required'))).to.include({ status: 'pending', reason: 'payer_confirmation_missing', cStat: '593', payerEvents: 'not_available' });
+    expect(payoutCheck(consult('100'), distribution('137'))).to.include({ status: 'passed', payerEvents: 'read' });
+    expect(payoutCheck(consult('100'), distribution('215'))).to.include({ status: 'pending', reason: null, cStat: '215' });
+    expect(payoutCheck(consult('101'), distribution('593'))).to.include({ status: 'refused', reason: 'nfe_cancelled' });
   });
 });
 

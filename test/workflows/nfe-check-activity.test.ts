@@ -8,7 +8,10 @@ import { ApiClient } from '../support/http';
 import { cnpj, nfeOf } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { receivable } from '../support/simulate';
-import { sharedSandbox, testDb } from '../support/stack';
+import { sharedSandbox, testConfig, testDb } from '../support/stack';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
+import { AssignorNfeCertificatesRepository } from '../../db/repositories/assignor-nfe-certificates';
+import { mutualTlsCa, mutualTlsFront, pkcs12Of } from '../support/mutual-tls';
 import { FlakySefaz, sefazClientFor, setSandboxNfe } from '../support/sefaz';
 
 /**
@@ -30,7 +33,7 @@ describe('the NF-e check before the PIX (activity)', function () {
 
   const setNfe = (key: string, status: string, payerEvent: string | null = null) => setSandboxNfe(client, token, key, status, payerEvent);
   const activities = (url = sefazUrl, env: Record<string, string> = {}) =>
-    createNfeCheckActivities({ db: testDb(), sefaz: sefazClientFor(url, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100', ...env }) });
+    createNfeCheckActivities({ db: testDb(), sefaz: sefazClientFor(url, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100', ...env }), ring: new CipherRing(testConfig().payloadKeys) });
 
   /** An operation of three receivables: none backed by an NF-e, an NF-e (55), an NFC-e (65). */
   async function operation(extra: Record<string, unknown> = {}) {
@@ -119,6 +122,29 @@ describe('the NF-e check before the PIX (activity)', function () {
       expect(await latest(operationId)).to.deep.equal([]);
     } finally {
       await failing.close();
+    }
+  });
+
+  it('asks the distribution with the issuer\'s stored certificate: SEFAZ refusing the platform\'s, the check waits without it and passes with it', async () => {
+    const { operationId, key } = await operation();
+    const ca = await mutualTlsCa('SEFAZ distribution');
+    const front = await mutualTlsFront(sefazUrl, ca);
+    try {
+      // The consult at the plain sandbox; the distribution behind mutual TLS that only the assignor's certificate passes (no platform certificate is configured).
+      const behindTls = () => activities(sefazUrl, { SEFAZ_DISTRIBUTION_URL: `${front.url}/NFeDistribuicaoDFe`, SEFAZ_TLS_CA: ca.caPem, SEFAZ_ATTEMPTS: '1' });
+      const without = await behindTls().checkNfesBeforePayout({ operationId }).then(() => null, (err: unknown) => err);
+      expect(without).to.include({ type: SEFAZ_NO_VERDICT, nonRetryable: false });
+
+      const { assignor_id: assignorId, originator_id: owner } = await testDb()('operations').where({ id: operationId }).first('assignor_id', 'originator_id');
+      const ring = new CipherRing(testConfig().payloadKeys);
+      const pfx = Buffer.from(pkcs12Of(ca.client, 'a1-password')).toString('base64');
+      await new AssignorNfeCertificatesRepository(testDb(), owner).put({
+        assignorId, sealedPfx: ring.sealText(pfx), sealedPassphrase: ring.sealText('a1-password'), subject: 'CN=test', serial: '01', notAfter: new Date(Date.now() + 86_400_000),
+      }, new Date());
+      expect(await behindTls().checkNfesBeforePayout({ operationId })).to.deep.equal({ refusal: null });
+      expect((await latest(operationId))[0]).to.include({ key, status: 'passed', payerEvents: 'read' });
+    } finally {
+      await front.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { checkedAtSefaz, creationRefusal, NfeToCheck } from '../../../domain/sefaz/creation-refusal';
-import type { SefazPort } from '../../../domain/sefaz/port';
+import type { DistributionParty, SefazPort } from '../../../domain/sefaz/port';
 import type { RuleViolation } from '../../../domain/errors';
 import { SefazError } from '../../../providers/provider-errors';
 import { askWithinBudget } from './within-budget';
@@ -28,8 +28,7 @@ async function unlessUnavailable<T>(ask: Promise<T>): Promise<T | null> {
  * manifestações, a few keys at a time, none started once the budget is spent (those are checked by
  * the workflow). The first receivable SEFAZ refuses, in the request's order, refuses the request (422).
  */
-export async function refuseUnbackedNfes(sefaz: CreationSefaz, nfes: readonly NfeToCheck[], issuerDocument: string): Promise<void> {
-  const issuer = { document: issuerDocument, certificate: null };
+export async function refuseUnbackedNfes(sefaz: CreationSefaz, nfes: readonly NfeToCheck[], issuer: DistributionParty): Promise<void> {
   const checked = nfes.filter((nfe) => checkedAtSefaz(nfe.key));
   const refusals = await askWithinBudget(checked, sefaz.budgetMs, AT_ONCE, async (nfe): Promise<RuleViolation | null> => {
     const [status, payer] = await Promise.all([unlessUnavailable(sefaz.port.consultStatus(nfe.key)), unlessUnavailable(sefaz.port.payerEvents(nfe.key, issuer))]);

@@ -9,7 +9,7 @@ import { Product, ProductsRepository } from '../../../db/repositories/products';
 import type { RequestTime } from '../../test-clocks/request-time';
 import { assignedElsewhere, guardReceivables, recordFlagged } from '../double-assignment';
 import { settleNettedDebt } from '../debt-netting';
-import { issuerDocument, takeAssignor } from './assignor';
+import { issuerDocument, issuerParty, takeAssignor } from './assignor';
 import { loadCreation } from './load';
 import type { CreationLookups } from './lookups';
 import { refuseUnbackedNfes } from './nfe-at-sefaz';
@@ -56,7 +56,7 @@ export async function createOperation(trx: Knex, originatorId: string, environme
   // The XMLs before SEFAZ: proving them costs no request to anyone.
   refuseUnprovenNfes(nfeXml, request.receivables, product?.nfeXml ?? 'optional', issuer);
   if (request.nfes.length > 0) {
-    await refuseUnbackedNfes(lookups.sefaz, request.nfes, issuer);
+    await refuseUnbackedNfes(lookups.sefaz, request.nfes, await issuerParty(trx, nfeXml.ring, assignors, request.assignor, issuer));
     const dueDates = new Map(request.receivables.map((r) => [r.input.externalId, r.input.dueDate]));
     await refuseEncumbered(trx, lookups.registrar, originatorId, request.nfes.map((nfe) => ({ ...nfe, dueDate: dueDates.get(nfe.externalId)! })), issuer);
   }
