@@ -3780,6 +3780,7 @@ export interface components {
             /** Format: uuid */
             originator_id: string;
             originator_name?: string;
+            registration_wait?: components["schemas"]["StuckRegistrationWait"];
             /** @description The operation's workflow in Temporal Web; null when TEMPORAL_WEB_URL is not configured */
             temporal_web_url: string | null;
             /**
@@ -3789,6 +3790,21 @@ export interface components {
             threshold_seconds: number;
             /** Format: int64 */
             waiting_seconds: number;
+        };
+        /** @description Present on an operation waiting in SIGNED past its threshold, not held at an NF-e check, whose originator registers at an escriturador: the NF-e titles whose act before the PIX the escriturador has not answered yet (`not_requested`: the duplicata's lookup unanswered; `requested`: the transfer asked, unanswered) */
+        StuckRegistrationWait: {
+            /**
+             * @description The escriturador the originator registers at, as its settings name it
+             * @example sandbox
+             */
+            registrar: string;
+            titles: {
+                external_id: string;
+                /** @enum {string} */
+                status: "not_requested" | "requested";
+                /** Format: uuid */
+                title_id: string;
+            }[];
         };
         /** @description The key figures of the api's own metrics (GET /metrics on its loopback listener), for the console's System page. */
         SystemFigures: {

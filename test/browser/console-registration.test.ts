@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { createTitleNfeRecheckActivities } from '../../activities/title-nfe-recheck';
-import { anotherApi, closeApi, sharedSandbox, testDb } from '../support/stack';
+import { anotherApi, closeApi, sharedSandbox, testConfig, testDb } from '../support/stack';
+import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { ApiClient } from '../support/http';
 import { buildUser } from '../support/factories';
 import { cnpj, formatCnpj, nfeOf } from '../support/documents';
@@ -78,7 +79,7 @@ describe('console: each title\'s registration at the escriturador and its disput
     // After payout the payer says the operation never happened; the daily re-check (its activity, run here) finds it.
     await setSandboxNfe(client, token, keys['NF-REG'], 'authorized', 'not_performed');
     const sefazUrl = (await sharedSandbox()).sefazUrl;
-    expect(await createTitleNfeRecheckActivities({ db: testDb(), sefaz: sefazClientFor(sefazUrl, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100' }) }).recheckOpenTitleNfes()).to.be.at.least(1);
+    expect(await createTitleNfeRecheckActivities({ db: testDb(), sefaz: sefazClientFor(sefazUrl, { SEFAZ_KEY_REQUESTS_PER_HOUR: '100' }), ring: new CipherRing(testConfig().payloadKeys) }).recheckOpenTitleNfes()).to.be.at.least(1);
     const titleId = paid.titles.find((title) => title.external_id === 'NF-REG')!.id;
     const { dispute } = await readTitle(client, token, titleId);
     expect(dispute).to.include({ reason: 'nfe_disowned_by_payer', payer_event: 'not_performed' });
