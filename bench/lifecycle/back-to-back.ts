@@ -2,7 +2,7 @@
  * The end-to-end bench (creation → PAID) on a baseline checkout and on this one, back to back on
  * the same machine, and what this one adds per operation, process by process.
  *
- *   npm run bench:lifecycle -- --baseline DIR [--rate 2] [--seconds 30] [--originators 8] [--receivables 10] [--rounds 2]
+ *   npm run bench:lifecycle -- --baseline DIR [--rate 2] [--seconds 25] [--originators 8] [--receivables 10] [--rounds 2]
  *
  * Each checkout runs its OWN bench/lifecycle/end-to-end.ts, from its own folder with its own
  * node_modules, so every run's bench matches the server code it drives (migrations, seeding and
@@ -27,7 +27,7 @@ import type { Backing } from './backing';
 const ROOT = path.resolve(__dirname, '..', '..');
 const BASELINE = option('baseline', '');
 const RATE = option('rate', '2');
-const SECONDS = option('seconds', '30');
+const SECONDS = option('seconds', '25');
 const ORIGINATORS = option('originators', '8');
 const RECEIVABLES = option('receivables', '10');
 const ROUNDS = Number(option('rounds', '2'));
@@ -48,6 +48,7 @@ interface Run {
   p99_ms: number;
   load_average: string;
   cpu_ms_per_op: Record<string, number>;
+  temporal_per_op: Record<string, number>;
   backing?: Backing;
 }
 
@@ -75,6 +76,7 @@ function endToEnd(checkout: Checkout, env: NodeJS.ProcessEnv): Promise<Run> {
   });
 }
 
+const temporalWork = (run: Run) => ['workflowTasks', 'activities', 'localActivities', 'events'].map((name) => run.temporal_per_op[name] ?? 0).join(' · ');
 const ours = (run: Run) => OURS.reduce((sum, name) => sum + (run.cpu_ms_per_op[name] ?? 0), 0);
 
 function mean(runs: Run[], pick: (run: Run) => number): number {
@@ -122,9 +124,9 @@ async function main(): Promise<void> {
   const lines = [
     `bench:lifecycle: ${RATE} operations/s for ${SECONDS} s, ${RECEIVABLES} receivables each, ${ORIGINATORS} originators, ${ROUNDS} round(s); load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after (${os.cpus().length} cores)`,
     '',
-    `| run | load avg | PAID | p50 · p99 ms | CPU ms / op: ${columns.join(' | ')} | ours (${OURS.join(' + ')}) |`,
-    `| --- | --- | --- | --- | ${columns.map(() => '---').join(' | ')} | --- |`,
-    ...runs.map((run) => `| ${run.checkout} | ${run.load_average} | ${run.completed} | ${run.p50_ms} · ${run.p99_ms} | ${cells((name) => String(run.cpu_ms_per_op[name] ?? 0))} | ${ours(run)} |`),
+    `| run | load avg | PAID | p50 · p99 ms | CPU ms / op: ${columns.join(' | ')} | ours (${OURS.join(' + ')}) | Temporal / op: workflow tasks · activities · local · events |`,
+    `| --- | --- | --- | --- | ${columns.map(() => '---').join(' | ')} | --- | --- |`,
+    ...runs.map((run) => `| ${run.checkout} | ${run.load_average} | ${run.completed} | ${run.p50_ms} · ${run.p99_ms} | ${cells((name) => String(run.cpu_ms_per_op[name] ?? 0))} | ${ours(run)} | ${temporalWork(run)} |`),
   ];
   if (BASELINE) {
     const [base, head] = checkouts.map((checkout) => runs.filter((run) => run.checkout === checkout.name));
@@ -133,9 +135,9 @@ async function main(): Promise<void> {
       return before > 0 ? `${(100 * (mean(head, pick) / before - 1)).toFixed(1)} %` : '—';
     };
     lines.push(
-      `| **mean, baseline** | | | | ${cells((name) => mean(base, (run) => run.cpu_ms_per_op[name] ?? 0).toFixed(1))} | ${mean(base, ours).toFixed(1)} |`,
-      `| **mean, this checkout** | | | | ${cells((name) => mean(head, (run) => run.cpu_ms_per_op[name] ?? 0).toFixed(1))} | ${mean(head, ours).toFixed(1)} |`,
-      `| **added** | | | | ${cells((name) => ratio((run) => run.cpu_ms_per_op[name] ?? 0))} | **${ratio(ours)}** (target ≤ 10 %) |`,
+      `| **mean, baseline** | | | | ${cells((name) => mean(base, (run) => run.cpu_ms_per_op[name] ?? 0).toFixed(1))} | ${mean(base, ours).toFixed(1)} | |`,
+      `| **mean, this checkout** | | | | ${cells((name) => mean(head, (run) => run.cpu_ms_per_op[name] ?? 0).toFixed(1))} | ${mean(head, ours).toFixed(1)} | |`,
+      `| **added** | | | | ${cells((name) => ratio((run) => run.cpu_ms_per_op[name] ?? 0))} | **${ratio(ours)}** (target ≤ 10 %) | |`,
     );
   }
   const head = runs.filter((run) => run.checkout === 'this checkout' && run.backing);
