@@ -24,6 +24,24 @@ export interface BenchStack {
 interface Infra { serverUrl: string; temporalAddress: string; stop(): Promise<void> }
 
 /**
+ * Every provider the api and the worker reach, at the bench's own sandbox (its paths as
+ * sandbox/server.ts mounts them). Left to their defaults, SEFAZ, the escriturador and the PSPs
+ * would be asked at 127.0.0.1:8100, where nothing of this run listens (or a dev sandbox does),
+ * and an NF-e operation would wait at the check before the PIX for ever.
+ */
+function providersAt(sandboxUrl: string): Record<string, string> {
+  return {
+    ESIGN_URL: `${sandboxUrl}/esign`,
+    PIX_URL: `${sandboxUrl}/pix`,
+    MAIL_SANDBOX_URL: `${sandboxUrl}/mail`,
+    PIX_COLLECTION_URL: `${sandboxUrl}/api-pix/v2`,
+    PIX_COLLECTION_TOKEN_URL: `${sandboxUrl}/api-pix/oauth/token`,
+    SEFAZ_SANDBOX_URL: `${sandboxUrl}/sefaz`,
+    REGISTRAR_URL: `${sandboxUrl}/escriturador`,
+  };
+}
+
+/**
  * Postgres and Temporal from scripts/lib/infra.mjs (DATABASE_URL / TEMPORAL_ADDRESS when set,
  * otherwise a throw-away embedded Postgres and an in-memory Temporal dev server), a scratch
  * database, and the api, the worker and the sandbox providers as three separate processes, so
@@ -49,10 +67,10 @@ export async function startStack(options: { worker: boolean; apiEnv?: Record<str
   const sandboxState = path.join(ROOT, '.data', `bench-sandbox-state-${process.pid}.json`);
   const forgetSandboxState = () => rmSync(sandboxState, { force: true });
   try {
-    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0', SANDBOX_STATE_FILE: sandboxState, ...options.sandboxEnv }, /e-sign (http\S+), PIX (http\S+)\)/);
+    const sandbox = await startChild('sandbox/main.ts', { ...base, SANDBOX_PORT: '0', SANDBOX_STATE_FILE: sandboxState, ...options.sandboxEnv }, /sandbox providers on (http\S+)/);
     children.push(sandbox);
     pids.sandbox = sandbox.process.pid!;
-    const providers = { ESIGN_URL: sandbox.match[1], PIX_URL: sandbox.match[2] };
+    const providers = providersAt(sandbox.match[1]);
     const apiEnv = { ...base, ...providers, ...options.apiEnv };
     const api = await startChild('api/server.ts', apiEnv, /api listening on (http:\/\/[\d.:]+)/);
     children.push(api);

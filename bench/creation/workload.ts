@@ -7,6 +7,8 @@ import { Dec, Money } from '../../domain/money';
 import { composeNfeKey } from '../../domain/nfe-key';
 import { addDays, businessDate } from '../../domain/pricing';
 import { PoliciesRepository } from '../../db/repositories/policies';
+import { RegistrationSettingsRepository } from '../../db/repositories/registration-settings';
+import { registrationSettings } from '../../domain/escriturador/negotiation';
 import { cnpj } from '../../test/support/documents';
 
 const PLENTY = Money.of('1000000000000.00');
@@ -23,14 +25,17 @@ export interface Originator {
  * engine runs its full path (per-operation, configuration, entity and aggregate sums) and
  * passes. `approved`: born APPROVED_DIRECT (the workflow then dispatches the contract to the
  * sandbox e-sign); otherwise born WAITING_APPROVAL (the workflow records its events and waits).
+ * `registered`: each registers its titles' acquisitions at the sandbox escriturador (looked up at
+ * creation, the act recorded before the PIX), as an originator with registration settings does.
  */
-export async function seedOriginators(db: Knex, apiUrl: string, count: number, approved: boolean, payers = 20): Promise<Originator[]> {
+export async function seedOriginators(db: Knex, apiUrl: string, count: number, approved: boolean, payers = 20, { registered = false } = {}): Promise<Originator[]> {
   const originators: Originator[] = [];
   for (let i = 0; i < count; i += 1) {
     const originatorId = uuidv7();
     const clientId = `zk_sbx_bench_${randomBytes(6).toString('hex')}`;
     const secret = `sk_${randomBytes(12).toString('hex')}`;
     await db('originators').insert({ id: originatorId, name: `Bench originator ${i + 1}` });
+    if (registered) await new RegistrationSettingsRepository(db).save(originatorId, registrationSettings({ registrar: 'sandbox', holderDocument: cnpj() }), new Date());
     await db('api_credentials').insert({
       id: uuidv7(), originator_id: originatorId, client_id: clientId, secret_hash: await hashSecret(secret), env: 'sandbox', scopes: [...CLIENT_SCOPES],
     });

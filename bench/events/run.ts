@@ -13,40 +13,26 @@
  * --only TEXT: only the routes whose path contains TEXT (the recording figure is always taken).
  * --profile-api DIR: the api writes a V8 CPU profile to DIR on exit (bench/lifecycle/profile-summary.ts reads it).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { v7 as uuidv7 } from 'uuid';
 import { recordEvent } from '../../db/repositories/events';
-import { startChild } from '../../test/support/child-process';
-import { byPid, cpuBetween, readCpu, Roots } from '../creation/cpu';
+import { cpuBetween, readCpu } from '../creation/cpu';
 import { startStack, stackComponents } from '../creation/stack';
 import { createOne, seedOriginators } from '../creation/workload';
 import { seedEvents } from './seed';
 import { option } from '../support/options';
 import { apiProfileEnv } from '../support/profile-env';
+import { AGAINST_BARE_HEADER, againstBare, loopOptions } from '../support/against-bare';
+import { runBench } from '../support/run-bench';
 
-const SECONDS = Number(option('seconds', '8'));
-const WARMUP = Number(option('warmup', '2'));
-const CONNECTIONS = Number(option('connections', '10'));
+const LOOP = loopOptions();
 const EVENTS = Number(option('events', '10000'));
 const RECORDS = Number(option('records', '2000'));
 const ONLY = option('only', '');
 const PROFILE_DIR = option('profile-api', '');
 const OPERATIONS = 50;
-const say = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
-
-interface Measured { rps: number; p99: number; cpuMsPerRequest: Record<string, number> }
-
-async function measure(url: string, headers: Record<string, string>, cpu: Record<string, Roots>): Promise<Measured> {
-  if (WARMUP > 0) await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
-  const before = readCpu(cpu);
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
-  const used = cpuBetween(before, readCpu(cpu));
-  if (result['2xx'] === 0 || result.non2xx > 0) throw new Error(`${url}: ${result['2xx']} 2xx, ${result.non2xx} others`);
-  return { rps: result['2xx'] / SECONDS, p99: result.latency.p99, cpuMsPerRequest: Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, ms / result['2xx']])) };
-}
 
 async function main(): Promise<void> {
   const stack = await startStack({ worker: false, apiEnv: { RATE_LIMIT_ENABLED: 'false', ...apiProfileEnv(PROFILE_DIR) } });
@@ -73,25 +59,10 @@ async function main(): Promise<void> {
     await stack.db.raw('vacuum (analyze) events');
     const { relallvisible: allVisible, relpages: pages } = (await stack.db.raw("select relallvisible, relpages from pg_class where relname = 'events'")).rows[0];
     const components = await stackComponents(stack);
-    const cpu = { api: components.api, postgres: components.postgres };
     const auth = { Authorization: `Bearer ${originator.token}` };
     const rows: string[] = [];
     for (const route of ['/v1/events?limit=100', `/v1/operations?limit=${OPERATIONS}`].filter((r) => r.includes(ONLY))) {
-      const answer = await fetch(`${stack.apiUrl}${route}`, { headers: auth });
-      const file = path.join(folder, `${rows.length}.json`);
-      const body = await answer.text();
-      if (answer.status !== 200) throw new Error(`${route}: ${answer.status} ${body}`);
-      writeFileSync(file, body);
-      const bytes = Buffer.byteLength(body);
-      const bare = await startChild('bench/events/bare-replay.ts', { BENCH_REPLAY_FILE: file }, /bare replay listening on (http:\/\/[\d.:]+)/);
-      try {
-        const yardstick = await measure(`${bare.match[1]}/replay`, {}, { api: byPid(bare.process.pid!), postgres: components.postgres });
-        const api = await measure(`${stack.apiUrl}${route}`, auth, cpu);
-        say(`${route}: ${api.rps.toFixed(0)}/s against ${yardstick.rps.toFixed(0)}/s`);
-        rows.push(`| GET ${route} | ${bytes} | ${api.rps.toFixed(1)} | ${yardstick.rps.toFixed(1)} | ${(100 * api.rps / yardstick.rps).toFixed(1)} % | ${api.p99} | ${api.cpuMsPerRequest.api.toFixed(3)} · ${api.cpuMsPerRequest.postgres.toFixed(3)} | ${yardstick.cpuMsPerRequest.api.toFixed(3)} |`);
-      } finally {
-        await bare.kill('SIGTERM');
-      }
+      rows.push(await againstBare(stack.apiUrl, route, auth, { api: components.api, postgres: components.postgres }, LOOP, folder));
     }
 
     // The same transaction with and without the event: what recording adds to Postgres.
@@ -114,10 +85,9 @@ async function main(): Promise<void> {
     const without = await transactions(false);
     const withEvent = await transactions(true);
     process.stdout.write([
-      `bench/events: ${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} s; ${EVENTS} bulk events, vacuumed (${allVisible} of ${pages} heap pages all-visible); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `bench/events: ${LOOP.connections} connections, ${LOOP.seconds} s per scenario after ${LOOP.warmup} s; ${EVENTS} bulk events, vacuumed (${allVisible} of ${pages} heap pages all-visible); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       '',
-      '| route | response bytes | requests/s | bare Express, same bytes | ratio | p99 ms | CPU ms / request (api · postgres) | bare Express CPU ms / request |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...AGAINST_BARE_HEADER,
       ...rows,
       '',
       `Recording an event: ${(withEvent - without).toFixed(3)} ms of Postgres CPU added per transaction (${withEvent.toFixed(3)} with, ${without.toFixed(3)} without, ${RECORDS} each)`,
@@ -128,7 +98,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -16,20 +16,24 @@
  * an operation went (created → signable → signed → PAID), and the Temporal floor measured on the
  * same server in the same run: the server's CPU for the least workflow (start, one workflow task
  * holding a local activity, completed), and the operation's Temporal CPU as a multiple of it.
+ * Every originator registers at the sandbox escriturador, so each NF-e is checked at SEFAZ and
+ * its duplicata's acquisition registered before the PIX, and the ledger posts; `backing` counts
+ * what they left for the PAID operations (outside the measured window).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { signThroughPage } from '../../test/sandbox/support';
 import { ApiClient } from '../../test/support/http';
 import { cpuBetween, readCpu, Roots } from '../creation/cpu';
 import { stackComponents, startStack } from '../creation/stack';
-import { directBody, seedOriginators } from '../creation/workload';
+import { seedOriginators } from '../creation/workload';
 import { summary } from '../support/summary';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { operationWorkflowId } from '../../domain/workflow-ids';
 import { addCost, connectClient, emptyCost, historyCost, temporalEventName } from './temporal-cost';
+import { backingOf } from './backing';
+import { Timeline, toPaid } from './to-paid';
 
 const RATE = Number(process.argv[2] ?? 25);
 const SECONDS = Number(process.argv[3] ?? 20);
@@ -38,16 +42,8 @@ const ORIGINATORS = Number(process.argv[4] ?? 8);
 const RECEIVABLES = Number(process.argv[5] ?? 1);
 /** Workflows of the floor shape run on the same Temporal server after the operations, to compare with. */
 const FLOOR_WORKFLOWS = 200;
-const POLL_MS = 250;
-/**
- * How the bench learns that the contract can be signed. Default: it watches the operation's row
- * (one indexed read) and asks the signers route once the row is CONTRACT_SENT. With
- * BENCH_POLL_SIGNERS=1 it polls the signers route itself, as the first version did: every read is
- * an api request that calls the e-sign provider.
- */
+/** BENCH_POLL_SIGNERS=1: the bench polls the signers route instead of the row (to-paid.ts). */
 const POLL_SIGNERS = process.env.BENCH_POLL_SIGNERS === '1';
-const SIGNABLE: readonly string[] = ['CONTRACT_SENT', 'SIGNED', 'DISBURSING', 'PAID'];
-const GIVE_UP_MS = 120_000;
 /**
  * After the last PAID the workflows still read their titles and upsert their search attributes:
  * the CPU window ends once the stack is quiet (under QUIET_MS_PER_S of CPU in a second, idle
@@ -71,8 +67,6 @@ async function quiet(meter: Record<string, Roots>): Promise<void> {
   }
 }
 
-interface Timeline { at: number; created: number; signable: number; signed: number; paid: number; signerReads: number }
-
 async function main(): Promise<void> {
   // BENCH_PROFILE_DIR: the api and the worker (every thread) write V8 CPU profiles there (bench/support/cpu-profile.mjs).
   const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
@@ -83,7 +77,7 @@ async function main(): Promise<void> {
   const profiled = (name: string) => (profile.BENCH_PROFILE_DIR ? { ...profile, BENCH_PROFILE_DIR: path.join(profile.BENCH_PROFILE_DIR, name) } : {});
   const stack = await startStack({ worker: true, apiEnv: profiled('api'), workerEnv: profiled('worker'), sandboxEnv: { SANDBOX_SETTLEMENT_DELAY_MS: '0' } });
   const client = new ApiClient(stack.apiUrl);
-  const originators = await seedOriginators(stack.db, stack.apiUrl, ORIGINATORS, true);
+  const originators = await seedOriginators(stack.db, stack.apiUrl, ORIGINATORS, true, 20, { registered: true });
   const meter = await stackComponents(stack);
   const latencies: number[] = [];
   const timelines: Timeline[] = [];
@@ -91,46 +85,11 @@ async function main(): Promise<void> {
   const failures: string[] = [];
 
   async function one(): Promise<void> {
-    const startedAt = Date.now();
-    const originator = originators[Math.floor(Math.random() * originators.length)];
-    const { token } = originator;
-    const body = directBody(originator);
-    const created = await client.post('/v1/operations/direct', { ...body, receivables: (body.receivables as unknown[]).slice(0, RECEIVABLES), embedded_signature: true }, { token, headers: { 'Idempotency-Key': randomUUID() } });
-    if (created.status !== 201) { failures.push(`create ${created.status}`); return; }
-    const id = created.body.id;
-    const timeline: Timeline = { at: startedAt, created: Date.now() - startedAt, signable: 0, signed: 0, paid: 0, signerReads: 0 };
-    for (;;) {
-      if (!POLL_SIGNERS) {
-        const row = await stack.db('operations').where({ id }).first('lifecycle_status');
-        if (!SIGNABLE.includes(row.lifecycle_status)) {
-          if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`not dispatched: ${row.lifecycle_status}`); return; }
-          await sleep(POLL_MS);
-          continue;
-        }
-      }
-      const signers = await client.get(`/v1/operations/${id}/contract/signers`, { token });
-      timeline.signerReads += 1;
-      if (signers.status === 200) {
-        timeline.signable = Date.now() - startedAt;
-        for (const signer of signers.body.signers) if (signer.sign_url) await signThroughPage(signer.sign_url);
-        timeline.signed = Date.now() - startedAt;
-        break;
-      }
-      if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`not dispatched: ${signers.status}`); return; }
-      await sleep(POLL_MS);
-    }
-    for (;;) {
-      const row = await stack.db('operations').where({ id }).first('lifecycle_status', 'updated_at');
-      if (row.lifecycle_status === 'PAID') {
-        latencies.push(row.updated_at.getTime() - startedAt);
-        timeline.paid = row.updated_at.getTime() - startedAt;
-        timelines.push(timeline);
-        paidIds.push(id);
-        return;
-      }
-      if (Date.now() - startedAt > GIVE_UP_MS) { failures.push(`timeout in ${row.lifecycle_status}`); return; }
-      await sleep(POLL_MS);
-    }
+    const outcome = await toPaid(stack.db, client, originators[Math.floor(Math.random() * originators.length)], RECEIVABLES, POLL_SIGNERS);
+    if ('failure' in outcome) { failures.push(outcome.failure); return; }
+    latencies.push(outcome.timeline.paid);
+    timelines.push(outcome.timeline);
+    paidIds.push(outcome.id);
   }
 
   // What the stack spends doing nothing (pollers, relays, the dev server's own timers), per second.
@@ -162,6 +121,7 @@ async function main(): Promise<void> {
   const operationCost = emptyCost();
   for (const id of samples) addCost(operationCost, await historyCost(temporal, operationWorkflowId(id)));
   const floor = await temporalFloor(stack.temporalAddress, meter.temporal);
+  const backing = await backingOf(stack.db, paidIds);
   if (process.env.BENCH_HISTORY && samples[0]) {
     // One operation's history, event by event with its time since the start, to see where it waited.
     const { writeFileSync } = await import('node:fs');
@@ -195,6 +155,7 @@ async function main(): Promise<void> {
       server_cpu_ms_per_workflow: Number(floor.toFixed(2)), shape: 'start → one workflow task with a local activity → completed',
       operation_to_floor_ratio: Number((perOp.temporal / floor).toFixed(1)),
     },
+    backing,
   }, null, 2)}\n`);
   if (process.env.BENCH_TIMELINES) {
     const { writeFileSync } = await import('node:fs');
