@@ -48,6 +48,7 @@ const BODIES: Record<string, string> = {
   simulatePayerPayment: `{ paid_amount_brl: 100, external_id: 'PAY-1' }`,
   createAssignorPayable: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '1000.00', due_date: '2027-01-15', reason: 'chargeback' }`,
   payAssignorPayable: `{ source: 'ASSIGNOR_PIX_DIRECT', paid_amount_brl: '10.00' }`,
+  putAssignorNfeCertificate: `{ pfx: 'MIIB', password: 'secret' }`,
   writeOffAssignorPayable: `{ reason: 'uncollectable' }`,
   grantDiscountCredit: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '10.00', reason: 'goodwill' }`,
   createWebhook: `{ url: 'https://hooks.example.com/in', events: ['operation.created'] }`,
