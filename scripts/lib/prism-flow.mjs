@@ -70,6 +70,10 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('GET', '/v1/assignors', { token });
   await api.call('GET', `/v1/assignors/${prepared.assignorId}`, { token });
   await api.call('GET', `/v1/assignors/${unknownId}`, { token });
+  // No certificate of the assignor's in a black-box run: bytes that are no PKCS#12 (422), then none stored (404).
+  await api.call('PUT', `/v1/assignors/${prepared.assignorId}/nfe-certificate`, write(token, { pfx: Buffer.from('not a pfx').toString('base64'), password: 'prism' }));
+  await api.call('GET', `/v1/assignors/${prepared.assignorId}/nfe-certificate`, { token });
+  await api.call('DELETE', `/v1/assignors/${prepared.assignorId}/nfe-certificate`, write(token, undefined));
   await api.call('GET', '/v1/products', { token });
 
   // Simulation: a percent float validators misread, an amount as a JSON number, malformed and over-long input, too many receivables.
