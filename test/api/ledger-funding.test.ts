@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { businessDate } from '../../domain/pricing';
 import { backfillLedger } from '../../db/ledger-backfill';
-import { sharedSandbox, testDb } from '../support/stack';
+import { anotherApi, sharedSandbox, testDb } from '../support/stack';
+import { ApiClient } from '../support/http';
 import { operationsStack } from '../support/operations';
 import { rawPsp } from '../support/pix-collection';
 import { booksOf, expectEvenTrialBalance } from '../support/ledger';
@@ -115,6 +116,18 @@ describe('reconciliation books the PSP lines no call of ours causes: top-ups, sw
     const { pixUrl } = await sharedSandbox();
     const statement = await fetch(`${pixUrl}/statement?from=${new Date(0).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`).then((r) => r.json());
     expect(statement.lines).to.have.length(3);
+  });
+
+  it('answers 409 for the collection account where no PIX is collected, and 502 when the sandbox PSP cannot be reached', async () => {
+    const line = { kind: 'top_up', amount: '10.00' };
+    const noCollection = new ApiClient((await anotherApi({ PIX_COLLECTION_CALLBACK_SECRET: '' })).url);
+    const refused = await noCollection.post('/v1/sandbox/pix/statement-lines', { ...line, account: 'collection' }, { token: stack.token });
+    expect(refused.status, refused.text).to.equal(409);
+    expect(refused.body.detail).to.include({ code: 'psp_account_not_in_use' });
+    const unreachable = new ApiClient((await anotherApi({ PIX_URL: 'http://127.0.0.1:9/pix' })).url);
+    const down = await unreachable.post('/v1/sandbox/pix/statement-lines', { ...line, account: 'payout' }, { token: stack.token });
+    expect(down.status, down.text).to.equal(502);
+    expect(down.body.detail).to.equal('pix_unavailable');
   });
 
   it('still reports what it cannot book: a line naming no originator we know, and a PIX the API never heard of', async () => {
