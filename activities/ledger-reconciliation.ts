@@ -68,9 +68,9 @@ export function ledgerReconciler({ db, sources }: { db: Knex; sources: Statement
     const outcome = await db.transaction(async (trx) => {
       const repository = new LedgerReconciliationsRepository(trx);
       const reconciliationIds = [];
-      for (const statement of read) {
-        await bookFundingLines(trx, statement.psp, statement.statement.lines);
-        found.push(await examine(trx, statement, date, requestedBy));
+      for (const { psp, statement } of read) {
+        await bookFundingLines(trx, psp, statement.lines);
+        found.push(await examine(trx, { psp, statement }, date, requestedBy));
       }
       for (const { run, mismatches } of found) reconciliationIds.push(await repository.record(trx, run, mismatches));
       // A date still running may yet see lines: it is reconciled, not closed.

@@ -5,7 +5,7 @@ import { backfillLedger } from '../../db/ledger-backfill';
 import { anotherApi, sharedSandbox, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { operationsStack } from '../support/operations';
-import { rawPsp } from '../support/pix-collection';
+import { collectOnPix, rawPsp } from '../support/pix-collection';
 import { booksOf, expectEvenTrialBalance } from '../support/ledger';
 
 type Line = { id: string; account: string; kind: string; direction: string; amount: string; at: string };
@@ -130,12 +130,13 @@ describe('reconciliation books the PSP lines no call of ours causes: top-ups, sw
     expect(down.body.detail).to.equal('pix_unavailable');
   });
 
-  it('still reports what it cannot book: a line naming no originator we know, and a PIX the API never heard of', async () => {
+  it('still reports what it cannot book, a line naming no originator we know and a PIX the API never heard of, until they are known', async () => {
     const { pixUrl } = await sharedSandbox();
+    const subAccount = randomUUID();
     const stranger = await fetch(`${pixUrl}/sandbox/statement-lines`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'fee', amount: '2.00', sub_account: randomUUID() }),
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'fee', amount: '2.00', sub_account: subAccount }),
     }).then((r) => r.json() as Promise<{ line_id: string }>);
-    const unheard = await rawPsp('POST', '/sandbox/pix', { chave: `ninguem+${randomUUID()}@example.com`, valor: '12.00', webhook: 'lost' });
+    const unheard = await rawPsp('POST', '/sandbox/pix', { chave: await collectOnPix(stack.originatorId), valor: '12.00', webhook: 'lost' });
     expect(unheard.status).to.equal(201);
     const endToEndId = (unheard.body as { endToEndId: string }).endToEndId;
 
@@ -149,5 +150,14 @@ describe('reconciliation books the PSP lines no call of ours causes: top-ups, sw
     expect(collection.find((m) => m.kind === 'missing_in_ledger')).to.include({ reference: endToEndId, ledger_amount: null, psp_amount: '12.00' });
     expect(await testDb()('ledger_transactions').where({ external_id: stranger.line_id })).to.have.length(0);
     expect(await fundingTransactions()).to.have.length(6);
+
+    // The sub-account turns out to be an originator of ours, and the collection sweep finds the PIX its webhook lost:
+    // the next run books the fee, the sweep booked the PIX to suspense, and the day reconciles clean again.
+    await testDb()('originators').insert({ id: subAccount, name: 'Originator the PSP named' });
+    const swept = await stack.client.post('/v1/backoffice/collection/sweep', {}, { token: stack.backoffice });
+    expect(swept.status, swept.text).to.equal(200);
+    expect((await reconcileToday()).mismatch_count).to.equal(0);
+    expect(await testDb()('ledger_transactions').where({ external_id: stranger.line_id }).select('originator_id', 'kind')).to.deep.equal([{ originator_id: subAccount, kind: 'psp_fee' }]);
+    expect(await testDb()('ledger_transactions').where({ pix_end_to_end_id: endToEndId }).select('kind')).to.deep.equal([{ kind: 'unidentified_receipt' }]);
   });
 });
