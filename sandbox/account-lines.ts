@@ -15,7 +15,7 @@ export interface AccountLine {
   at: string;
 }
 
-const AMOUNT = /^(?!0+\.00$)\d{1,13}\.\d{2}$/;
+const AMOUNT = /^(?!0+\.00$)\d{1,16}\.\d{2}$/;
 
 /** Reads `{ kind, amount, sub_account }`: 400 for anything else, as the sandbox's other controls. */
 export function accountLineInput(raw: unknown): Pick<AccountLine, 'kind' | 'amount' | 'subAccount'> {
