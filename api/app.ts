@@ -55,6 +55,7 @@ import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { ledgerRoutes } from './ledger/routes';
 import { ledgerBackofficeRoutes } from './ledger/backoffice-routes';
+import { ledgerSandboxRoutes } from './ledger/sandbox-routes';
 import { statementSources } from '../activities/ledger-reconciliation';
 import { titleRoutes } from './titles/routes';
 import { collectionRoutes } from './collection/routes';
@@ -150,6 +151,7 @@ export function createApp(deps: AppDeps): Express {
     assignorPayableRoutes(),
     discountCreditRoutes(),
     ledgerRoutes(),
+    ledgerSandboxRoutes({ config }),
     ledgerBackofficeRoutes({ sources: statementSources(config), audit, now }),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {
       maxAgeSeconds: config.jwt.tokenTtlSeconds, secure: config.http.publicUrl.startsWith('https:'),

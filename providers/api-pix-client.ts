@@ -3,7 +3,9 @@ import type { Agent } from 'undici';
 import type { ClientTls } from '../platform/config/tls';
 import { tlsAgent } from './tls-agent';
 import { Money } from '../domain/money';
-import type { CashLine, PspStatement } from '../domain/ledger/reconciliation';
+import type { PspStatement } from '../domain/ledger/reconciliation';
+import type { FundingLineKind } from '../domain/ledger/funding-postings';
+import { statementLine, type AccountLineBooked } from './psp-account-lines';
 import { pathOf, ProviderHttp, ProviderRequest, Reader, unreachable } from './provider-http';
 
 export interface ApiPixSettings {
@@ -54,6 +56,9 @@ export interface ReceivedPix {
   interest: string;
   paidAt: string;
 }
+
+/** The extrato's natures of the account's own lines. */
+const ACCOUNT_LINE_KIND: Readonly<Record<string, FundingLineKind>> = { APORTE: 'top_up', RESGATE: 'sweep', TARIFA: 'fee' };
 
 const STATUSES: readonly ChargeStatus[] = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'];
 
@@ -154,11 +159,20 @@ export class ApiPixClient {
     return this.call({ method: 'GET', path }, (r) => ({
       pages: Number(r.at('parametros').at('paginacao').at('quantidadeDePaginas').raw()),
       closingBalance: Money.of(r.at('saldoFinal').text()),
-      lines: r.at('lancamentos').list().map((line): CashLine => ({
-        reference: line.at('endToEndId').text(), endToEndId: line.at('endToEndId').text(), direction: line.at('tipo').text() === 'CREDITO' ? 'in' : 'out',
-        amount: Money.of(line.at('valor').money()), at: new Date(line.at('horario').text()),
-      })),
+      lines: r.at('lancamentos').list().map((line) => statementLine({
+        reference: line.at('endToEndId').textOrNull() ?? line.at('idLancamento').text(), endToEndId: line.at('endToEndId').textOrNull(),
+        direction: line.at('tipo').text() === 'CREDITO' ? 'in' : 'out', amount: Money.of(line.at('valor').money()), at: new Date(line.at('horario').text()),
+      }, ACCOUNT_LINE_KIND[line.at('natureza').text()] ?? 'pix', line.at('idLancamento').textOrNull() ?? '', line.at('subconta').textOrNull())),
     }));
+  }
+
+  /**
+   * The sandbox PSP only (not API Pix): books a top-up, a sweep or a fee on the account now, to
+   * `subAccount`; its line as the statement lists it.
+   */
+  addAccountLine(kind: FundingLineKind, amount: string, subAccount: string): Promise<AccountLineBooked> {
+    return this.call({ method: 'POST', path: pathOf('sandbox', 'lancamentos'), body: { kind, amount, sub_account: subAccount } },
+      (r) => ({ id: r.at('idLancamento').text(), amount: r.at('valor').money(), at: r.at('horario').text() }));
   }
 
   /** The same `refundId` is the same refund, however often it is asked for. */

@@ -1,5 +1,6 @@
 import { Money } from '../domain/money';
-import type { CashLine, PspStatement } from '../domain/ledger/reconciliation';
+import type { PspStatement } from '../domain/ledger/reconciliation';
+import { statementLine } from './psp-account-lines';
 import type { ApiPixClient } from './api-pix-client';
 import { PixError } from './provider-errors';
 import { pathOf, ProviderHttp } from './provider-http';
@@ -20,7 +21,7 @@ async function allPages(read: (page: number) => Promise<Page>): Promise<PspState
 
 /**
  * The payout PSP's statement (`GET /statement?from=&to=&page=`): each payment it settled, a line
- * out known by the idempotency key we sent with it.
+ * out known by the idempotency key we sent with it, and the account's top-ups, sweeps and fees.
  */
 export class PayoutPspStatements implements PspStatementSource {
   private readonly http: ProviderHttp;
@@ -35,10 +36,10 @@ export class PayoutPspStatements implements PspStatementSource {
       return this.http.call({ method: 'GET', path }, (r) => ({
         pages: Number(r.at('total_pages').raw()),
         closingBalance: Money.of(r.at('closing_balance').text()),
-        lines: r.at('lines').list().map((line): CashLine => ({
-          reference: line.at('idempotency_key').text(), endToEndId: line.at('end_to_end_id').textOrNull(), direction: line.at('direction').text() === 'credit' ? 'in' : 'out',
-          amount: Money.of(line.at('amount').money()), at: new Date(line.at('settled_at').text()),
-        })),
+        lines: r.at('lines').list().map((line) => statementLine({
+          reference: line.at('idempotency_key').textOrNull() ?? line.at('line_id').text(), endToEndId: line.at('end_to_end_id').textOrNull(),
+          direction: line.at('direction').text() === 'credit' ? 'in' : 'out', amount: Money.of(line.at('amount').money()), at: new Date(line.at('settled_at').text()),
+        }, line.at('kind').textOrNull() ?? 'payment', line.at('line_id').textOrNull() ?? '', line.at('sub_account').textOrNull())),
       }), (message, status) => new PixError('pix_unavailable', message, status));
     });
   }

@@ -1,6 +1,7 @@
 import { ACCOUNT_KINDS } from '../../domain/ledger/chart';
 import { TRANSACTION_KINDS } from '../../domain/ledger/transaction';
 import { clientSecurity, errors, json, listOf, pagination, pathId, ref, Schema, timestampInput } from '../openapi/helpers';
+import { ledgerSandboxPaths, ledgerSandboxSchemas } from './sandbox-openapi';
 
 const uuid = { type: 'string', format: 'uuid' };
 const nullableUuid = { type: ['string', 'null'], format: 'uuid' };
@@ -19,6 +20,7 @@ const references = {
 };
 
 export const ledgerSchemas = {
+  ...ledgerSandboxSchemas,
   LedgerAccount: {
     type: 'object',
     description: 'An account of the originator\'s books (docs/ledger.md has the chart). Balances are on the account\'s normal side.',
@@ -84,6 +86,7 @@ export const ledgerSchemas = {
 const tags = ['ledger'];
 
 export const ledgerPaths = {
+  ...ledgerSandboxPaths,
   '/v1/ledger/accounts': {
     get: {
       operationId: 'listLedgerAccounts', tags, summary: 'The originator\'s accounts with their balances, in the order opened', security: read,

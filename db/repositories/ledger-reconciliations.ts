@@ -4,6 +4,8 @@ import { Money } from '../../domain/money';
 import { eventId } from '../../domain/events';
 import type { Psp } from '../../domain/ledger/chart';
 import type { CashLine, Mismatch, MismatchKind, ReconciliationStatus } from '../../domain/ledger/reconciliation';
+import { FUNDING_TRANSACTION_KINDS } from '../../domain/ledger/funding-postings';
+import type { TransactionKind } from '../../domain/ledger/transaction';
 import { recordEvent } from './events';
 import { newestFirst, Page, paged } from './pagination';
 
@@ -83,7 +85,7 @@ export class LedgerReconciliationsRepository {
       .leftJoin('disbursements as d', 'd.id', this.db.raw(`case when t.kind in ('payout', 'payout_difference') then split_part(t.idempotency_key, ':', 2)::uuid end`))
       .where(this.postedAt, '>=', from).where(this.postedAt, '<', to)
       .orderBy('t.id')
-      .select('t.originator_id', 't.kind', 't.pix_end_to_end_id', 'd.idempotency_key as payout_key', 'e.direction', 'e.amount_cents', this.db.raw(`${POSTED_AT} as at`));
+      .select('t.originator_id', 't.kind', 't.pix_end_to_end_id', 't.external_id', 'd.idempotency_key as payout_key', 'e.direction', 'e.amount_cents', this.db.raw(`${POSTED_AT} as at`));
     const lines = new Map<string, BookedLine & { net: Money }>();
     const out: BookedLine[] = [];
     for (const row of rows) {
@@ -97,7 +99,9 @@ export class LedgerReconciliationsRepository {
         lines.set(key, line);
         continue;
       }
-      const reference = (row.pix_end_to_end_id as string | null) ?? `${row.kind as string}:unreferenced`;
+      // A top-up, sweep or fee is known at the PSP by its line id, which its transaction keeps as `external_id`.
+      const known = FUNDING_TRANSACTION_KINDS.includes(row.kind as TransactionKind) ? row.external_id : row.pix_end_to_end_id;
+      const reference = (known as string | null) ?? `${row.kind as string}:unreferenced`;
       out.push({ reference, endToEndId: row.pix_end_to_end_id as string | null, direction: row.direction === 'debit' ? 'in' : 'out', amount, at, originatorId: row.originator_id as string });
     }
     for (const { net, ...line } of lines.values()) {

@@ -1,5 +1,6 @@
 import { Money } from '../money';
 import { addDays, startOfBusinessDay } from '../pricing';
+import type { FundingLineKind } from './funding-postings';
 
 /** Money into the PSP account (a PIX received) or out of it (a payout, a refund). */
 export type CashDirection = 'in' | 'out';
@@ -15,6 +16,11 @@ export interface CashLine {
   amount: Money;
   at: Date;
   endToEndId: string | null;
+  /**
+   * On a PSP's line that no call of ours causes (its reference is then the PSP's line id): what it
+   * is, and the sub-account it names, the originator whose share of the account it moves.
+   */
+  funding?: { kind: FundingLineKind; subAccount: string | null };
 }
 
 /** What a PSP says about its account for a span: the lines, and the balance at the span's end. */

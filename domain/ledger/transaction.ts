@@ -3,7 +3,7 @@ import type { AccountRef, Direction } from './chart';
 
 export const TRANSACTION_KINDS = [
   'acquisition', 'netting', 'payout', 'payout_difference', 'payer_payment', 'unidentified_receipt', 'refund', 'accrual',
-  'overdue_recourse', 'payable_payment', 'write_off', 'discount_credit', 'manual_payable', 'reversal',
+  'overdue_recourse', 'payable_payment', 'write_off', 'discount_credit', 'manual_payable', 'reversal', 'top_up', 'sweep', 'psp_fee',
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 

@@ -5,6 +5,8 @@ import { Money } from '../../domain/money';
 import { addDays, businessDate } from '../../domain/pricing';
 import { PixProblem } from './problem';
 import { endToEndId } from '../end-to-end-id';
+import { AccountLines, type AccountLine } from '../account-lines';
+import { FUNDING_LINE_DIRECTION, type FundingLineKind } from '../../domain/ledger/funding-postings';
 
 /** API Pix 2.9.0 `CobVCompleta` (the fields this sandbox keeps). */
 export interface Cobv {
@@ -47,15 +49,27 @@ export interface ReceivedPix {
   devolucoes: Devolucao[];
 }
 
-/** A statement line (lançamento): a PIX received, or a refund of one. */
+/**
+ * A statement line (lançamento): a PIX received, a refund of one, or a line of the account's own
+ * (a top-up, `APORTE`; a sweep, `RESGATE`; the PSP's fee, `TARIFA`) with its id and sub-account.
+ */
 export interface Lancamento {
   tipo: 'CREDITO' | 'DEBITO';
-  natureza: 'PIX_RECEBIDO' | 'DEVOLUCAO';
-  endToEndId: string;
+  natureza: 'PIX_RECEBIDO' | 'DEVOLUCAO' | 'APORTE' | 'RESGATE' | 'TARIFA';
+  endToEndId?: string;
   rtrId?: string;
+  idLancamento?: string;
+  subconta?: string;
   valor: string;
   horario: string;
 }
+
+const NATUREZA: Readonly<Record<FundingLineKind, Lancamento['natureza']>> = { top_up: 'APORTE', sweep: 'RESGATE', fee: 'TARIFA' };
+
+export const lancamentoOf = (line: AccountLine): Lancamento => ({
+  tipo: FUNDING_LINE_DIRECTION[line.kind] === 'in' ? 'CREDITO' : 'DEBITO', natureza: NATUREZA[line.kind],
+  idLancamento: line.id, subconta: line.subAccount, valor: line.amount, horario: line.at,
+});
 
 export interface CollectionSnapshot {
   charges: Cobv[];
@@ -64,6 +78,8 @@ export interface CollectionSnapshot {
   recordedAt?: [string, string][];
   webhooks: [string, string][];
   lastLoc: number;
+  /** Top-ups, sweeps and fees (absent in state files written before them). */
+  accountLines?: AccountLine[];
 }
 
 export type NewCobv = Pick<Cobv, 'devedor' | 'valor' | 'chave' | 'solicitacaoPagador'> & { calendario: Pick<Cobv['calendario'], 'dataDeVencimento' | 'validadeAposVencimento'> };
@@ -79,6 +95,8 @@ export class CollectionBook {
   private readonly recordedAt = new Map<string, number>();
   private readonly webhooks = new Map<string, string>();
   private lastLoc = 0;
+  /** The account's top-ups, sweeps and fees: no PIX causes them. */
+  readonly accountLines = new AccountLines();
 
   constructor(private readonly locationBase: () => string, private readonly merchant: { nome: string; cidade: string }) {}
 
@@ -177,15 +195,15 @@ export class CollectionBook {
   }
 
   /**
-   * The account's statement (extrato): each PIX received at its `horario` and each refund at its
-   * settlement, in [inicio, fim), oldest first, and the balance at `fim` (the sandbox account
-   * starts empty and is never swept).
+   * The account's statement (extrato): each PIX received at its `horario`, each refund at its
+   * settlement and each of the account's own lines, in [inicio, fim), oldest first, and the balance
+   * at `fim` (the sandbox account starts empty).
    */
   extrato(inicio: Date, fim: Date): { lancamentos: Lancamento[]; saldoFinal: string } {
-    const all: Lancamento[] = [...this.received.values()].flatMap((pix) => [
-      { tipo: 'CREDITO' as const, natureza: 'PIX_RECEBIDO' as const, endToEndId: pix.endToEndId, valor: pix.valor, horario: pix.horario },
-      ...pix.devolucoes.map((d) => ({ tipo: 'DEBITO' as const, natureza: 'DEVOLUCAO' as const, endToEndId: pix.endToEndId, rtrId: d.rtrId, valor: d.valor, horario: d.horario.liquidacao })),
-    ]).filter((line) => Date.parse(line.horario) < fim.getTime());
+    const all: Lancamento[] = [...this.received.values()].flatMap((pix): Lancamento[] => [
+      { tipo: 'CREDITO', natureza: 'PIX_RECEBIDO', endToEndId: pix.endToEndId, valor: pix.valor, horario: pix.horario },
+      ...pix.devolucoes.map((d): Lancamento => ({ tipo: 'DEBITO', natureza: 'DEVOLUCAO', endToEndId: pix.endToEndId, rtrId: d.rtrId, valor: d.valor, horario: d.horario.liquidacao })),
+    ]).concat(this.accountLines.between(new Date(0), fim).map(lancamentoOf)).filter((line) => Date.parse(line.horario) < fim.getTime());
     const saldo = Money.sum(all.map((line) => (line.tipo === 'CREDITO' ? Money.of(line.valor) : Money.ZERO.minus(Money.of(line.valor)))));
     const lancamentos = all.filter((line) => Date.parse(line.horario) >= inicio.getTime()).sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario));
     return { lancamentos, saldoFinal: saldo.toString() };
@@ -220,6 +238,7 @@ export class CollectionBook {
     return {
       charges: [...this.charges.values()], received: [...this.received.values()], webhooks: [...this.webhooks.entries()], lastLoc: this.lastLoc,
       recordedAt: [...this.recordedAt.entries()].map(([e2eid, at]) => [e2eid, new Date(at).toISOString()]),
+      accountLines: this.accountLines.snapshot(),
     };
   }
 
@@ -230,5 +249,6 @@ export class CollectionBook {
     for (const [chave, url] of snapshot.webhooks) this.webhooks.set(chave, url);
     for (const [e2eid, at] of snapshot.recordedAt ?? []) this.recordedAt.set(e2eid, Date.parse(at));
     this.lastLoc = snapshot.lastLoc;
+    this.accountLines.restore(snapshot.accountLines);
   }
 }

@@ -1,8 +1,9 @@
 import express, { Router } from 'express';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { asBody, oneOf, Refusal } from '../http';
-import type { CollectionBook, NewCobv, ReceivedPix } from './charges';
+import { lancamentoOf, type CollectionBook, type NewCobv, type ReceivedPix } from './charges';
 import { invalidRequest, PixProblem, problemErrors } from './problem';
+import { accountLineInput } from '../account-lines';
 
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const VALOR = /^\d{1,10}\.\d{2}$/;
@@ -155,6 +156,10 @@ export function apiPixRoutes(book: CollectionBook, options: ApiPixOptions): Rout
       saldoFinal,
       lancamentos: lancamentos.slice(page * size, (page + 1) * size),
     });
+  });
+  // Not an API Pix route: books a top-up, a sweep or a fee on the account now, as `extrato` lists it.
+  api.post('/sandbox/lancamentos', (req, res) => {
+    res.status(201).json(lancamentoOf(book.accountLines.add(accountLineInput(req.body), options.now())));
   });
   // Not an API Pix route: the payer's bank pays, at `horario` (a test clock's time) or now.
   // `webhook` once (default), twice (a repeat) or lost (none sent).

@@ -4,6 +4,7 @@ import type { Background } from '../background';
 import { FaultBook, MAGIC } from '../magic';
 import { notFound, Refusal, Replays } from '../http';
 import { endToEndId } from '../end-to-end-id';
+import { AccountLines, type AccountLine } from '../account-lines';
 
 export interface BankAccount {
   code: string;
@@ -57,6 +58,8 @@ interface Settlement {
 export interface PixSnapshot {
   payments: Payment[];
   pending: Settlement[];
+  /** Top-ups, sweeps and fees (absent in state files written before them). */
+  lines?: AccountLine[];
 }
 
 /** The simulated PIX provider's payments, deduplicated by idempotency key; `snapshot()`/`restore()` carry them across restarts. */
@@ -64,6 +67,8 @@ export class PixLedger {
   private readonly payments = new Map<string, Payment>();
   private readonly byKey = new Replays<Payment>();
   private readonly pending = new Map<string, Settlement>();
+  /** The account's top-ups, sweeps and fees: no payment causes them. */
+  readonly accountLines = new AccountLines();
 
   constructor(
     private readonly faults: FaultBook,
@@ -95,16 +100,17 @@ export class PixLedger {
   }
 
   /**
-   * The account's statement: each payment settled in [from, to) as a line out (oldest first), and
-   * the balance at `to`. The sandbox account is never funded, so its balance is what it paid out,
-   * negative.
+   * The account's statement: each payment settled in [from, to) as a line out (oldest first), the
+   * account's own lines (top-ups, sweeps, fees) in the span, and the balance at `to`: what was
+   * paid out, negative, plus what those lines added.
    */
-  statement(from: Date, to: Date): { lines: Payment[]; closingBalance: Money } {
+  statement(from: Date, to: Date): { payments: Payment[]; accountLines: AccountLine[]; closingBalance: Money } {
     const settledBefore = (at: number) => [...this.payments.values()]
       .filter((p) => p.status === 'SETTLED' && p.settledAt !== null && Date.parse(p.settledAt) < at && !Money.of(p.settledAmount ?? '0').isZero());
-    const lines = settledBefore(to.getTime()).filter((p) => Date.parse(p.settledAt!) >= from.getTime())
+    const payments = settledBefore(to.getTime()).filter((p) => Date.parse(p.settledAt!) >= from.getTime())
       .sort((a, b) => Date.parse(a.settledAt!) - Date.parse(b.settledAt!));
-    return { lines, closingBalance: Money.ZERO.minus(Money.sum(settledBefore(to.getTime()).map((p) => Money.of(p.settledAmount!)))) };
+    const paidOut = Money.sum(settledBefore(to.getTime()).map((p) => Money.of(p.settledAmount!)));
+    return { payments, accountLines: this.accountLines.between(from, to), closingBalance: this.accountLines.netBefore(to).minus(paidOut) };
   }
 
   /**
@@ -119,7 +125,7 @@ export class PixLedger {
   }
 
   snapshot(): PixSnapshot {
-    return { payments: [...this.payments.values()], pending: [...this.pending.values()] };
+    return { payments: [...this.payments.values()], pending: [...this.pending.values()], lines: this.accountLines.snapshot() };
   }
 
   /** A settlement that fell due while the provider was down happens at once. */
@@ -129,6 +135,7 @@ export class PixLedger {
       this.byKey.restore(payment.idempotencyKey, payment);
     }
     for (const settlement of snapshot.pending) this.schedule(this.payments.get(settlement.paymentId)!, settlement);
+    this.accountLines.restore(snapshot.lines);
   }
 
   /** The outcome is decided when the payment is accepted, so a `-once` magic value counts payments, not polls. */

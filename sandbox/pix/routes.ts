@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { asBody, optionalText, optionalUrl, Refusal, requiredText } from '../http';
 import type { Payment, PixLedger, Recipient } from './payments';
+import { accountLineInput, type AccountLine } from '../account-lines';
+import { FUNDING_LINE_DIRECTION } from '../../domain/ledger/funding-postings';
 
 /** Money stays a string end to end: positive, exactly two decimals, never parsed into a float. */
 const AMOUNT = /^(?!0+\.00$)\d{1,15}\.\d{2}$/;
@@ -44,6 +46,16 @@ export function presentPayment(payment: Payment) {
   };
 }
 
+const paymentLine = (payment: Payment) => ({
+  kind: 'payment', line_id: payment.id, end_to_end_id: payment.endToEndId ?? null, payment_id: payment.id, idempotency_key: payment.idempotencyKey,
+  sub_account: null, direction: 'debit', amount: payment.settledAmount, settled_at: payment.settledAt,
+});
+
+const accountLine = (line: AccountLine) => ({
+  kind: line.kind, line_id: line.id, end_to_end_id: null, payment_id: null, idempotency_key: null, sub_account: line.subAccount,
+  direction: FUNDING_LINE_DIRECTION[line.kind] === 'in' ? 'credit' : 'debit', amount: line.amount, settled_at: line.at,
+});
+
 export function pixRoutes(ledger: PixLedger): Router {
   const router = Router();
 
@@ -58,7 +70,8 @@ export function pixRoutes(ledger: PixLedger): Router {
     res.status(replayed ? 200 : 201).set('Idempotent-Replayed', String(replayed)).json({ payment: presentPayment(value) });
   });
 
-  // The account's statement: each payment settled in [from, to) as a line out, paged, and the balance at `to`.
+  // The account's statement: each payment settled in [from, to) as a line out, and the account's own
+  // lines (top-ups in, sweeps and fees out), oldest first, paged, and the balance at `to`.
   router.get('/statement', (req, res) => {
     const from = new Date(String(req.query.from ?? ''));
     const to = new Date(String(req.query.to ?? ''));
@@ -66,15 +79,18 @@ export function pixRoutes(ledger: PixLedger): Router {
     const page = Number(req.query.page ?? 0);
     const size = Number(req.query.page_size ?? 100);
     if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > 1000) throw new Refusal(400, 'invalid_request', 'page is a whole number from 0, page_size from 1 to 1000');
-    const { lines, closingBalance } = ledger.statement(from, to);
+    const { payments, accountLines, closingBalance } = ledger.statement(from, to);
+    const lines = [...payments.map(paymentLine), ...accountLines.map(accountLine)].sort((a, b) => Date.parse(a.settled_at!) - Date.parse(b.settled_at!));
     res.json({
       from: from.toISOString(), to: to.toISOString(), page, page_size: size, total_pages: Math.ceil(lines.length / size),
       closing_balance: closingBalance.toString(),
-      lines: lines.slice(page * size, (page + 1) * size).map((payment) => ({
-        end_to_end_id: payment.endToEndId ?? null, payment_id: payment.id, idempotency_key: payment.idempotencyKey, direction: 'debit',
-        amount: payment.settledAmount, settled_at: payment.settledAt,
-      })),
+      lines: lines.slice(page * size, (page + 1) * size),
     });
+  });
+
+  // Not a provider route: books a top-up, a sweep or a fee on the account now (sandbox/README.md).
+  router.post('/sandbox/statement-lines', (req, res) => {
+    res.status(201).json(accountLine(ledger.accountLines.add(accountLineInput(req.body), new Date())));
   });
 
   router.get('/payments/:id', (req, res) => {

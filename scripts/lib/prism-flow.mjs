@@ -204,6 +204,9 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }));
   await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '1234', holder_document: '11222333000181' }, { invalid: true }));
   await api.call('POST', '/v1/sandbox/registrar/outage', write(token, { seconds: 0 }));
+  // The sandbox PSPs: a top-up on the payout account (the next reconciliation books it), and a kind no PSP line has.
+  await api.call('POST', '/v1/sandbox/pix/statement-lines', write(token, { account: 'payout', kind: 'top_up', amount: '100.00' }));
+  await api.call('POST', '/v1/sandbox/pix/statement-lines', write(token, { account: 'payout', kind: 'dividend', amount: '1.00' }, { invalid: true }));
 
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });

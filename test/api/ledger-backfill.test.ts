@@ -11,13 +11,7 @@ import { dueIn, receivable } from '../support/simulate';
 import { buildAssignor, buildPayable, pay, payment } from '../support/payables';
 import { backofficePayerPayment, payerPayment, readTitle } from '../support/titles';
 import { closeTemporal } from '../support/temporal';
-import { expectEvenTrialBalance, postedBalances } from '../support/ledger';
-
-/** The originator's books as the flows left them: each transaction by key with its status, and every account's posted balance. */
-async function booksOf(originatorId: string) {
-  const transactions = await testDb()('ledger_transactions').where({ originator_id: originatorId }).orderBy('idempotency_key').select('idempotency_key', 'kind', 'status');
-  return { transactions: transactions.map((t) => `${t.idempotency_key} ${t.kind} ${t.status}`), balances: await postedBalances(originatorId) };
-}
+import { booksOf, expectEvenTrialBalance } from '../support/ledger';
 
 /** The ledger as it was before it existed: the originator's rows removed by a superuser past the append-only triggers. */
 async function eraseLedgerOf(originatorId: string): Promise<void> {

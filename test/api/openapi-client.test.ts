@@ -39,6 +39,7 @@ const BODIES: Record<string, string> = {
   simulateTitlePix: `{ webhook: 'once' }`,
   transferSandboxDuplicatas: `{ nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }`,
   startSandboxRegistrarOutage: `{ seconds: 30 }`,
+  addSandboxStatementLine: `{ account: 'payout', kind: 'top_up', amount: '100.00' }`,
   setSandboxNfe: `{ status: 'cancelled', payer_event: null }`,
   startSandboxSefazOutage: `{ seconds: 30 }`,
   backofficeCancelOperation: `{ reason: 'assignor withdrew' }`,

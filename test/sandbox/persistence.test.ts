@@ -10,6 +10,8 @@ import { rejectionOf, signThroughPage, unique } from './support';
 import { randomUUID } from 'node:crypto';
 import { sandboxCallbackSecrets } from '../support/stack';
 import { ApiPixClient } from '../../providers/api-pix-client';
+import { PayoutPspSandbox } from '../../providers/psp-account-lines';
+import { CollectionPspStatements, PayoutPspStatements } from '../../providers/psp-statements';
 import { SANDBOX_COLLECTION_CLIENT, SANDBOX_REGISTRAR_API_KEY } from '../../platform/config/config';
 import { HttpEscriturador } from '../../providers/escriturador/client';
 import { cnpj, nfeOf } from '../support/documents';
@@ -89,7 +91,7 @@ describe('sandbox providers with a state file', () => {
     expect(read.status).to.equal(404);
   });
 
-  it('keeps the collection PSP\'s charges, PIX received and refunds across a restart', async () => {
+  it('keeps the collection PSP\'s charges, PIX received and refunds, and both PSPs\' top-ups, sweeps and fees, across a restart', async () => {
     running = await start();
     const clientOf = (sandbox: RunningSandbox) =>
       new ApiPixClient({ apiUrl: sandbox.apiPixUrl, tokenUrl: sandbox.apiPixUrl.replace(/\/v2$/, '/oauth/token'), ...SANDBOX_COLLECTION_CLIENT, timeoutMs: 5_000 });
@@ -102,6 +104,8 @@ describe('sandbox providers with a state file', () => {
     });
     const pix = await psp.simulatePayment(txid, '350.00', 'lost');
     await psp.refund(pix.endToEndId, 'R1', '50.00');
+    const topUp = await psp.addAccountLine('top_up', '40.00', 'sub-1');
+    const fee = await new PayoutPspSandbox(running.pixUrl, 5_000).addAccountLine('fee', '1.25', 'sub-2');
     await running.close();
 
     running = await start();
@@ -111,6 +115,14 @@ describe('sandbox providers with a state file', () => {
     expect(received.map((p) => p.endToEndId)).to.include(pix.endToEndId);
     expect(await psp.refund(pix.endToEndId, 'R1', '50.00')).to.deep.equal({ id: 'R1', amount: '50.00' });
     expect(await rejectionOf(psp.refund(pix.endToEndId, 'R2', '301.00'))).to.include({ code: 'pix_collection_refused' });
+
+    const [from, to] = [new Date(Date.now() - 60_000), new Date(Date.now() + 60_000)];
+    const collected = await new CollectionPspStatements(psp).statement(from, to);
+    expect(collected.lines.find((line) => line.reference === topUp.id)).to.deep.include({ direction: 'in', funding: { kind: 'top_up', subAccount: 'sub-1' } });
+    expect(collected.closingBalance.toString(), '350.00 in, 50.00 refunded, 40.00 topped up').to.equal('340.00');
+    const paidOut = await new PayoutPspStatements(running.pixUrl, 5_000).statement(from, to);
+    expect(paidOut.lines.map((line) => [line.reference, line.direction, line.amount.toString(), line.funding])).to.deep.equal([[fee.id, 'out', '1.25', { kind: 'fee', subAccount: 'sub-2' }]]);
+    expect(paidOut.closingBalance.toString()).to.equal('-1.25');
   });
 
   it('keeps the escriturador\'s duplicatas, holders, acts and idempotency keys across a restart', async () => {

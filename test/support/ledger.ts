@@ -20,3 +20,9 @@ export async function expectEvenTrialBalance(originatorId: string): Promise<void
   const lines = await new LedgerBalancesRepository(testDb(), originatorId).trialBalance(null);
   expect(Money.sum(lines.map((line) => line.debits)).toString()).to.equal(Money.sum(lines.map((line) => line.credits)).toString());
 }
+
+/** The originator's books as they stand: each transaction by key with its kind and status, and every account's posted balance. */
+export async function booksOf(originatorId: string) {
+  const transactions = await testDb()('ledger_transactions').where({ originator_id: originatorId }).orderBy('idempotency_key').select('idempotency_key', 'kind', 'status');
+  return { transactions: transactions.map((t) => `${t.idempotency_key} ${t.kind} ${t.status}`), balances: await postedBalances(originatorId) };
+}

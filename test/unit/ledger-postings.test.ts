@@ -5,6 +5,7 @@ import { imbalance, reversal, transaction, TransactionSpec } from '../../domain/
 import { acquisition, netting, payout, payoutDifference } from '../../domain/ledger/disbursement-postings';
 import { accrual, overdueRecourse, payerPayment, refund, unidentifiedReceipt } from '../../domain/ledger/collection-postings';
 import { discountCredit, manualPayable, payablePayment, writeOff } from '../../domain/ledger/payable-postings';
+import { fundingPosting } from '../../domain/ledger/funding-postings';
 
 const at = new Date('2026-11-28T12:00:00Z');
 const m = (value: string) => Money.of(value);
@@ -94,6 +95,15 @@ describe('the transactions, built from the business facts', () => {
       'debit assignor_payable:p1 95.00', 'debit unearned_discount:t1 3.10',
       'credit title_receivable:t1 80.00', 'credit assignor_charges_income 15.00', 'credit discount_income 3.10',
     ]);
+  });
+
+  it('a PSP\'s own lines: top-up Dr cash / Cr funding, sweep and fee the other way, keyed by the PSP and its line id', () => {
+    const booked = (kind: 'top_up' | 'sweep' | 'fee', psp: 'payout' | 'collection') => fundingPosting({ psp, kind, lineId: 'L1', amount: m('25.00'), at });
+    expect(lines(booked('top_up', 'payout'))).to.deep.equal(['debit psp_cash:payout 25.00', 'credit funding_transfers 25.00']);
+    expect(lines(booked('sweep', 'collection'))).to.deep.equal(['debit funding_transfers 25.00', 'credit psp_cash:collection 25.00']);
+    expect(lines(booked('fee', 'payout'))).to.deep.equal(['debit psp_fee_expense 25.00', 'credit psp_cash:payout 25.00']);
+    expect(booked('fee', 'collection')).to.deep.include({ kind: 'psp_fee', idempotencyKey: 'psp_fee:collection:L1', status: 'posted', effectiveAt: at, references: { externalId: 'L1' } });
+    expect(booked('top_up', 'collection').idempotencyKey).to.not.equal(booked('top_up', 'payout').idempotencyKey);
   });
 
   it('a reversal swaps every side under a key derived from the original\'s', () => {
