@@ -50,6 +50,12 @@ export class TitleRegistrationsRepository {
     return row ? registrationOf(row) : null;
   }
 
+  /** Whose act is on this duplicata (the latest title that asked for it), null when none of ours. */
+  async ofDuplicata(duplicataId: string): Promise<(TitleRegistration & { originatorId: string }) | null> {
+    const row = await this.db('title_registrations').where({ duplicata_id: duplicataId }).orderBy('updated_at', 'desc').first();
+    return row ? { ...registrationOf(row), originatorId: row.originator_id } : null;
+  }
+
   /** Written before the escriturador is asked; a title asked again keeps its first request. */
   async request(request: RegistrationRequest, at: Date): Promise<void> {
     await this.db('title_registrations').insert({

@@ -1061,6 +1061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/internal/registrar/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Escriturador webhook: an act registered or cancelled, a duplicata paid
+         * @description For the escriturador only (the worker registers this URL with it at start). Signed with REGISTRAR_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`; missing, wrong or older than 5 minutes: 401 and nothing written (always 401 while no secret is set). Handled once per event `id`: a repeat answers `repeat`. `duplicata.settled` with `origem: boleto` (the payer paid the boleto dinâmico to the holder) pays our title through its workflow, channel REGISTRAR, up to its balance (`applied`, `applied_in_part`), or nothing when the title was paid by another path or went back to the assignor (`title_closed`); `liquidada: true` marks our registration `settled`. A payment we informed (`origem: informado`) and act news change nothing (`informed_by_us`, `recorded`). 422 for a body that is no escriturador event; 409 or 503 when the title's workflow could not take the payment now: the escriturador retries.
+         */
+        post: operations["registrarCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ledger/accounts": {
         parameters: {
             query?: never;
@@ -1395,6 +1415,26 @@ export interface paths {
          * @description Outside production only (404 not_found there). The sandbox escriturador drops every connection unanswered for `seconds` from now. 0 ends an outage now.
          */
         post: operations["startSandboxRegistrarOutage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/registrar/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: the payer pays a duplicata's boleto dinâmico at the escriturador
+         * @description Outside production only (404 not_found there). The sandbox escriturador records the payer paying `amount` on the installment of `nfe_key` (`installment`, the NF-e's nDup; default: its first one not paid in full) to whoever holds it now, and sends its signed `duplicata.settled` webhook: when we hold it, our title is paid (PARTIALLY_PAID or PAID, event title.paid, ledger posted) and, once the duplicata is paid in full, its registration shows `settled`. 202: the payment applies when the webhook arrives. 404 duplicata_not_found (no such installment, or none left unpaid); 409 duplicata_settled; 422 for a malformed key or amount.
+         */
+        post: operations["settleSandboxDuplicata"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12442,6 +12482,149 @@ export interface operations {
             };
         };
     };
+    registrarCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    evento: string;
+                    id: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Handled (or handled before) */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: boolean;
+                        /** @enum {string} */
+                        outcome: "applied" | "applied_in_part" | "title_closed" | "informed_by_us" | "not_ours" | "recorded" | "repeat";
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listLedgerAccounts: {
         parameters: {
             query?: {
@@ -14809,6 +14992,203 @@ export interface operations {
             };
             /** @description Not found (also another originator's resource) */
             404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema failure or business-rule violation */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description External e-signature provider failed */
+            502: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    settleSandboxDuplicata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["PositiveMoneyInput"];
+                    /** @description The NF-e's nDup ("001") */
+                    installment?: string | null;
+                    nfe_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The duplicata as the escriturador holds it after the payment */
+            202: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicata_id: string;
+                        installment: string;
+                        nfe_key: string;
+                        paid_amount: components["schemas"]["Money"];
+                        /** @description Paid in full at the escriturador */
+                        settled: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description State or idempotency conflict */
+            409: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
