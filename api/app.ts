@@ -145,7 +145,7 @@ export function createApp(deps: AppDeps): Express {
     testClockRoutes({ db, temporal: deps.temporal, config, now }),
     collectionRoutes({ db, temporal: deps.temporal, config, now, logger }),
     sefazRoutes({ config }),
-    registrarRoutes({ db, temporal: deps.temporal, config, logger, now }),
+    registrarRoutes({ db, temporal: deps.temporal, config, logger, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
     ledgerRoutes(),

@@ -1,4 +1,5 @@
-import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, ref } from '../openapi/helpers';
+import { clientScopes, DOCUMENT_MAX_LENGTH, errors, json, jsonBody, ref, staffActSecurity } from '../openapi/helpers';
+import { REGISTRATION_MISMATCH_KINDS } from '../../domain/escriturador/reconciliation';
 
 const OUTSIDE_PROD = 'Outside production only (404 not_found there).';
 /** domain/nfe-key.ts's shape: digits, and the issuer's alphanumeric CNPJ inside. */
@@ -34,6 +35,36 @@ export const registrarPaths = {
           type: 'object', required: ['accepted', 'outcome'], properties: { accepted: { type: 'boolean' }, outcome: { type: 'string', enum: OUTCOMES } },
         }),
         ...errors(401, 409, 422, 429, 503),
+      },
+    },
+  },
+  '/v1/backoffice/registrations/reconcile': {
+    post: {
+      operationId: 'reconcileRegistrations', tags: ['backoffice'], summary: 'Backoffice: compare our acts with the escriturador\'s now',
+      description: 'As the daily `registration-reconciliation` schedule does: asks the escriturador for each duplicata on which we hold an act (in force, or cancelled or '
+        + 'settled in the last 35 days) and reports each difference as the event `registration.reconciliation_mismatch` to the title\'s originator (once per title, kind and '
+        + 'day) and the metric `receivables_registration_reconciliation_mismatches_total`: `act_missing_there`, `act_cancelled_there` (cancelled behind our back), '
+        + '`act_in_force_there` (we cancelled it), `settled_there` (a settlement we missed), `not_settled_there`. Nothing is changed. Analyst or above. '
+        + 'Audited (`registration.reconcile`). 503 `registrar_unavailable` when the escriturador cannot be asked.',
+      security: staffActSecurity(),
+      responses: {
+        200: json('What was compared and what differs', {
+          type: 'object', required: ['checked', 'mismatches'],
+          properties: {
+            checked: { type: 'integer', minimum: 0, description: 'Acts compared' },
+            mismatches: {
+              type: 'array',
+              items: {
+                type: 'object', required: ['title_id', 'duplicata_id', 'act_id', 'kind'],
+                properties: {
+                  title_id: { type: 'string', format: 'uuid' }, duplicata_id: { type: 'string', maxLength: 100, pattern: PRINTABLE },
+                  act_id: { type: 'string', maxLength: 100, pattern: PRINTABLE }, kind: { type: 'string', enum: [...REGISTRATION_MISMATCH_KINDS] },
+                },
+              },
+            },
+          },
+        }),
+        ...errors(401, 403, 429, 503),
       },
     },
   },

@@ -5,7 +5,7 @@ import type { Logger } from '../../platform/logger';
 import { EscrituradorSandboxControls } from '../../providers/escriturador/sandbox-controls';
 import { readEscrituradorEvent } from '../../providers/escriturador/client';
 import { RegistrarError } from '../../providers/provider-errors';
-import { Conflict, NotAuthenticated, NotFound, ProviderFailed, ValidationFailed } from '../../domain/errors';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable, ValidationFailed } from '../../domain/errors';
 import { parseDocument } from '../../domain/documents';
 import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
 import { handle, ok } from '../http/handle';
@@ -14,6 +14,9 @@ import { body } from '../http/request-helpers';
 import { positiveAmount } from '../payables/inputs';
 import type { TemporalHandle } from '../temporal/client';
 import { handleRegistrarEvent } from './webhook-events';
+import { registrationReconciler } from '../../activities/registration-reconciliation';
+import { HttpEscriturador } from '../../providers/escriturador/client';
+import type { AuditTrail } from '../audit/audit-trail';
 
 const withSandbox = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFailure(RegistrarError, () => new ProviderFailed('registrar_unavailable'), work);
 
@@ -27,9 +30,10 @@ function nfeKeyOf(sent: string): string {
  * The escriturador's signed webhook (acts and settlements), and the sandbox escriturador's controls
  * for integrators; production's document lacks the controls, hence 404 there.
  */
-export function registrarRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; logger: Logger; now: () => Date }): Router {
+export function registrarRoutes(deps: { db: Knex; temporal: TemporalHandle; config: Config; logger: Logger; audit: AuditTrail; now: () => Date }): Router {
   const router = Router();
   const controls = new EscrituradorSandboxControls(deps.config.registrar);
+  const reconcile = registrationReconciler({ db: deps.db, escriturador: new HttpEscriturador(deps.config.registrar) });
 
   router.post('/v1/internal/registrar/callback', handle(async (req) => {
     // api/middleware/provider-signature.ts verified it; a pipeline that skipped the check is refused.
@@ -37,6 +41,14 @@ export function registrarRoutes(deps: { db: Knex; temporal: TemporalHandle; conf
     const event = readEscrituradorEvent(body<'registrarCallback'>(req));
     if (!event) throw new ValidationFailed([{ loc: ['body'], msg: 'not an escriturador event this service reads', type: 'value_error' }], 'Unreadable escriturador event');
     return ok({ accepted: true, outcome: await handleRegistrarEvent(deps, event) });
+  }));
+
+  // The escriturador unreachable: 503, nothing reported; staff try again.
+  router.post('/v1/backoffice/registrations/reconcile', handle(async (req, uow) => {
+    const found = await answeringProviderFailure(RegistrarError, () => new Unavailable('registrar_unavailable'), () => reconcile(deps.now()));
+    const mismatches = found.mismatches.map((m) => ({ title_id: m.titleId, duplicata_id: m.duplicataId, act_id: m.actId, kind: m.kind }));
+    await deps.audit.record(req, { action: 'registration.reconcile', after: { checked: found.checked, mismatches: mismatches.length } }, uow.db);
+    return ok({ checked: found.checked, mismatches });
   }));
 
   router.post('/v1/sandbox/registrar/transfers', handle(async (req) => {
