@@ -39,9 +39,10 @@ export function registrationReconciler({ db, escriturador }: { db: Knex; escritu
     }
   }
 
-  return async function reconcileRegistrations(now: Date): Promise<RegistrationReconciliation> {
+  /** Every originator's acts, or `originatorId`'s only (the sandbox's control for integrators). */
+  return async function reconcileRegistrations(now: Date, originatorId?: string): Promise<RegistrationReconciliation> {
     const day = businessDate(now);
-    const acts = await registrations.toReconcile(new Date(`${addDays(day, -SETTLED_ACTS_WATCHED_DAYS)}T00:00:00Z`));
+    const acts = await registrations.toReconcile(new Date(`${addDays(day, -SETTLED_ACTS_WATCHED_DAYS)}T00:00:00Z`), originatorId);
     const mismatches: RegistrationMismatch[] = [];
     for (const ours of acts) {
       const kind = await compare(ours);

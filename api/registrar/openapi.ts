@@ -18,6 +18,24 @@ const PRINTABLE = '^[\\x21-\\x7E]+$';
 const PROVIDER_SIGNED = [{ providerSignature: [], providerTimestamp: [] }];
 const OUTCOMES = ['applied', 'applied_in_part', 'title_closed', 'informed_by_us', 'not_ours', 'recorded', 'repeat'];
 
+/** What a registration reconciliation compared and found. */
+const RECONCILIATION_ANSWER = json('What was compared and what differs', {
+  type: 'object', required: ['checked', 'mismatches'],
+  properties: {
+    checked: { type: 'integer', minimum: 0, description: 'Acts compared' },
+    mismatches: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['title_id', 'duplicata_id', 'act_id', 'kind'],
+        properties: {
+          title_id: { type: 'string', format: 'uuid' }, duplicata_id: { type: 'string', maxLength: 100, pattern: PRINTABLE },
+          act_id: { type: 'string', maxLength: 100, pattern: PRINTABLE }, kind: { type: 'string', enum: [...REGISTRATION_MISMATCH_KINDS] },
+        },
+      },
+    },
+  },
+});
+
 export const registrarPaths = {
   '/v1/internal/registrar/callback': {
     post: {
@@ -43,29 +61,21 @@ export const registrarPaths = {
       operationId: 'reconcileRegistrations', tags: ['backoffice'], summary: 'Backoffice: compare our acts with the escriturador\'s now',
       description: 'As the daily `registration-reconciliation` schedule does: asks the escriturador for each duplicata on which we hold an act (in force, or cancelled or '
         + 'settled in the last 35 days) and reports each difference as the event `registration.reconciliation_mismatch` to the title\'s originator (once per title, kind and '
-        + 'day) and the metric `receivables_registration_reconciliation_mismatches_total`: `act_missing_there`, `act_cancelled_there` (cancelled behind our back), '
+        + 'day) and the metric `receivables_registration_reconciliation_mismatches_total`: `act_missing_there`, `act_cancelled_there` (cancelled behind our back), `holder_changed_there` (negotiated behind our back), '
         + '`act_in_force_there` (we cancelled it), `settled_there` (a settlement we missed), `not_settled_there`. Nothing is changed. Analyst or above. '
         + 'Audited (`registration.reconcile`). 503 `registrar_unavailable` when the escriturador cannot be asked.',
       security: staffActSecurity(),
-      responses: {
-        200: json('What was compared and what differs', {
-          type: 'object', required: ['checked', 'mismatches'],
-          properties: {
-            checked: { type: 'integer', minimum: 0, description: 'Acts compared' },
-            mismatches: {
-              type: 'array',
-              items: {
-                type: 'object', required: ['title_id', 'duplicata_id', 'act_id', 'kind'],
-                properties: {
-                  title_id: { type: 'string', format: 'uuid' }, duplicata_id: { type: 'string', maxLength: 100, pattern: PRINTABLE },
-                  act_id: { type: 'string', maxLength: 100, pattern: PRINTABLE }, kind: { type: 'string', enum: [...REGISTRATION_MISMATCH_KINDS] },
-                },
-              },
-            },
-          },
-        }),
-        ...errors(401, 403, 429, 503),
-      },
+      responses: { 200: RECONCILIATION_ANSWER, ...errors(401, 403, 429, 503) },
+    },
+  },
+  '/v1/sandbox/registrar/reconcile': {
+    post: {
+      operationId: 'reconcileSandboxRegistrations', tags: ['operations'], summary: 'Sandbox: compare the caller\'s acts with the escriturador\'s now',
+      description: `${OUTSIDE_PROD} As the daily \`registration-reconciliation\` schedule does, for the caller\'s originator\'s acts only: each difference found is the event `
+        + '`registration.reconciliation_mismatch` (once per title, kind and day). A transfer placed with `POST /v1/sandbox/registrar/transfers` after our act is `holder_changed_there`. '
+        + '503 `registrar_unavailable` when the escriturador cannot be asked.',
+      security: clientScopes('operation:create'),
+      responses: { 200: RECONCILIATION_ANSWER, ...errors(401, 403, 404, 429, 503) },
     },
   },
   '/v1/sandbox/registrar/transfers': {

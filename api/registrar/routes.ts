@@ -10,7 +10,7 @@ import { parseDocument } from '../../domain/documents';
 import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
 import { handle, ok } from '../http/handle';
 import { answeringProviderFailure } from '../http/provider-failure';
-import { body } from '../http/request-helpers';
+import { body, tenantOf } from '../http/request-helpers';
 import { positiveAmount } from '../payables/inputs';
 import type { TemporalHandle } from '../temporal/client';
 import { handleRegistrarEvent } from './webhook-events';
@@ -43,13 +43,19 @@ export function registrarRoutes(deps: { db: Knex; temporal: TemporalHandle; conf
     return ok({ accepted: true, outcome: await handleRegistrarEvent(deps, event) });
   }));
 
-  // The escriturador unreachable: 503, nothing reported; staff try again.
+  // The escriturador unreachable: 503, nothing reported; the caller tries again.
+  const reconcileNow = async (originatorId?: string) => {
+    const found = await answeringProviderFailure(RegistrarError, () => new Unavailable('registrar_unavailable'), () => reconcile(deps.now(), originatorId));
+    return { checked: found.checked, mismatches: found.mismatches.map((m) => ({ title_id: m.titleId, duplicata_id: m.duplicataId, act_id: m.actId, kind: m.kind })) };
+  };
+
   router.post('/v1/backoffice/registrations/reconcile', handle(async (req, uow) => {
-    const found = await answeringProviderFailure(RegistrarError, () => new Unavailable('registrar_unavailable'), () => reconcile(deps.now()));
-    const mismatches = found.mismatches.map((m) => ({ title_id: m.titleId, duplicata_id: m.duplicataId, act_id: m.actId, kind: m.kind }));
-    await deps.audit.record(req, { action: 'registration.reconcile', after: { checked: found.checked, mismatches: mismatches.length } }, uow.db);
-    return ok({ checked: found.checked, mismatches });
+    const found = await reconcileNow();
+    await deps.audit.record(req, { action: 'registration.reconcile', after: { checked: found.checked, mismatches: found.mismatches.length } }, uow.db);
+    return ok(found);
   }));
+
+  router.post('/v1/sandbox/registrar/reconcile', handle(async (req) => ok(await reconcileNow(tenantOf(req)))));
 
   router.post('/v1/sandbox/registrar/transfers', handle(async (req) => {
     const sent = body<'transferSandboxDuplicatas'>(req);

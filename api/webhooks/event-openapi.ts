@@ -159,7 +159,7 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   },
   'registration.reconciliation_mismatch': {
     summary: 'The daily comparison of our acts with the escriturador\'s found one that differs (one event per title, kind and day): act_missing_there, act_cancelled_there '
-      + '(cancelled behind our back), act_in_force_there (we cancelled it), settled_there (a settlement we missed) or not_settled_there. No money moves (docs/operations.md)',
+      + '(cancelled behind our back), holder_changed_there (someone else holds it now), act_in_force_there (we cancelled it), settled_there (a settlement we missed) or not_settled_there. No money moves (docs/operations.md)',
     data: data(['title_id', ...operationIds, 'registrar', 'duplicata_id', 'act_id', 'registration_status', 'kind', 'checked_at'], {
       ...title, ...registration,
       registration_status: { type: 'string', enum: ['registered', 'cancelled', 'settled'], description: 'Our record of the act' },

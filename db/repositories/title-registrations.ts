@@ -56,11 +56,12 @@ export class TitleRegistrationsRepository {
 
   /**
    * Our acts the escriturador has answered: every one in force, and those cancelled or settled since
-   * `since` (older ones have had their days of comparison), in title order.
+   * `since` (older ones have had their days of comparison), in title order; one originator's only, when given.
    */
-  async toReconcile(since: Date): Promise<ReconciledRegistration[]> {
-    const rows = await this.db('title_registrations as r').join('titles', 'titles.id', 'r.title_id').whereNotNull('r.act_id')
-      .where((q) => q.where('r.status', 'registered').orWhere((old) => old.whereIn('r.status', RECONCILED_STATUSES).where('r.updated_at', '>=', since)))
+  async toReconcile(since: Date, originatorId?: string): Promise<ReconciledRegistration[]> {
+    const query = this.db('title_registrations as r').join('titles', 'titles.id', 'r.title_id').whereNotNull('r.act_id');
+    if (originatorId !== undefined) query.where('r.originator_id', originatorId);
+    const rows = await query.where((q) => q.where('r.status', 'registered').orWhere((old) => old.whereIn('r.status', RECONCILED_STATUSES).where('r.updated_at', '>=', since)))
       .orderBy('r.title_id').select('r.*', 'titles.external_id');
     return rows.map((row) => ({
       ...registrationOf(row), actId: row.act_id,

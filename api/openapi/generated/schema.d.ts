@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Backoffice: compare our acts with the escriturador's now
-         * @description As the daily `registration-reconciliation` schedule does: asks the escriturador for each duplicata on which we hold an act (in force, or cancelled or settled in the last 35 days) and reports each difference as the event `registration.reconciliation_mismatch` to the title's originator (once per title, kind and day) and the metric `receivables_registration_reconciliation_mismatches_total`: `act_missing_there`, `act_cancelled_there` (cancelled behind our back), `act_in_force_there` (we cancelled it), `settled_there` (a settlement we missed), `not_settled_there`. Nothing is changed. Analyst or above. Audited (`registration.reconcile`). 503 `registrar_unavailable` when the escriturador cannot be asked.
+         * @description As the daily `registration-reconciliation` schedule does: asks the escriturador for each duplicata on which we hold an act (in force, or cancelled or settled in the last 35 days) and reports each difference as the event `registration.reconciliation_mismatch` to the title's originator (once per title, kind and day) and the metric `receivables_registration_reconciliation_mismatches_total`: `act_missing_there`, `act_cancelled_there` (cancelled behind our back), `holder_changed_there` (negotiated behind our back), `act_in_force_there` (we cancelled it), `settled_there` (a settlement we missed), `not_settled_there`. Nothing is changed. Analyst or above. Audited (`registration.reconcile`). 503 `registrar_unavailable` when the escriturador cannot be asked.
          */
         post: operations["reconcileRegistrations"];
         delete?: never;
@@ -1435,6 +1435,26 @@ export interface paths {
          * @description Outside production only (404 not_found there). The sandbox escriturador drops every connection unanswered for `seconds` from now. 0 ends an outage now.
          */
         post: operations["startSandboxRegistrarOutage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/registrar/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: compare the caller's acts with the escriturador's now
+         * @description Outside production only (404 not_found there). As the daily `registration-reconciliation` schedule does, for the caller's originator's acts only: each difference found is the event `registration.reconciliation_mismatch` (once per title, kind and day). A transfer placed with `POST /v1/sandbox/registrar/transfers` after our act is `holder_changed_there`. 503 `registrar_unavailable` when the escriturador cannot be asked.
+         */
+        post: operations["reconcileSandboxRegistrations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2293,7 +2313,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The daily comparison of our acts with the escriturador's found one that differs (one event per title, kind and day): act_missing_there, act_cancelled_there (cancelled behind our back), act_in_force_there (we cancelled it), settled_there (a settlement we missed) or not_settled_there. No money moves (docs/operations.md)
+         * The daily comparison of our acts with the escriturador's found one that differs (one event per title, kind and day): act_missing_there, act_cancelled_there (cancelled behind our back), holder_changed_there (someone else holds it now), act_in_force_there (we cancelled it), settled_there (a settlement we missed) or not_settled_there. No money moves (docs/operations.md)
          * @description Delivered by HTTPS POST. Answer 2xx within 10 seconds; any other answer, a redirect or no answer is retried: immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. The same event may arrive more than once, and two events may arrive out of order: keep the highest `sequence` seen per `object_id` and drop a lower one.
          */
         post: operations["event_registration_reconciliation_mismatch"];
@@ -9495,7 +9515,7 @@ export interface operations {
                             act_id: string;
                             duplicata_id: string;
                             /** @enum {string} */
-                            kind: "act_missing_there" | "act_cancelled_there" | "act_in_force_there" | "settled_there" | "not_settled_there";
+                            kind: "act_missing_there" | "act_cancelled_there" | "holder_changed_there" | "act_in_force_there" | "settled_there" | "not_settled_there";
                             /** Format: uuid */
                             title_id: string;
                         }[];
@@ -15265,6 +15285,173 @@ export interface operations {
                 };
             };
             /** @description database_unavailable: Postgres did not answer within the request's budget (1.5 s by default); nothing was done, retry with backoff */
+            503: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reconcileSandboxRegistrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Nothing is read from the body: none, or any JSON, is accepted and ignored */
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description What was compared and what differs */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Acts compared
+                         */
+                        checked: number;
+                        mismatches: {
+                            act_id: string;
+                            duplicata_id: string;
+                            /** @enum {string} */
+                            kind: "act_missing_there" | "act_cancelled_there" | "holder_changed_there" | "act_in_force_there" | "settled_there" | "not_settled_there";
+                            /** Format: uuid */
+                            title_id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Scope insufficient (`scope_insufficient`, with the Bearer `insufficient_scope` challenge naming the scopes needed) or policy limit */
+            403: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (also another originator's resource) */
+            404: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation_error: a NUL character in a query value, a key or a body string, JSON nested deeper than 32 levels, or a body that is not the JSON (or the Content-Encoding) it says, refused before the route reads anything */
+            422: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a defect of ours, logged with the request id; nothing to change on the caller's side */
+            500: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
+                    "X-Service-Banner": components["headers"]["X-Service-Banner"];
+                    "X-Service-Env": components["headers"]["X-Service-Env"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
             503: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -21360,7 +21547,7 @@ export interface operations {
                         duplicata_id: string;
                         external_id?: string;
                         /** @enum {string} */
-                        kind: "act_missing_there" | "act_cancelled_there" | "act_in_force_there" | "settled_there" | "not_settled_there";
+                        kind: "act_missing_there" | "act_cancelled_there" | "holder_changed_there" | "act_in_force_there" | "settled_there" | "not_settled_there";
                         negotiation_type?: string;
                         /** Format: uuid */
                         operation_id: string;
