@@ -200,6 +200,11 @@ export async function blackBoxFlow(api, { prepared, env }) {
   await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '52060433009911002506550120000007800267301615', holder_document: '11.222.333/0001-81' }));
   await api.call('POST', '/v1/sandbox/registrar/transfers', write(token, { nfe_key: '1234', holder_document: '11222333000181' }, { invalid: true }));
   await api.call('POST', '/v1/sandbox/registrar/outage', write(token, { seconds: 0 }));
+  // The payer paying at the escriturador (no duplicata of this key left unpaid: 404), the caller's and staff's reconciliation, an unsigned webhook.
+  await api.call('POST', '/v1/sandbox/registrar/settlements', write(token, { nfe_key: '52060433009911002506550120000007800267301615', installment: '999', amount: '10.00' }));
+  await api.call('POST', '/v1/sandbox/registrar/reconcile', write(token, undefined));
+  await api.call('POST', '/v1/backoffice/registrations/reconcile', write(staff, undefined));
+  await api.call('POST', '/v1/internal/registrar/callback', { body: { evento: 'duplicata.settled', id: 'prism' }, invalid: true });
 
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });
