@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { RegistrationSettingsRepository } from '../db/repositories/registration-settings';
 import { NfeChecksRepository, TitleNfe } from '../db/repositories/nfe-checks';
 import { TitleRegistrationsRepository } from '../db/repositories/title-registrations';
+import { channelOfPayment } from '../db/repositories/title-payments';
 import { actCancelKey, paymentInformKey, RegistrationSettings, titleActKey } from '../domain/escriturador/negotiation';
 import type { Act, Duplicata, Escriturador, NegotiationOutcome, RefusalReason } from '../domain/escriturador/port';
 import { duplicataOfTitle } from '../domain/escriturador/registration';
@@ -161,12 +162,13 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
     /**
      * A payer's payment applied to a title whose act is registered, informed to the escriturador
      * (once: its key is the payment's); the title paid in full, our registration is `settled`. One
-     * the escriturador already counts as paid in full (`duplicata_settled`) has nothing left to inform.
+     * the escriturador already counts as paid in full (`duplicata_settled`) has nothing left to
+     * inform, nor has one it reported itself (the boleto dinâmico paid to us): told back, it would count twice.
      */
     async informRegistrarOfPayment(input: { titleId: string; paymentId: string; amount: string; paidAt: string; paidInFull: boolean }): Promise<void> {
       const recorded = await registrations.ofTitle(input.titleId);
       if (recorded?.status !== 'registered') return;
-      await provider(() => escriturador.informPayment(recorded.duplicataId, input.amount, input.paidAt, paymentInformKey(input.titleId, input.paymentId)).catch((err: unknown) => {
+      if (await channelOfPayment(db, input.paymentId) !== 'REGISTRAR') await provider(() => escriturador.informPayment(recorded.duplicataId, input.amount, input.paidAt, paymentInformKey(input.titleId, input.paymentId)).catch((err: unknown) => {
         if (err instanceof RegistrarError && err.refusalCode === 'duplicata_settled') return null;
         throw err;
       }));

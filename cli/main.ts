@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { listen } from './listen';
 import { tailOperation } from './tail';
-import { TRIGGERS, trigger } from './trigger';
+import { NOT_TRIGGERED, TRIGGERS, trigger } from './trigger';
 import { ApiRefusal, PublicApi } from './public-api';
 
 const USAGE = `Usage: npx receivables-anticipation-api <command> [options]
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     });
   } else if (command === 'trigger') {
     const kind = rest[0] ?? fail('trigger needs an event kind');
-    if (!(kind in TRIGGERS)) fail(`trigger cannot cause ${kind}`);
+    if (!(kind in TRIGGERS)) fail(`trigger cannot cause ${kind}${kind in NOT_TRIGGERED ? `: ${NOT_TRIGGERED[kind]}` : ''}`);
     await trigger(api, kind, print);
   } else if (command === 'events' && rest[0] === 'tail') {
     await tailOperation(api, { operationId: required(values.operation, '--operation'), follow: !values['no-follow'], pollMs, print, stopped });

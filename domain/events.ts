@@ -6,7 +6,7 @@ import { v5 as uuidv5 } from 'uuid';
  * moves, the operational `webhook_endpoint.disabled`, the sandbox's `test_clock.ready`,
  * `pix_charge.expired` of collection by PIX, `audit.checkpoint` (a signed head of the audit chain), `ledger.reconciliation_mismatch` (a
  * PSP statement and the books disagree) and `title.disputed` (the daily re-check after payout found the title's NF-e cancelled or
- * disowned by its payer).
+ * disowned by its payer), `registration.reconciliation_mismatch` (the daily comparison of our acts with the escriturador's found one differing).
  */
 export const EVENT_TYPES = [
   'operation.created',
@@ -36,6 +36,7 @@ export const EVENT_TYPES = [
   'title.disputed',
   'title.registered',
   'title.registration_refused',
+  'registration.reconciliation_mismatch',
 ] as const;
 
 /**
@@ -81,6 +82,8 @@ const OBJECT_KEY: Record<string, string> = {
   audit: 'checkpoint_id',
   // One event per mismatch a reconciliation found in the originator's books.
   ledger: 'mismatch_id',
+  // An act of ours differing at the escriturador is about its title: ordered among the title's events.
+  registration: 'title_id',
 };
 
 export function objectKeyOf(type: EventType): string {

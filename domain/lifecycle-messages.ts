@@ -20,12 +20,15 @@ export interface TrackedTitle {
 /** The title's balance as Postgres holds it after an activity. */
 export type TitleBalance = Pick<TrackedTitle, 'status' | 'outstandingBalance' | 'paidAmount'>;
 
+/** How a payer's payment reached us; `REGISTRAR`: the escriturador reported the boleto dinâmico paid to the holder. */
+export type PaymentChannel = 'BACKOFFICE' | 'SANDBOX' | 'PIX' | 'REGISTRAR';
+
 export interface PayerPaymentInput {
   externalId: string;
   paidAmountBrl: string;
   /** As the caller sent it; null means "when applied". */
   paidAt: string | null;
-  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
+  channel: PaymentChannel;
   recordedBy: string;
   /** A PIX collected on the title's charge: what the payer sent beside what reduces the balance. */
   collected?: { receivedBrl: string; lateIncomeBrl: string; refundedBrl: string };

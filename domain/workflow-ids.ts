@@ -21,6 +21,8 @@ export const auditCheckpointScheduleId = (taskQueue: string): string => `audit-c
 /** The daily re-check of open titles' NF-e for the workers of `taskQueue`, one per queue like the sweep's. */
 export const titleNfeRecheckScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'title-nfe-recheck' : `title-nfe-recheck-${taskQueue}`);
+export const registrationReconciliationScheduleId = (taskQueue: string): string =>
+  (taskQueue === DEFAULT_TASK_QUEUE ? 'registration-reconciliation' : `registration-reconciliation-${taskQueue}`);
 export const ledgerAccrualScheduleId = (taskQueue: string): string =>
   (taskQueue === DEFAULT_TASK_QUEUE ? 'ledger-accrual' : `ledger-accrual-${taskQueue}`);
 

@@ -57,6 +57,7 @@ CALLBACK_SECRETS = {
     "/v1/internal/pix/callback": os.environ["FUZZ_PIX_CALLBACK_SECRET"],
     "/v1/internal/pix-collection/pix": os.environ["FUZZ_PIX_COLLECTION_CALLBACK_SECRET"],
     "/v1/internal/pix-collection/sweep": os.environ["FUZZ_PIX_COLLECTION_CALLBACK_SECRET"],
+    "/v1/internal/registrar/callback": os.environ["FUZZ_REGISTRAR_CALLBACK_SECRET"],
 }
 
 

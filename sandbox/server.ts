@@ -73,6 +73,7 @@ function escrituradorEvent(event: EscrituradorEvent) {
   return {
     evento: event.type, id: event.eventId, duplicata_id: event.duplicataId, chave_nfe: event.nfeKey, n_dup: event.installment, titular: event.holderDocument,
     valor: event.amount, valor_pago: event.paidAmount, liquidada: event.settled, data_pagamento: event.paidAt,
+    origem: event.origin === 'payer' ? 'boleto' : 'informado',
   };
 }
 

@@ -21,6 +21,7 @@ import { createNfeCheckActivities } from '../activities/nfe-check';
 import { createTitleNfeRecheckActivities } from '../activities/title-nfe-recheck';
 import { sefazBeforePayout } from '../providers/sefaz/client';
 import { createRegistrationActivities } from '../activities/registration';
+import { createRegistrationReconciliationActivities } from '../activities/registration-reconciliation';
 import { HttpEscriturador } from '../providers/escriturador/client';
 
 export interface ActivityDeps {
@@ -48,6 +49,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
     ...createNfeCheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz), ring }),
     ...createTitleNfeRecheckActivities({ db, sefaz: sefazBeforePayout(config.sefaz), ring }),
     ...createRegistrationActivities({ db, escriturador: new HttpEscriturador(config.registrar) }),
+    ...createRegistrationReconciliationActivities({ db, escriturador: new HttpEscriturador(config.registrar) }),
     ...createAuditCheckpointActivities({ db, cipher: ring, logPath: config.audit.checkpointLog }),
     ...createLedgerAccrualActivities({ db }),
     ...createLedgerReconciliationActivities({ db, sources: statementSources(config) }),

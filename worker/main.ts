@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { ensureSchedules } from './schedules';
+import { registerRegistrarWebhook } from './registrar-webhook';
 import { loadConfig, Config, DEFAULT_METRICS_PORTS } from '../platform/config/config';
 import { createLogger, failureText } from '../platform/logger';
 import { createDb } from '../db/connection';
@@ -65,6 +66,7 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
   await ensureSchedules(client, config, logger);
+  await registerRegistrarWebhook(config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
   return {

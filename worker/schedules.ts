@@ -1,7 +1,9 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../platform/config/config';
 import type { Logger } from '../platform/logger';
-import { auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId, ledgerReconciliationScheduleId, titleNfeRecheckScheduleId } from '../domain/workflow-ids';
+import {
+  auditCheckpointScheduleId, collectionSweepScheduleId, ledgerAccrualScheduleId, ledgerReconciliationScheduleId, registrationReconciliationScheduleId, titleNfeRecheckScheduleId,
+} from '../domain/workflow-ids';
 
 /**
  * A Temporal Schedule of one workflow, one per task queue, created by the first worker of that
@@ -45,6 +47,8 @@ const SCHEDULES: readonly ScheduleEntry[] = [
   // The daily reconciliation of yesterday against the PSPs' statements (04:40 UTC, once the PSPs have closed
   // their day), which closes the date when it finds nothing.
   { scheduleId: ledgerReconciliationScheduleId, workflowType: 'ledgerReconciliation', spec: daily('280m') },
+  // The daily comparison of our acts with the escriturador's (05:10 UTC), once the day's settlements are in.
+  { scheduleId: registrationReconciliationScheduleId, workflowType: 'registrationReconciliation', spec: daily('310m') },
 ];
 
 /** Creates every Schedule this deployment runs on the worker's task queue (the ones that exist stay as they are). */

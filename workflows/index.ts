@@ -8,3 +8,4 @@ export { auditCheckpointRun } from './audit-checkpoint';
 export { ledgerAccrual } from './ledger-accrual';
 export { ledgerReconciliation } from './ledger-reconciliation';
 export { titleNfeRecheck } from './title-nfe-recheck';
+export { registrationReconciliation } from './registration-reconciliation';

@@ -22,6 +22,7 @@ export const STAFF_ACTIONS: Record<string, { action: string; target?: string }> 
   'POST /v1/backoffice/codec/decode': { action: 'codec.decode' },
   'POST /v1/backoffice/collection/sweep': { action: 'collection.sweep' },
   'POST /v1/backoffice/ledger/reconcile': { action: 'ledger.reconcile' },
+  'POST /v1/backoffice/registrations/reconcile': { action: 'registration.reconcile' },
   'POST /v1/backoffice/ledger/reconciliations/{id}/accept': { action: 'ledger.reconciliation_accept', target: 'ledger_reconciliation' },
   'POST /v1/backoffice/test-clocks/{id}/advance': { action: 'test_clock.advance', target: 'test_clock' },
   'POST /v1/backoffice/audit/checkpoints': { action: 'audit.checkpoint' },

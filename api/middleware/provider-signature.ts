@@ -4,8 +4,8 @@ import { NotAuthenticated, ValidationFailed } from '../../domain/errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyProviderSignature } from '../../domain/provider-signature';
 import type { Config } from '../../platform/config/config';
 
-/** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler. */
-export type CallbackProvider = 'esign' | 'pix' | 'pixCollection';
+/** `pixCollection`: the collection PSP's webhook and the collection sweep's scheduler; `registrar`: the escriturador's webhook. */
+export type CallbackProvider = 'esign' | 'pix' | 'pixCollection' | 'registrar';
 
 /**
  * The callback operations and whose secret signs each. Keyed by the operation the route table
@@ -17,9 +17,10 @@ const CALLBACK_OPERATIONS: Record<string, CallbackProvider> = {
   pixCallback: 'pix',
   pixCollectionCallback: 'pixCollection',
   pixCollectionSweep: 'pixCollection',
+  registrarCallback: 'registrar',
 };
 
-const CALLBACK_PATHS = new Set(['/v1/internal/esign/callback', '/v1/internal/pix/callback', '/v1/internal/pix-collection/pix', '/v1/internal/pix-collection/sweep']);
+const CALLBACK_PATHS = new Set(['/v1/internal/esign/callback', '/v1/internal/pix/callback', '/v1/internal/pix-collection/pix', '/v1/internal/pix-collection/sweep', '/v1/internal/registrar/callback']);
 
 /**
  * A path no route resolves that still spells a callback path once decoded, with its slashes
@@ -52,9 +53,14 @@ declare module 'express-serve-static-core' {
  * provider's secret, and only then parsed. Other routes pass straight through. Runs after the
  * route is resolved.
  */
-export function providerSignature(config: Config['callbacks'], collectionSecret: string | null, bodyLimit: string, nowSeconds: () => number): RequestHandler[] {
-  // Collection off (no secret): every signature fails against a secret nobody holds.
-  const secrets: Record<CallbackProvider, string> = { esign: config.esignSecret, pix: config.pixSecret, pixCollection: collectionSecret ?? randomBytes(32).toString('hex') };
+export function providerSignature(
+  config: Config['callbacks'], optional: { collection: string | null; registrar: string | null }, bodyLimit: string, nowSeconds: () => number,
+): RequestHandler[] {
+  // A provider off (no secret): every signature fails against a secret nobody holds.
+  const orNobodys = (secret: string | null) => secret ?? randomBytes(32).toString('hex');
+  const secrets: Record<CallbackProvider, string> = {
+    esign: config.esignSecret, pix: config.pixSecret, pixCollection: orNobodys(optional.collection), registrar: orNobodys(optional.registrar),
+  };
   const raw = express.raw({ type: () => true, limit: bodyLimit });
   const forCallbacks = (handler: RequestHandler): RequestHandler => (req, res, next) => (callbackProvider(req) ? handler(req, res, next) : next());
   return [

@@ -1,3 +1,4 @@
+import { REGISTRATION_MISMATCH_KINDS } from '../../domain/escriturador/reconciliation';
 import type { EventType } from '../../domain/events';
 import type { Schema } from '../openapi/helpers';
 import { jsonBody, ref } from '../openapi/helpers';
@@ -155,6 +156,15 @@ const EVENTS: Record<EventType, { summary: string; data: Schema }> = {
   'title.registration_refused': {
     summary: 'The escriturador refused our acquisition of the title\'s duplicata (the assignor no longer holds it): the operation is cancelled with receivable_encumbered and no money moves',
     data: data(['title_id', ...operationIds, 'registrar', 'duplicata_id', 'refusal_reason'], { ...title, ...registration }),
+  },
+  'registration.reconciliation_mismatch': {
+    summary: 'The daily comparison of our acts with the escriturador\'s found one that differs (one event per title, kind and day): act_missing_there, act_cancelled_there '
+      + '(cancelled behind our back), holder_changed_there (someone else holds it now), act_in_force_there (we cancelled it), settled_there (a settlement we missed) or not_settled_there. No money moves (docs/operations.md)',
+    data: data(['title_id', ...operationIds, 'registrar', 'duplicata_id', 'act_id', 'registration_status', 'kind', 'checked_at'], {
+      ...title, ...registration,
+      registration_status: { type: 'string', enum: ['registered', 'cancelled', 'settled'], description: 'Our record of the act' },
+      kind: { type: 'string', enum: [...REGISTRATION_MISMATCH_KINDS] }, checked_at: timestamp,
+    }),
   },
   'stock.item_registered': {
     summary: 'A stock item was registered',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
+import type { PaymentChannel } from '../../domain/lifecycle-messages';
 import { fromColumns } from './columns';
 import { TenantScopedRepository } from './tenant-scoped';
 
@@ -11,7 +12,7 @@ export interface TitlePaymentRow {
   amount: string;
   remainingAfter: string;
   paidAt: Date;
-  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
+  channel: PaymentChannel;
   recordedBy: string;
   receivedBrl: string | null;
   lateIncomeBrl: string;
@@ -23,7 +24,7 @@ export interface NewTitlePayment {
   externalId: string;
   amount: Money;
   paidAt: Date;
-  channel: 'BACKOFFICE' | 'SANDBOX' | 'PIX';
+  channel: PaymentChannel;
   recordedBy: string;
   collected?: { receivedBrl: string; lateIncomeBrl: string; refundedBrl: string };
 }
@@ -35,6 +36,12 @@ export interface NewTitlePayment {
 export async function titleOwner(db: Knex, titleId: string): Promise<string | undefined> {
   const row = await db('titles').where({ id: titleId }).first('originator_id');
   return row?.originator_id;
+}
+
+/** How a payment reached us, read by the activity that informs the escriturador (which reported some of them itself). */
+export async function channelOfPayment(db: Knex, paymentId: string): Promise<PaymentChannel | undefined> {
+  const row = await db('title_payments').where({ id: paymentId }).first('channel');
+  return row?.channel;
 }
 
 export class TitlePaymentsRepository extends TenantScopedRepository {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { NegotiationType, Registrar } from '../../domain/escriturador/negotiation';
 import type { RefusalReason } from '../../domain/escriturador/port';
 import type { RegistrationStatus, TitleRegistration } from '../../domain/escriturador/registration';
+import { RECONCILED_STATUSES, type RegistrationMismatchKind } from '../../domain/escriturador/reconciliation';
 import { recordTitleEvent, TitleFacts } from './record-events';
 
 interface RegistrationRow {
@@ -27,6 +28,9 @@ function eventFacts(row: RegistrationRow): Record<string, unknown> {
   };
 }
 
+/** An act of ours to compare with the escriturador's record, with the title it is about. */
+export type ReconciledRegistration = TitleRegistration & { actId: string; title: TitleFacts };
+
 export interface RegistrationRequest {
   titleId: string;
   originatorId: string;
@@ -48,6 +52,38 @@ export class TitleRegistrationsRepository {
   async ofTitle(titleId: string): Promise<TitleRegistration | null> {
     const row = await this.db('title_registrations').where({ title_id: titleId }).first();
     return row ? registrationOf(row) : null;
+  }
+
+  /**
+   * Our acts the escriturador has answered: every one in force, and those cancelled or settled since
+   * `since` (older ones have had their days of comparison), in title order; one originator's only, when given.
+   */
+  async toReconcile(since: Date, originatorId?: string): Promise<ReconciledRegistration[]> {
+    const query = this.db('title_registrations as r').join('titles', 'titles.id', 'r.title_id').whereNotNull('r.act_id');
+    if (originatorId !== undefined) query.where('r.originator_id', originatorId);
+    const rows = await query.where((q) => q.where('r.status', 'registered').orWhere((old) => old.whereIn('r.status', RECONCILED_STATUSES).where('r.updated_at', '>=', since)))
+      .orderBy('r.title_id').select('r.*', 'titles.external_id');
+    return rows.map((row) => ({
+      ...registrationOf(row), actId: row.act_id,
+      title: { id: row.title_id, originatorId: row.originator_id, operationId: row.operation_id, externalId: row.external_id },
+    }));
+  }
+
+  /** `registration.reconciliation_mismatch`, once per title, kind and `day` however often the day's reconciliation runs. */
+  async mismatchFound(ours: ReconciledRegistration, kind: RegistrationMismatchKind, day: string, at: Date): Promise<void> {
+    await recordTitleEvent(this.db, ours.title, 'registration.reconciliation_mismatch', {
+      ...eventFacts({
+        title_id: ours.titleId, registrar: ours.registrar, duplicata_id: ours.duplicataId, act_id: ours.actId, negotiation_type: ours.negotiationType,
+        status: ours.status, registered_at: ours.registeredAt, refusal_reason: ours.refusalReason,
+      }),
+      registration_status: ours.status, kind, checked_at: at.toISOString(),
+    }, `${kind}:${day}`, at);
+  }
+
+  /** Whose act is on this duplicata (the latest title that asked for it), null when none of ours. */
+  async ofDuplicata(duplicataId: string): Promise<(TitleRegistration & { originatorId: string }) | null> {
+    const row = await this.db('title_registrations').where({ duplicata_id: duplicataId }).orderBy('updated_at', 'desc').first();
+    return row ? { ...registrationOf(row), originatorId: row.originator_id } : null;
   }
 
   /** Written before the escriturador is asked; a title asked again keeps its first request. */

@@ -64,10 +64,19 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 /** A refusal is an answer, not a failure: the caller decides what it means for the operation. */
 export type NegotiationOutcome = { outcome: 'registered'; act: Act } | { outcome: 'refused'; reason: RefusalReason };
 
+/**
+ * Who a recorded payment came from: `payer` paid the boleto dinâmico, so the money went to the
+ * holder (Res. BCB 443/2024); `holder` informed one it received elsewhere (a PIX charge, staff).
+ */
+export type PaymentOrigin = 'payer' | 'holder';
+
 /** What the escriturador publishes: an act recorded or cancelled, or a payment recorded. */
 export type EscrituradorEvent =
   | { type: 'act.registered' | 'act.cancelled'; eventId: string; act: Act }
-  | { type: 'duplicata.settled'; eventId: string; duplicataId: string; nfeKey: string; installment: string; holderDocument: string; amount: string; paidAmount: string; settled: boolean; paidAt: string };
+  | {
+    type: 'duplicata.settled'; eventId: string; duplicataId: string; nfeKey: string; installment: string; holderDocument: string;
+    amount: string; paidAmount: string; settled: boolean; paidAt: string; origin: PaymentOrigin;
+  };
 
 /**
  * The port. Every act is sent with an idempotency key: the same key always yields the same single

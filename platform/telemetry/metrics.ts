@@ -156,6 +156,13 @@ export function afterCommit(db: Knex, count: () => void): void {
  * (`missing_in_ledger`, `missing_at_psp`, `amount_differs`, `closing_balance_differs`): the
  * `LedgerReconciliationMismatch` alert.
  */
+export const registrationReconciliationMismatches = new Counter({
+  name: 'receivables_registration_reconciliation_mismatches_total',
+  help: 'Differences between our acts and the escriturador\'s records found by the registration reconciliation, by kind.',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
 export const ledgerReconciliationMismatches = new Counter({
   name: 'receivables_ledger_reconciliation_mismatches_total',
   help: 'Mismatches between a PSP statement and the ledger found by reconciliation, by PSP and kind.',

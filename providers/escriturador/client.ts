@@ -53,6 +53,7 @@ export function readEscrituradorEvent(body: unknown): EscrituradorEvent | null {
       type, eventId, duplicataId: reply.at('duplicata_id').text(), nfeKey: reply.at('chave_nfe').text(), installment: reply.at('n_dup').text(),
       holderDocument: reply.at('titular').text(), amount: reply.at('valor').money(), paidAmount: reply.at('valor_pago').money(),
       settled: reply.at('liquidada').flag(), paidAt: reply.at('data_pagamento').text(),
+      origin: oneOf(reply.at('origem'), ['boleto', 'informado']) === 'boleto' ? 'payer' : 'holder',
     };
   } catch {
     return null;

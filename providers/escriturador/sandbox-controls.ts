@@ -5,7 +5,7 @@ import type { Duplicata } from '../../domain/escriturador/port';
 
 /**
  * The sandbox escriturador's controls (sandbox/escriturador/routes.ts): another financier acquiring
- * an NF-e's duplicatas, and an outage. Only the api's `/v1/sandbox/registrar/...` routes use them;
+ * an NF-e's duplicatas, the payer paying one's boleto dinâmico, and an outage. Only the api's `/v1/sandbox/registrar/...` routes use them;
  * a production escriturador has no such routes.
  */
 export class EscrituradorSandboxControls {
@@ -17,6 +17,11 @@ export class EscrituradorSandboxControls {
 
   transferAway(nfeKey: string, holderDocument: string): Promise<Duplicata[]> {
     return this.call(pathOf('sandbox', 'transferencias'), { chave_nfe: nfeKey, titular: holderDocument }, (reply) => reply.at('duplicatas').list().map(readDuplicata));
+  }
+
+  /** The payer pays the boleto dinâmico of the installment (null: the key's first one unpaid); the escriturador then notifies the holder. */
+  payerPays(nfeKey: string, installment: string | null, amount: string): Promise<Duplicata> {
+    return this.call(pathOf('sandbox', 'liquidacoes'), { chave_nfe: nfeKey, n_dup: installment, valor: amount }, (reply) => readDuplicata(reply.at('duplicata')));
   }
 
   /** The moment the outage ends. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Dec } from '../../domain/money';
-import type { Act, Duplicata, EscrituradorEvent, NegotiationRequest, RefusalReason } from '../../domain/escriturador/port';
+import type { Act, Duplicata, EscrituradorEvent, NegotiationRequest, PaymentOrigin, RefusalReason } from '../../domain/escriturador/port';
 import { Refusal, Replays } from '../http';
 
 /** What a lookup of a key nobody issued yet issues: one installment, as if the seller had just issued it. */
@@ -108,7 +108,7 @@ export class EscrituradorBook {
   }
 
   /** A payment to the holder (the boleto dinâmico) or informed by it; the same key records it once. */
-  pay(duplicataId: string, amount: string, paidAt: string, idempotencyKey: string): Duplicata {
+  pay(duplicataId: string, amount: string, paidAt: string, idempotencyKey: string, origin: PaymentOrigin): Duplicata {
     const known = this.payments.get(idempotencyKey);
     if (known !== undefined) return this.find(known);
     const duplicata = this.find(duplicataId);
@@ -118,9 +118,19 @@ export class EscrituradorBook {
     this.payments.set(idempotencyKey, duplicataId);
     this.publish({
       type: 'duplicata.settled', eventId: randomUUID(), duplicataId, nfeKey: duplicata.nfeKey, installment: duplicata.installment,
-      holderDocument: duplicata.holderDocument, amount, paidAmount: duplicata.paidAmount, settled: duplicata.settled, paidAt,
+      holderDocument: duplicata.holderDocument, amount, paidAmount: duplicata.paidAmount, settled: duplicata.settled, paidAt, origin,
     });
     return duplicata;
+  }
+
+  /**
+   * The payer pays an installment's boleto dinâmico (a sandbox control): the escriturador records it
+   * and tells the holder. `installment` null: the key's first one not paid in full.
+   */
+  payerPays(nfeKey: string, installment: string | null, amount: string): Duplicata {
+    const open = this.ofKey(nfeKey).filter((d) => (installment === null ? !d.settled : d.installment === installment));
+    if (open.length === 0) throw new Refusal(404, 'duplicata_not_found', installment === null ? 'no unpaid duplicata for this NF-e key' : 'no such installment for this NF-e key');
+    return this.pay(open[0].duplicataId, amount, this.now().toISOString(), randomUUID(), 'payer');
   }
 
   /** Another financier acquires every duplicata of the key now, from whoever holds each (a sandbox control). */

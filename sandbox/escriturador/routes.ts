@@ -83,7 +83,7 @@ export function escrituradorRoutes(book: EscrituradorBook, options: { apiKey: st
     const body = asBody(req.body);
     const paidAt = requiredText(body, 'data_pagamento');
     if (Number.isNaN(Date.parse(paidAt))) throw new Refusal(422, 'invalid_request', 'data_pagamento must be a date-time');
-    res.json({ duplicata: presentDuplicata(book.pay(req.params.id, amountOf(body), paidAt, keyOf(req.get('idempotency-key')))) });
+    res.json({ duplicata: presentDuplicata(book.pay(req.params.id, amountOf(body), paidAt, keyOf(req.get('idempotency-key')), 'holder')) });
   });
 
   router.post('/registro/endossos', (req, res) => {
@@ -117,6 +117,12 @@ export function escrituradorRoutes(book: EscrituradorBook, options: { apiKey: st
   router.post('/sandbox/transferencias', (req, res) => {
     const body = asBody(req.body);
     res.json({ duplicatas: book.transferAway(nfeKeyOf(body), cnpjOf(body, 'titular')).map(presentDuplicata) });
+  });
+
+  router.post('/sandbox/liquidacoes', (req, res) => {
+    const body = asBody(req.body);
+    const installment = body.n_dup === undefined || body.n_dup === null ? null : requiredText(body, 'n_dup');
+    res.status(201).json({ duplicata: presentDuplicata(book.payerPays(nfeKeyOf(body), installment, amountOf(body))) });
   });
 
   router.post('/sandbox/duplicatas', (req, res) => {

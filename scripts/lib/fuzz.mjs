@@ -52,6 +52,7 @@ const code = await withContractStack('fuzz', async ({ apiUrl, env, prepared, log
       FUZZ_ESIGN_CALLBACK_SECRET: env.ESIGN_CALLBACK_SECRET,
       FUZZ_PIX_CALLBACK_SECRET: env.PIX_CALLBACK_SECRET,
       FUZZ_PIX_COLLECTION_CALLBACK_SECRET: env.PIX_COLLECTION_CALLBACK_SECRET,
+      FUZZ_REGISTRAR_CALLBACK_SECRET: env.REGISTRAR_CALLBACK_SECRET,
     },
   });
   const stop = () => child.kill('SIGINT');

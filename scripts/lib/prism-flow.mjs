@@ -207,6 +207,11 @@ export async function blackBoxFlow(api, { prepared, env }) {
   // The sandbox PSPs: a top-up on the payout account (the next reconciliation books it), and a kind no PSP line has.
   await api.call('POST', '/v1/sandbox/pix/statement-lines', write(token, { account: 'payout', kind: 'top_up', amount: '100.00' }));
   await api.call('POST', '/v1/sandbox/pix/statement-lines', write(token, { account: 'payout', kind: 'dividend', amount: '1.00' }, { invalid: true }));
+  // The payer paying at the escriturador (no duplicata of this key left unpaid: 404), the caller's and staff's reconciliation, an unsigned webhook.
+  await api.call('POST', '/v1/sandbox/registrar/settlements', write(token, { nfe_key: '52060433009911002506550120000007800267301615', installment: '999', amount: '10.00' }));
+  await api.call('POST', '/v1/sandbox/registrar/reconcile', write(token, undefined));
+  await api.call('POST', '/v1/backoffice/registrations/reconcile', write(staff, undefined));
+  await api.call('POST', '/v1/internal/registrar/callback', { body: { evento: 'duplicata.settled', id: 'prism' }, invalid: true });
 
   // Events of the last 30 days.
   const events = await api.call('GET', '/v1/events?type=operation.created&limit=5', { token });

@@ -14,6 +14,7 @@ function fresh() {
     ESIGN_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
     PIX_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
     PIX_COLLECTION_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
+    REGISTRAR_CALLBACK_SECRET: randomBytes(24).toString('base64url'),
   };
 }
 

@@ -200,6 +200,7 @@ describe('sandbox escriturador through the adapter', function () {
     const settled = await receiver.next((body) => body.evento === 'duplicata.settled' && body.duplicata_id === duplicata.duplicataId && body.liquidada === true);
     expect(readEscrituradorEvent(settled)).to.deep.include({
       type: 'duplicata.settled', duplicataId: duplicata.duplicataId, nfeKey, installment: '001', holderDocument: seller, amount: '600.00', paidAmount: '1000.00', settled: true, paidAt,
+      origin: 'holder',
     });
     const delivery = receiver.deliveries.find((sent) => JSON.parse(sent.raw.toString('utf8')).id === settled.id)!;
     const signed = (secret: string) => verifyProviderSignature({
@@ -210,6 +211,18 @@ describe('sandbox escriturador through the adapter', function () {
     expect(signed('another-secret')).to.deep.equal({ ok: false, code: 'callback_signature_invalid' });
     const payments = (await escriturador.status(duplicata.duplicataId)).duplicata;
     expect(payments.paidAmount).to.equal('1000.00');
+  });
+
+  it('records the payer paying the boleto dinâmico to the holder (a control) and says so in its settlement webhook', async () => {
+    const { seller, nfeKey } = invoice();
+    const duplicata = await onlyDuplicata(nfeKey);
+    expect(await controls.payerPays(nfeKey, null, '250.00')).to.include({ duplicataId: duplicata.duplicataId, paidAmount: '250.00', settled: false });
+    const paid = await controls.payerPays(nfeKey, '001', '750.00');
+    expect(paid).to.include({ paidAmount: '1000.00', settled: true });
+    const settled = await receiver.next((body) => body.evento === 'duplicata.settled' && body.duplicata_id === duplicata.duplicataId && body.liquidada === true);
+    expect(readEscrituradorEvent(settled)).to.deep.include({ type: 'duplicata.settled', holderDocument: seller, amount: '750.00', paidAmount: '1000.00', origin: 'payer' });
+    expect(await rejectionOf(controls.payerPays(nfeKey, '001', '1.00'))).to.include({ providerStatus: 409, refusalCode: 'duplicata_settled' });
+    expect(await rejectionOf(controls.payerPays(nfeKey, null, '1.00'))).to.include({ providerStatus: 404, refusalCode: 'duplicata_not_found' });
   });
 
   it('sends a signed webhook for each act registered and cancelled', async () => {

@@ -25,6 +25,8 @@ export function productionEnv(overrides: Record<string, string> = {}): Record<st
     SERVICE_ENV: 'prod', PUBLIC_URL: 'https://api.example.com', HSTS_MAX_AGE_SECONDS: '31536000', CODEC_CORS_ORIGINS: 'https://temporal.example.com',
     ESIGN_CALLBACK_SECRET: secret('e'), PIX_CALLBACK_SECRET: secret('p'), PASSWORD_SCRYPT_LOG2N: '17',
     // Collection by PIX off unless a test turns it on with a real-looking client secret.
+    // The escriturador's webhooks off too, unless a test gives a real-looking API key with the secret.
+    REGISTRAR_CALLBACK_SECRET: '',
     PIX_COLLECTION_CALLBACK_SECRET: '', MAIL_SMTP_URL: 'smtp://relay.example.com:587', AUDIT_CHECKPOINT_LOG: join(tmpdir(), 'audit-checkpoints-prod-test.jsonl'),
     // Every state to one authorizer: enough for a prod api that never reaches SEFAZ in the test.
     SEFAZ_AUTHORIZERS: `${STATE_CODES.join(',')}=https://nfe.sefaz.example.gov.br/ws/NFeConsultaProtocolo4.asmx`,

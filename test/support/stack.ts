@@ -91,6 +91,7 @@ export function sharedSandbox(): Promise<RunningSandbox> {
   sandbox ??= startSandbox({
     port: 0, settlementDelayMs: 50, callbackRetryDelayMs: 100, logLevel: process.env.TEST_LOG_LEVEL ?? 'error', callbackSecrets: sandboxCallbackSecrets(),
     collection: { ...SANDBOX_DEFAULTS.collection, webhookSecret: testConfig().collection.callbackSecret },
+    registrar: { ...SANDBOX_DEFAULTS.registrar, webhookSecret: testConfig().registrar.callbackSecret },
   });
   return sandbox;
 }
