@@ -49,6 +49,8 @@ const BODIES: Record<string, string> = {
   simulatePayerPayment: `{ paid_amount_brl: 100, external_id: 'PAY-1' }`,
   createAssignorPayable: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '1000.00', due_date: '2027-01-15', reason: 'chargeback' }`,
   payAssignorPayable: `{ source: 'ASSIGNOR_PIX_DIRECT', paid_amount_brl: '10.00' }`,
+  registrarCallback: `{ evento: 'duplicata.liquidada', id: 'evt-1' }`,
+  settleSandboxDuplicata: `{ nfe_key: '52060433009911002506550120000007800267301615', installment: '001', amount: '10.00' }`,
   putAssignorNfeCertificate: `{ pfx: 'MIIB', password: 'secret' }`,
   writeOffAssignorPayable: `{ reason: 'uncollectable' }`,
   grantDiscountCredit: `{ assignor_id: '01930000-0000-7000-8000-00000000000a', amount_brl: '10.00', reason: 'goodwill' }`,
@@ -69,6 +71,8 @@ const BODIES: Record<string, string> = {
   backofficeResendContract: '{}',
   confirmRoleGrant: '{}',
   createAuditCheckpoint: '{}',
+  reconcileRegistrations: '{}',
+  reconcileSandboxRegistrations: '{}',
 };
 
 type Document = { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };
