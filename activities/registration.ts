@@ -6,7 +6,7 @@ import { TitleRegistrationsRepository } from '../db/repositories/title-registrat
 import { channelOfPayment } from '../db/repositories/title-payments';
 import { actCancelKey, paymentInformKey, RegistrationSettings, titleActKey } from '../domain/escriturador/negotiation';
 import type { Act, Duplicata, Escriturador, NegotiationOutcome, RefusalReason } from '../domain/escriturador/port';
-import { duplicataOfTitle } from '../domain/escriturador/registration';
+import { duplicataOfTitle, TitleRegistration } from '../domain/escriturador/registration';
 import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import { RegistrarError } from '../providers/provider-errors';
 import { registrationWaits } from '../platform/telemetry/metrics';
@@ -69,16 +69,15 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
   const facts = (title: TitleNfe, operationId: string) => ({ id: title.titleId, originatorId: title.originatorId, operationId, externalId: title.externalId });
 
   /** One title's act: asked once (its key), recorded `requested` first, then as the escriturador answered. */
-  const registerTitle = async (operationId: string, title: TitleNfe, held: RegistrationSettings): Promise<RefusalReason | null> => {
-    let recorded = await registrations.ofTitle(title.titleId);
+  const registerTitle = async (operationId: string, title: TitleNfe, held: RegistrationSettings, earlier: TitleRegistration | undefined): Promise<RefusalReason | null> => {
+    let recorded = earlier;
     if (!recorded) {
       const duplicata = duplicataOfTitle(await waitingOn(() => escriturador.lookup(title.key)), title.dueDate);
       // An escriturador that holds no duplicata for the NF-e: the assignor holds nothing to transfer.
       if (!duplicata) return 'not_holder';
-      await registrations.request({
+      recorded = await registrations.request({
         titleId: title.titleId, originatorId: title.originatorId, operationId, registrar: held.registrar, duplicataId: duplicata.duplicataId, negotiationType: held.negotiationType,
       }, now());
-      recorded = (await registrations.ofTitle(title.titleId))!;
     }
     if (recorded.status === 'refused') return recorded.refusalReason;
     if (recorded.status !== 'requested') return null;
@@ -104,8 +103,10 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
       if (titles.length === 0) return { refusal: null };
       const held = await settings.ofOriginator(titles[0].originatorId);
       if (!held) return { refusal: null };
+      // What earlier attempts recorded, read once for the operation rather than title by title.
+      const earlier = new Map((await registrations.ofOperation(operationId)).map((recorded) => [recorded.titleId, recorded]));
       for (const title of titles) {
-        const reason = await registerTitle(operationId, title, held);
+        const reason = await registerTitle(operationId, title, held, earlier.get(title.titleId));
         if (reason) return { refusal: { titleId: title.titleId, externalId: title.externalId, key: title.key, reason } };
       }
       return { refusal: null };

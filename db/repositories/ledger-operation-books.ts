@@ -21,21 +21,17 @@ export class OperationBooks extends TenantScopedRepository {
 
   /** At creation: each payable line the price settles, pending until the acquisition. */
   async nettingDecided(operationId: string, assignorId: string, lines: { id: string; payableId: string; amount: string }[], at: Date): Promise<void> {
-    for (const line of lines) {
-      await this.postings.post(netting({ lineId: line.id, operationId, assignorId, payableId: line.payableId, amount: Money.of(line.amount) }, at));
-    }
+    await this.postings.postAll(lines.map((line) => netting({ lineId: line.id, operationId, assignorId, payableId: line.payableId, amount: Money.of(line.amount) }, at)));
   }
 
   /** SIGNED → DISBURSING: each title bought, and the netting decided at creation posted with it. */
   async acquired(operationId: string, at: Date): Promise<void> {
     const titles: Record<string, string>[] = await this.scoped('titles').where({ operation_id: operationId }).orderBy('id')
       .select('id', 'assignor_id', 'requested_net_future_value', 'present_value_discount');
-    for (const title of titles) {
-      await this.postings.post(acquisition({
-        titleId: title.id, operationId, assignorId: title.assignor_id,
-        requested: Money.of(title.requested_net_future_value), discount: Money.of(title.present_value_discount),
-      }, at));
-    }
+    await this.postings.postAll(titles.map((title) => acquisition({
+      titleId: title.id, operationId, assignorId: title.assignor_id,
+      requested: Money.of(title.requested_net_future_value), discount: Money.of(title.present_value_discount),
+    }, at)));
     for (const key of await this.keysOf(operationId, ['netting'], 'pending')) await this.postings.resolve(key, 'posted', at);
   }
 

@@ -14,21 +14,32 @@ import { TenantScopedRepository } from './tenant-scoped';
 export class LedgerPostingsRepository extends TenantScopedRepository {
   /** Records `spec` once per idempotency key: true when this call recorded it, false when a retry finds it recorded. */
   async post(spec: TransactionSpec): Promise<boolean> {
-    const id = uuidv7();
-    const reverses = spec.reverses ? this.scoped('ledger_transactions').where({ idempotency_key: spec.reverses }).select('id') : null;
-    const inserted = await this.insertOwned('ledger_transactions', {
-      id, kind: spec.kind, status: spec.status, idempotency_key: spec.idempotencyKey, effective_at: spec.effectiveAt,
+    return (await this.postAll([spec]))[0];
+  }
+
+  /**
+   * Records each of `specs` once per idempotency key, in three statements however many there are
+   * (an operation's acquisitions are one per title): for each, true when this call recorded it.
+   */
+  async postAll(specs: readonly TransactionSpec[]): Promise<boolean[]> {
+    if (specs.length === 0) return [];
+    const ids = specs.map(() => uuidv7());
+    const inserted: { id: string }[] = await this.insertOwned('ledger_transactions', specs.map((spec, i) => ({
+      id: ids[i], kind: spec.kind, status: spec.status, idempotency_key: spec.idempotencyKey, effective_at: spec.effectiveAt,
       operation_id: spec.references.operationId ?? null, title_id: spec.references.titleId ?? null, payable_id: spec.references.payableId ?? null,
       assignor_id: spec.references.assignorId ?? null, pix_end_to_end_id: spec.references.pixEndToEndId ?? null,
-      external_id: spec.references.externalId ?? null, reverses_id: reverses,
-    }).onConflict(['originator_id', 'idempotency_key']).ignore().returning('id');
-    if (inserted.length === 0) return false;
-    const accounts = await new LedgerAccountsRepository(this.db, this.originatorId).ensure(spec.entries.map((entry) => entry.account));
-    await this.insertOwned('ledger_entries', spec.entries.map((entry, position) => ({
-      id: uuidv7(), transaction_id: id, position, account_id: accounts.get(accountKey(entry.account)), direction: entry.direction,
+      external_id: spec.references.externalId ?? null,
+      reverses_id: spec.reverses ? this.scoped('ledger_transactions').where({ idempotency_key: spec.reverses }).select('id') : null,
+    }))).onConflict(['originator_id', 'idempotency_key']).ignore().returning('id');
+    const recorded = new Set(inserted.map((row) => row.id));
+    const posted = specs.filter((_, i) => recorded.has(ids[i]));
+    if (posted.length === 0) return ids.map(() => false);
+    const accounts = await new LedgerAccountsRepository(this.db, this.originatorId).ensure(posted.flatMap((spec) => spec.entries.map((entry) => entry.account)));
+    await this.insertOwned('ledger_entries', specs.flatMap((spec, i) => (recorded.has(ids[i]) ? spec.entries.map((entry, position) => ({
+      id: uuidv7(), transaction_id: ids[i], position, account_id: accounts.get(accountKey(entry.account)), direction: entry.direction,
       amount_cents: entry.amount.cents.toFixed(0), operation_id: entry.operationId, title_id: entry.titleId,
-    })));
-    return true;
+    })) : [])));
+    return ids.map((id) => recorded.has(id));
   }
 
   /** Posts or voids a pending transaction: true when this call did, false when it is not pending (resolved before, or never recorded). */

@@ -86,12 +86,13 @@ export class TitleRegistrationsRepository {
     return row ? { ...registrationOf(row), originatorId: row.originator_id } : null;
   }
 
-  /** Written before the escriturador is asked; a title asked again keeps its first request. */
-  async request(request: RegistrationRequest, at: Date): Promise<void> {
-    await this.db('title_registrations').insert({
+  /** Written before the escriturador is asked; a title asked again keeps its first request, which is returned. */
+  async request(request: RegistrationRequest, at: Date): Promise<TitleRegistration> {
+    const [row]: RegistrationRow[] = await this.db('title_registrations').insert({
       title_id: request.titleId, originator_id: request.originatorId, operation_id: request.operationId, registrar: request.registrar,
       duplicata_id: request.duplicataId, negotiation_type: request.negotiationType, status: 'requested', updated_at: at,
-    }).onConflict('title_id').ignore();
+    }).onConflict('title_id').ignore().returning('*');
+    return row ? registrationOf(row) : (await this.ofTitle(request.titleId))!;
   }
 
   /** With `title.registered`, in one transaction: a retried write changes nothing and records no second event. */

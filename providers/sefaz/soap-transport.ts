@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { soapContentType } from '../../platform/xml/soap';
 import { isTransient, SefazError } from '../provider-errors';
-import { unreachable } from '../provider-http';
+import { exchange, unreachable } from '../provider-http';
 
 export interface SoapCall {
   url: string;
@@ -38,23 +38,18 @@ export async function soapExchange<T>(call: SoapCall, settings: RetrySettings, r
 }
 
 async function post(call: SoapCall, timeoutMs: number): Promise<string> {
-  let response: Response;
+  let status: number;
   let text: string;
   try {
-    response = await fetch(call.url, {
-      method: 'POST',
-      headers: { 'Content-Type': soapContentType(call.action), Accept: 'application/soap+xml' },
-      body: call.envelope,
-      signal: AbortSignal.timeout(timeoutMs),
-      ...(call.dispatcher ? { dispatcher: call.dispatcher } : {}),
-    } as RequestInit);
-    text = await response.text();
+    ({ status, text } = await exchange(call.url, {
+      method: 'POST', headers: { 'Content-Type': soapContentType(call.action), Accept: 'application/soap+xml' }, body: call.envelope, timeoutMs, dispatcher: call.dispatcher,
+    }));
   } catch (err) {
     throw new SefazError('sefaz_unavailable', `${call.url}: ${unreachable(err, timeoutMs, call.url)}`, null);
   }
-  if (response.status < 200 || response.status > 299) {
-    const transient = isTransient(response.status);
-    throw new SefazError('sefaz_unavailable', `${call.url} answered ${response.status}${transient ? '' : ' (not retried)'}`, response.status);
+  if (status < 200 || status > 299) {
+    const transient = isTransient(status);
+    throw new SefazError('sefaz_unavailable', `${call.url} answered ${status}${transient ? '' : ' (not retried)'}`, status);
   }
   return text;
 }

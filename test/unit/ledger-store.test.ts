@@ -60,6 +60,19 @@ describe('the ledger store: balanced, append-only, posted once', () => {
     expect(cash.posted.toString()).to.equal('1234.56');
   });
 
+  it('records a batch in one go, each once per key: a replayed batch records only what it did not hold, with every entry where it belongs', async () => {
+    const first = unidentifiedReceipt({ receiptId: randomUUID(), amount: Money.of('10.01'), endToEndId: 'E1' }, at('2026-11-28T10:00:00Z'));
+    const second = pendingTransfer(`batch:${randomUUID()}`, '20.02', at('2026-11-28T10:00:00Z'));
+    const third = unidentifiedReceipt({ receiptId: randomUUID(), amount: Money.of('30.03'), endToEndId: 'E3' }, at('2026-11-28T10:00:00Z'));
+    expect(await db().transaction((trx) => postings(trx).postAll([first, second]))).to.deep.equal([true, true]);
+    expect(await db().transaction((trx) => postings(trx).postAll([first, third, second]))).to.deep.equal([false, true, false]);
+    for (const [spec, cents] of [[first, 1001], [second, 2002], [third, 3003]] as const) {
+      expect((await entriesOf(spec.idempotencyKey)).map((e) => [e.position, e.direction, e.amount_cents])).to.deep.equal([[0, 'debit', cents], [1, 'credit', cents]]);
+    }
+    const [cash] = await balances().of((q) => q.where('a.account_key', 'psp_cash:collection'), null);
+    expect(cash.posted.toString()).to.equal('40.04');
+  });
+
   it('refuses at commit a transaction whose debits and credits differ, and writes none of it', async () => {
     const err = await failureOf(() => writeByHand([{ kind: 'bank_cash', direction: 'debit', cents: 10_000 }, { kind: 'unidentified_receipts', direction: 'credit', cents: 9_999 }]));
     expect(err.message).to.match(/does not balance: 2 entries, debits minus credits 1 cents/);
