@@ -108,7 +108,9 @@ describe('each duplicata registered at its escriturador before the PIX', functio
     await untilStatus(client, graceless.token, id, 'CONTRACT_SENT');
     await signAll(client, graceless.token, id);
     const { id: titleId, registration } = titleOf(await untilStatus(client, graceless.token, id, 'PAID', 90_000), 'NF-LATE');
-    expect(registration.status).to.equal('registered');
+    // Registered before the PIX; a title due yesterday may already be back with the assignor when the poll sees PAID.
+    expect(registration.act_id).to.be.a('string');
+    expect(registration.status).to.be.oneOf(['registered', 'cancelled']);
     await eventually(async () => expect((await client.get(`/v1/titles/${titleId}`, { token: graceless.token })).body.status).to.equal('OVERDUE'), 60_000);
     await eventually(async () => expect((await client.get(`/v1/titles/${titleId}`, { token: graceless.token })).body.registration.status).to.equal('cancelled'), 60_000);
     const { duplicata, acts } = await escriturador.status(registration.duplicata_id);
