@@ -1,5 +1,4 @@
 import type { AccountWithBalances, TrialBalanceLine } from '../../db/repositories/ledger-balances';
-import type { LedgerTransactionRead } from '../../db/repositories/ledger-reads';
 import { Money } from '../../domain/money';
 import type { Schema } from '../openapi/contract-types';
 
@@ -18,28 +17,6 @@ export function presentAccount(account: AccountWithBalances, asOf: Date): Schema
     available: account.available.toString(),
     as_of: asOf.toISOString(),
     created_at: account.createdAt.toISOString(),
-  };
-}
-
-export function presentTransaction(tx: LedgerTransactionRead): Schema<'LedgerTransaction'> {
-  return {
-    id: tx.id,
-    kind: tx.kind,
-    status: tx.status,
-    effective_at: tx.effectiveAt.toISOString(),
-    recorded_at: tx.recordedAt.toISOString(),
-    resolved_at: tx.resolvedEffectiveAt?.toISOString() ?? null,
-    operation_id: tx.operationId,
-    title_id: tx.titleId,
-    payable_id: tx.payableId,
-    assignor_id: tx.assignorId,
-    pix_end_to_end_id: tx.pixEndToEndId,
-    external_id: tx.externalId,
-    reverses_id: tx.reversesId,
-    entries: tx.entries.map((entry) => ({
-      account_id: entry.accountId, account_kind: entry.accountKind, direction: entry.direction, amount: entry.amount.toString(),
-      operation_id: entry.operationId, title_id: entry.titleId,
-    })),
   };
 }
 

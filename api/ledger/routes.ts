@@ -3,9 +3,9 @@ import { NotFound } from '../../domain/errors';
 import { Money } from '../../domain/money';
 import { LedgerBalancesRepository } from '../../db/repositories/ledger-balances';
 import { LedgerReadsRepository } from '../../db/repositories/ledger-reads';
-import { handle, ok } from '../http/handle';
+import { handle, jsonPage, JsonText, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
-import { presentAccount, presentTransaction, presentTrialBalance } from './presenter';
+import { presentAccount, presentTrialBalance } from './presenter';
 import { statementCsv, StatementLanguage } from './statement-csv';
 import { statementLines } from '../../domain/ledger/statement';
 
@@ -57,16 +57,16 @@ export function ledgerRoutes(): Router {
   router.get('/v1/ledger/transactions', handle(async (req, uow) => {
     const { limit, offset } = page(req);
     const q = queryOf(req);
-    const { items, total } = await reads(req, uow.db).transactions({
+    const { items, total } = await reads(req, uow.db).transactionPage({
       accountId: q.account_id, operationId: q.operation_id, titleId: q.title_id, effectiveFrom: momentOf(q.effective_from), effectiveTo: momentOf(q.effective_to),
     }, limit, offset);
-    return ok({ items: items.map(presentTransaction), total, limit, offset });
+    return ok(jsonPage([Buffer.from(items)], { total, limit, offset }));
   }));
 
   router.get('/v1/ledger/transactions/:id', handle(async (req, uow) => {
-    const transaction = await reads(req, uow.db).transaction(String(req.params.id));
-    if (!transaction) throw new NotFound('ledger_transaction_not_found');
-    return ok(presentTransaction(transaction));
+    const transaction = await reads(req, uow.db).transactionJson(String(req.params.id));
+    if (transaction === undefined) throw new NotFound('ledger_transaction_not_found');
+    return ok(new JsonText([Buffer.from(transaction)]));
   }));
 
   router.get('/v1/ledger/trial-balance', handle(async (req, uow) => {
