@@ -44,6 +44,7 @@ export abstract class ModelCommand implements fc.AsyncCommand<OperationModel, Op
 
 /** The longest wait between two attempts of a check before the PIX, and of a call to the escriturador (BACKING_CHECK_RETRY in workflows/operation/proxies.ts). */
 const CHECK_RETRY_MAX_MS = 300_000;
+const DAY_MS = 86_400_000;
 
 /**
  * The check before the PIX (or a call to the escriturador) waits out its retry interval and SEFAZ
@@ -372,7 +373,7 @@ export class DailyAccrualRuns extends ModelCommand {
   protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
     const from = m.onClock ? Date.parse(u.world.clock!.frozenTime) : await u.model.now();
     const today = new Date(from).setUTCHours(3, 10, 0, 0);
-    const next = today > from ? today : today + 86_400_000;
+    const next = today > from ? today : today + DAY_MS;
     if (m.onClock) await u.advanceClock(new Date(next).toISOString());
     else await u.model.advance(next - from);
     await u.atRest();
@@ -476,8 +477,8 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
       u.world.pixMode = 'settle';
       return retryDisbursement();
     case 'PAID':
-      // Twice per paid run at least, the daily accrual runs on its open titles: the second run posts on top of the first.
-      if (open.length > 0 && u.world.accrualsRun < 2) return new DailyAccrualRuns();
+      // Twice in a paid run whose open titles fall due days after payout, the daily accrual runs: the second posts on top of the first.
+      if (u.world.accrualsRun < 2 && open.some((t) => Date.parse(t.overdueAt) - (u.world.paidOutAt ?? Infinity) > DAY_MS)) return new DailyAccrualRuns();
       if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
       if (open.length === 1) return m.onClock ? new ClockAdvances('past every deadline') : new PassDueDate();
       return new TimePasses(1_000);
