@@ -472,6 +472,8 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
     case 'SIGNED': return m.sefazDown ? sefazDown(false) : new TimePasses(CHECK_RETRY_MAX_MS);
     case 'DISBURSING': return new PixAnswers('SETTLED');
     case 'DISBURSEMENT_FAILED':
+      // For an operation of two titles with acts at the escriturador the analyst gives up (the acts go with it); else retries.
+      if (m.registrable > 0 && u.world.titles.length === 2) return cancel();
       // A retry waits at the NF-e check while SEFAZ is down.
       if (m.sefazDown) return sefazDown(false);
       u.world.pixMode = 'settle';
