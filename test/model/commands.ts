@@ -6,6 +6,7 @@ import type { PayerEvent } from '../../domain/sefaz/payer-events';
 import { brokenAtRest, sentPayment } from './invariants';
 import type { OperationUnderTest, UpdateName } from './operation-under-test';
 import { sefazBrokenAtRest, waitingOutOutage, waitsAtCheck } from './sefaz-world';
+import { registrarBrokenAtRest } from './registrar-world';
 import type { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** What a model run knows of its operation: what the workflow showed at rest after the last command. */
@@ -18,6 +19,9 @@ export interface OperationModel {
   /** How many receivables carry an invoice SEFAZ knows (NF-e or NFC-e), and whether SEFAZ is down. */
   nfes: number;
   sefazDown: boolean;
+  /** How many titles have a duplicata at the escriturador (an NF-e, model 55), and whether the escriturador is down. */
+  registrable: number;
+  registrarDown: boolean;
 }
 
 /**
@@ -38,18 +42,21 @@ export abstract class ModelCommand implements fc.AsyncCommand<OperationModel, Op
   }
 }
 
-/** The longest wait between two attempts of the NF-e check before the PIX (BACKING_CHECK_RETRY in workflows/operation-activities.ts). */
+/** The longest wait between two attempts of a check before the PIX, and of a call to the escriturador (BACKING_CHECK_RETRY in workflows/operation/proxies.ts). */
 const CHECK_RETRY_MAX_MS = 300_000;
+const DAY_MS = 86_400_000;
 
 /**
- * The check before the PIX waits out its retry interval and SEFAZ would now answer: time skips to
- * its next attempt. Left alone, the attempt would run whenever the locked server's clock reaches
+ * The check before the PIX (or a call to the escriturador) waits out its retry interval and SEFAZ
+ * (or the escriturador) would now answer: time skips to its next attempt. Left alone, the attempt would run whenever the locked server's clock reaches
  * it in real time, unseen in the history, and could move the operation while a command reads it.
  */
 async function untilWaitingCheckAnswers(model: OperationModel, under: OperationUnderTest): Promise<void> {
   const { world } = under;
-  if (model.stalled || world.sefaz.down || !waitsAtCheck(world.status) || world.sefaz.lastCheck()?.verdict !== 'no_verdict') return;
-  await under.model.advance(CHECK_RETRY_MAX_MS);
+  if (model.stalled) return;
+  const sefazWaits = !world.sefaz.down && waitsAtCheck(world.status) && world.sefaz.lastCheck()?.verdict === 'no_verdict';
+  const registrarWaits = world.registrar !== null && !world.registrar.down && world.registrar.awaitingRetry;
+  if (sefazWaits || registrarWaits) await under.model.advance(CHECK_RETRY_MAX_MS);
 }
 
 export async function observe(model: OperationModel, under: OperationUnderTest): Promise<void> {
@@ -57,9 +64,11 @@ export async function observe(model: OperationModel, under: OperationUnderTest):
   model.status = state.status;
   model.titles = state.titles;
   const { world } = under;
+  const registrarWaits = world.registrar !== null && world.registrar.down && world.registrar.awaitingRetry;
   const broken = [
-    ...await brokenAtRest(under, state, model.stalled || waitingOutOutage(world.sefaz)),
+    ...await brokenAtRest(under, state, model.stalled || waitingOutOutage(world.sefaz) || registrarWaits),
     ...sefazBrokenAtRest(world.sefaz, world.status, world.cancellationReason, model.stalled),
+    ...(world.registrar ? registrarBrokenAtRest(world.registrar, { ...world, pixOrders: world.pixPayments.length }, model.stalled) : []),
   ];
   if (broken.length > 0) throw new Error(`invariant broken after the workflow came to rest in ${state.status} (its run ${await under.runActivity()}):\n  - ${broken.join('\n  - ')}`);
 }
@@ -89,11 +98,19 @@ class Request extends ModelCommand {
   }
 }
 
+/** A cancel once a PIX has failed: the acts already registered at the escriturador go with the operation. */
+class CancelAfterFailedPix extends Request {
+  override check(m: Readonly<OperationModel>): boolean {
+    return m.status === 'DISBURSEMENT_FAILED';
+  }
+}
+
 /** Approvers by number: with four-eyes (issue #29) two different ones move the operation on, and either may race the other. */
 const approver = (n: number) => ({ userId: `approver-${n}`, email: `approver-${n}@example.com` });
 const approveBy = (n: number) => new Request('approve', (id) => ({ decidedBy: id, note: null, approver: approver(n) }), `approve by approver ${n}`);
 const deny = () => new Request('deny', (id) => ({ decidedBy: id, reason: 'model' }), 'deny');
-const cancel = () => new Request('cancel', (id) => ({ requestedBy: id, reason: null }), 'cancel');
+const cancelRequest = (id: string) => ({ requestedBy: id, reason: null });
+const cancel = () => new Request('cancel', cancelRequest, 'cancel');
 const retryDisbursement = () => new Request('retryDisbursement', (id) => ({ requestedBy: id }), 'retry the disbursement');
 const sendForSignature = (embedded: boolean | null) => new Request('sendForSignature', () => ({ embedded }), `send for signature (embedded ${embedded})`);
 
@@ -175,8 +192,11 @@ class ProviderWillAnswer extends ModelCommand {
 const dispatchWill = (mode: DispatchMode) => new ProviderWillAnswer((w) => { w.dispatchMode = mode; }, `e-sign dispatch will ${mode === 'ok' ? 'work' : 'be refused'}`);
 const pixWill = (mode: PixMode) => new ProviderWillAnswer((w) => { w.pixMode = mode; }, `the next PIX order will be ${{ settle: 'settled at once', pending: 'pending', refuse: 'refused' }[mode]}`);
 
-/** What SEFAZ answers from now on: an invoice cancelled by its issuer, a payer's manifestação, an outage and its end. */
-class SefazWillAnswer extends ModelCommand {
+/**
+ * What SEFAZ or the escriturador answers from now on: an invoice cancelled by its issuer, a payer's
+ * manifestação, a competitor's acquisition of a duplicata, an outage and its end.
+ */
+class OutsideWillAnswer extends ModelCommand {
   constructor(private readonly applies: (m: Readonly<OperationModel>) => boolean, private readonly set: (m: OperationModel, u: OperationUnderTest) => Promise<void> | void, private readonly label: string) {
     super();
   }
@@ -195,11 +215,20 @@ class SefazWillAnswer extends ModelCommand {
 }
 
 const nfeOf = (u: OperationUnderTest, index: number) => u.world.sefaz.nfes[index % u.world.sefaz.nfes.length];
-const nfeCancelled = (index: number) => new SefazWillAnswer((m) => m.nfes > 0, (_m, u) => { nfeOf(u, index).status = 'cancelled'; }, `the issuer cancels invoice ${index + 1} at SEFAZ`);
-const payerSays = (event: PayerEvent, index: number) => new SefazWillAnswer((m) => m.nfes > 0, async (_m, u) => {
+const nfeCancelled = (index: number) => new OutsideWillAnswer((m) => m.nfes > 0, (_m, u) => { nfeOf(u, index).status = 'cancelled'; }, `the issuer cancels invoice ${index + 1} at SEFAZ`);
+const payerSays = (event: PayerEvent, index: number) => new OutsideWillAnswer((m) => m.nfes > 0, async (_m, u) => {
   nfeOf(u, index).payerWords.push({ event, at: new Date(await u.model.now()).toISOString() });
 }, `the payer of invoice ${index + 1} registers ${event}`);
-const sefazDown = (down: boolean) => new SefazWillAnswer((m) => m.sefazDown !== down, (m, u) => { m.sefazDown = down; u.world.sefaz.down = down; }, down ? 'SEFAZ goes down (cStat 109)' : 'SEFAZ is back');
+const sefazDown = (down: boolean) => new OutsideWillAnswer((m) => m.sefazDown !== down, (m, u) => { m.sefazDown = down; u.world.sefaz.down = down; }, down ? 'SEFAZ goes down (cStat 109)' : 'SEFAZ is back');
+
+const registrableOf = (u: OperationUnderTest, index: number) => u.world.registrar!.titles[index % u.world.registrar!.titles.length];
+const competitorAcquires = (index: number) => new OutsideWillAnswer((m) => m.registrable > 0, async (_m, u) => {
+  await u.world.registrar!.competitorAcquires(registrableOf(u, index).key);
+}, `another financier acquires the duplicata of registrable title ${index + 1} at the escriturador`);
+const escrituradorDown = (down: boolean) => new OutsideWillAnswer((m) => m.registrable > 0 && m.registrarDown !== down, async (m, u) => {
+  await u.world.registrar!.setDown(down);
+  m.registrarDown = down;
+}, down ? 'the escriturador goes down (connections refused)' : 'the escriturador is back');
 
 /** The pending PIX settles or is refused, and the provider calls back. */
 class PixAnswers extends ModelCommand {
@@ -332,6 +361,30 @@ class TimePasses extends ModelCommand {
   }
 }
 
+/**
+ * The next 03:10 UTC comes on the run's own time (its test clock's, when it lives on one) and the
+ * daily accrual runs then, as the `ledger-accrual` Schedule runs it (worker/schedules.ts).
+ */
+export class DailyAccrualRuns extends ModelCommand {
+  check(m: Readonly<OperationModel>): boolean {
+    return !m.stalled && m.status === 'PAID';
+  }
+
+  protected async act(m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const from = m.onClock ? Date.parse(u.world.clock!.frozenTime) : await u.model.now();
+    const today = new Date(from).setUTCHours(3, 10, 0, 0);
+    const next = today > from ? today : today + DAY_MS;
+    if (m.onClock) await u.advanceClock(new Date(next).toISOString());
+    else await u.model.advance(next - from);
+    await u.atRest();
+    u.world.runAccrual(next);
+  }
+
+  toString(): string {
+    return 'the next 03:10 UTC comes and the daily accrual runs';
+  }
+}
+
 /** The providers stop answering: what the workflow asks them waits until they resume, while other messages arrive. */
 class ProvidersStall extends ModelCommand {
   check(m: Readonly<OperationModel>): boolean {
@@ -380,6 +433,7 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   fc.constantFrom<PixMode>('settle', 'pending', 'refuse').map(pixWill),
   ...weighted(2, fc.constantFrom('SETTLED' as const, 'REJECTED' as const).map((outcome) => new PixAnswers(outcome))),
   fc.constant(retryDisbursement()),
+  ...weighted(2, fc.constant(new CancelAfterFailedPix('cancel', cancelRequest, 'cancel after the PIX failed'))),
   ...weighted(4, fc.tuple(fc.constantFrom<PaymentKind>('partial', 'full', 'over', 'same external_id again', 'same external_id, other amount'), fc.nat(2))
     .map(([kind, title]) => new PayerPayment(kind, title))),
   ...weighted(2, fc.constant(new PassDueDate())),
@@ -391,7 +445,13 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   ...weighted(2, fc.tuple(fc.constantFrom<PayerEvent>('confirmed', 'aware', 'unknown_operation', 'not_performed'), fc.nat(2)).map(([event, index]) => payerSays(event, index))),
   ...weighted(2, fc.constant(sefazDown(true))),
   ...weighted(2, fc.constant(sefazDown(false))),
+  ...weighted(2, fc.nat(2).map(competitorAcquires)),
+  ...weighted(2, fc.constant(escrituradorDown(true))),
+  fc.constant(escrituradorDown(false)),
+  ...weighted(3, fc.constant(new DailyAccrualRuns())),
 ];
+
+const BEFORE_SIGNATURE: readonly LifecycleStatus[] = ['WAITING_APPROVAL', 'PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_SENT', 'CONTRACT_ERROR'];
 
 /**
  * The next step towards the operation's end, whatever a run left: what an analyst, the payer and
@@ -400,6 +460,8 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
  */
 export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest): ModelCommand {
   const open = openTitles(m);
+  // Down since before the signature, it is first met by the acts before the PIX, which wait for it to come back.
+  if (m.registrarDown && !BEFORE_SIGNATURE.includes(m.status)) return escrituradorDown(false);
   switch (m.status) {
     case 'WAITING_APPROVAL': return approveBy(u.world.approvals.includes(approver(1).userId) ? 2 : 1);
     case 'CONTRACT_ERROR':
@@ -410,11 +472,15 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
     case 'SIGNED': return m.sefazDown ? sefazDown(false) : new TimePasses(CHECK_RETRY_MAX_MS);
     case 'DISBURSING': return new PixAnswers('SETTLED');
     case 'DISBURSEMENT_FAILED':
+      // For an operation of two titles with acts at the escriturador the analyst gives up (the acts go with it); else retries.
+      if (m.registrable > 0 && u.world.titles.length === 2) return cancel();
       // A retry waits at the NF-e check while SEFAZ is down.
       if (m.sefazDown) return sefazDown(false);
       u.world.pixMode = 'settle';
       return retryDisbursement();
     case 'PAID':
+      // Twice in a paid run whose open titles fall due days after payout, the daily accrual runs: the second posts on top of the first.
+      if (u.world.accrualsRun < 2 && open.some((t) => Date.parse(t.overdueAt) - (u.world.paidOutAt ?? Infinity) > DAY_MS)) return new DailyAccrualRuns();
       if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
       if (open.length === 1) return m.onClock ? new ClockAdvances('past every deadline') : new PassDueDate();
       return new TimePasses(1_000);

@@ -19,6 +19,14 @@ export class ModelCoverage {
   /** NF-e checks before the PIX by what they found, and runs that waited out an outage at the check until SEFAZ answered. */
   private readonly nfeChecks = new Map<string, number>();
   waitedOutOutage = 0;
+  /** Our acts at the escriturador by how they ended, competitors' transfers placed before our act and after it, runs that waited out its outage. */
+  private readonly registrations = new Map<string, number>();
+  competitorFirst = 0;
+  competitorTooLate = 0;
+  waitedOutRegistrar = 0;
+  /** Daily accrual runs on paid operations, and the accrual transactions they posted. */
+  accrualRuns = 0;
+  accrualPostings = 0;
 
   record(under: OperationUnderTest): void {
     this.interleavings += 1;
@@ -31,10 +39,21 @@ export class ModelCoverage {
     const { checks } = under.world.sefaz;
     for (const { verdict } of checks) this.nfeChecks.set(verdict, (this.nfeChecks.get(verdict) ?? 0) + 1);
     if (checks.some((c, i) => c.verdict === 'no_verdict' && checks.slice(i + 1).some((later) => later.verdict !== 'no_verdict'))) this.waitedOutOutage += 1;
+    const { registrar } = under.world;
+    if (registrar) {
+      for (const { status } of registrar.acts.values()) this.registrations.set(status, (this.registrations.get(status) ?? 0) + 1);
+      this.competitorFirst += registrar.competitorFirst.size;
+      this.competitorTooLate += registrar.competitorTooLate;
+      if (registrar.unanswered > 0) this.waitedOutRegistrar += 1;
+    }
+    this.accrualRuns += under.world.accrualsRun;
+    this.accrualPostings += under.world.books.count('accrual');
   }
 
   toString(): string {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
-    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; NF-e checks: ${[...this.nfeChecks].map(([verdict, n]) => `${verdict} ${n}`).join(', ')}, ${this.waitedOutOutage} runs waited out an outage at the check; moves: ${moves}`;
+    return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; NF-e checks: ${[...this.nfeChecks].map(([verdict, n]) => `${verdict} ${n}`).join(', ')}, ${this.waitedOutOutage} runs waited out an outage at the check; `
+      + `acts at the escriturador: ${[...this.registrations].map(([status, n]) => `${status} ${n}`).join(', ')}, competitors first ${this.competitorFirst} and too late ${this.competitorTooLate}, `
+      + `${this.waitedOutRegistrar} runs called it while it was down; ${this.accrualRuns} daily accruals posted ${this.accrualPostings} times; moves: ${moves}`;
   }
 }

@@ -94,8 +94,8 @@ export function sentPayment(u: SentUpdate): { titleId: string; payment: { extern
 /**
  * The operation's books (issue #48): every transaction balances; each bought title's receivable is
  * its open balance while open and zero once closed (overdue with recourse: its payable holds the
- * open balance); its discount is unearned while open, since the model runs no daily accrual (the
- * schedule itself is test/api/ledger-accrual.test.ts's), and all earned once closed; the price is
+ * open balance); while open, its discount income is its accrual schedule up to the latest daily
+ * accrual's date and its unearned discount the rest, and once closed all of it is earned; the price is
  * owed to the assignor until its PIX settles; a cancelled or denied operation leaves every account
  * of it at zero.
  */
@@ -115,9 +115,10 @@ function booksAtRest(world: OperationWorld): string[] {
       holds(unearned, books.posted(unearned), Money.ZERO);
       income(Money.ZERO);
     } else if (title.status === 'WAITING_PAYMENT' || title.status === 'PARTIALLY_PAID') {
+      const earned = world.incomeByLatestAccrual(title);
       holds(receivable, books.posted(receivable), title.outstanding);
-      holds(unearned, books.posted(unearned), title.discount);
-      income(Money.ZERO);
+      holds(unearned, books.posted(unearned), title.discount.minus(earned));
+      income(earned);
     } else {
       holds(receivable, books.posted(receivable), Money.ZERO);
       holds(unearned, books.posted(unearned), Money.ZERO);

@@ -7,6 +7,7 @@ import searchAttributes from '../../scripts/lib/search-attributes.json';
 import { ProviderGate } from './provider-gate';
 import { createStandInActivities } from './stand-in-activities';
 import type { OperationWorld } from './world';
+import { EscrituradorLane } from './escriturador-lane';
 
 const ROOT = join(__dirname, '..', '..');
 export const MODEL_TASK_QUEUE = 'operation-model';
@@ -76,6 +77,8 @@ export class ModelEnvironment {
   readonly gate = new ProviderGate();
   /** Why the worker stopped on its own: every step then fails at once instead of waiting for it. */
   workerFailure: unknown = null;
+  /** The lane's sandbox escriturador, renewed with its server. */
+  escriturador!: EscrituradorLane;
   private server!: TestWorkflowEnvironment;
   private worker!: Worker;
   private running!: Promise<void>;
@@ -104,6 +107,7 @@ export class ModelEnvironment {
     // The server skips time whenever every workflow waits; a model run moves it itself (`advance`).
     await env.connection.testService!.lockTimeSkipping({});
     this.server = env;
+    this.escriturador = await EscrituradorLane.start();
     this.workerFailure = null;
     this.worker = await Worker.create({
       connection: env.nativeConnection,
@@ -175,6 +179,7 @@ export class ModelEnvironment {
   async stop(): Promise<void> {
     if (this.worker.getState() === 'RUNNING') this.worker.shutdown();
     await this.running;
+    await this.escriturador.stop();
     await this.env.teardown();
   }
 }

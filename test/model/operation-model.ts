@@ -5,7 +5,13 @@ import type { ModelEnvironment } from './model-environment';
 import { OperationUnderTest } from './operation-under-test';
 import { WedgedTaskError } from './wedged-task';
 import { DispatchMode, OperationWorld, PixMode } from './world';
+import type { LifecycleStatus } from '../../domain/operation-lifecycle';
 import { nfeKeyOf, NfeModel, SefazWorld } from './sefaz-world';
+import { RegistrarWorld } from './registrar-world';
+import { Money } from '../../domain/money';
+
+/** The due date the seller issues each duplicata with, some days out (a title takes its NF-e's one installment whatever its date). */
+const DUPLICATA_DUE_IN_MS = 30 * 86_400_000;
 
 /** The operation a model run starts with: born approved or waiting, its signers, its titles and how its providers answer first. */
 const setupArbitrary = fc.record({
@@ -13,10 +19,14 @@ const setupArbitrary = fc.record({
   approvalsRequired: fc.constantFrom(1, 2),
   embeddedSignature: fc.boolean(),
   signers: fc.integer({ min: 1, max: 3 }),
-  // Due dates from PAID: mostly ahead (the overdue timer runs), sometimes already past.
   titles: fc.array(fc.record({
     face: fc.integer({ min: 1, max: 500_000 }).map((cents) => (cents / 100).toFixed(2)),
-    overdueAfterMs: fc.oneof({ arbitrary: fc.integer({ min: 60_000, max: 1_800_000 }), weight: 4 }, { arbitrary: fc.constant(-60_000), weight: 1 }),
+    // Due dates from PAID: mostly minutes ahead (the overdue timer runs), some days ahead (the daily accrual earns on them), sometimes already past.
+    overdueAfterMs: fc.oneof(
+      { arbitrary: fc.integer({ min: 60_000, max: 1_800_000 }), weight: 4 },
+      { arbitrary: fc.integer({ min: 2, max: 15 }).map((days) => days * 86_400_000), weight: 2 },
+      { arbitrary: fc.constant(-60_000), weight: 1 },
+    ),
     // The invoice behind it: mostly an NF-e, checked at SEFAZ before the PIX; an NFC-e or none, not checked.
     nfe: fc.constantFrom<NfeModel | null>('55', '55', '55', '65', null),
   }), { minLength: 1, maxLength: 3 }),
@@ -32,23 +42,39 @@ export type Interleaving = typeof interleavingArbitrary extends fc.Arbitrary<inf
 let operations = 0;
 
 /**
+ * A fresh operation's world, named `prefix`-n: its titles, SEFAZ's state of their invoices, and the
+ * lane's escriturador holding the duplicata of each NF-e (model 55) as its seller issued it.
+ */
+export async function freshWorld(
+  environment: ModelEnvironment, prefix: string, initialStatus: LifecycleStatus, signers: number, titles: { face: string; overdueAfterMs: number; nfe: NfeModel | null }[],
+): Promise<OperationWorld> {
+  operations += 1;
+  const operationId = `${prefix}-${operations}`;
+  const now = await environment.now();
+  const nfes = titles.flatMap(({ nfe }, i) => (nfe ? [{ externalId: `${operationId}-r${i + 1}`, model: nfe, key: nfeKeyOf(nfe, operations * 10 + i), status: 'authorized' as const, payerWords: [] }] : []));
+  const registrable = nfes.filter((nfe) => nfe.model === '55').map(({ externalId, key }) => ({ titleId: externalId.replace(/-r(\d+)$/, '-t$1'), externalId, key }));
+  const faces = new Map(titles.map((t, i) => [`${operationId}-t${i + 1}`, Money.of(t.face)]));
+  const registrar = registrable.length === 0 ? null : new RegistrarWorld(environment.escriturador, registrable, faces, new Date(now + DUPLICATA_DUE_IN_MS).toISOString().slice(0, 10));
+  return new OperationWorld(operationId, initialStatus, signers, titles, new SefazWorld(nfes, new Date(now).toISOString()), registrar);
+}
+
+/**
  * One interleaving: a fresh operation, its commands one after the other (each checking every
  * invariant at rest), then the operation driven to its end, which its workflow must reach and
  * complete at.
  */
 export async function runInterleaving(environment: ModelEnvironment, { setup, commands }: Interleaving, coverage: ModelCoverage): Promise<void> {
-  operations += 1;
-  const operationId = `model-${process.pid}-${operations}`;
-  const nfes = setup.titles.flatMap(({ nfe }, i) => (nfe ? [{ externalId: `${operationId}-r${i + 1}`, model: nfe, key: nfeKeyOf(nfe, operations * 10 + i), status: 'authorized' as const, payerWords: [] }] : []));
-  const sefaz = new SefazWorld(nfes, new Date(await environment.now()).toISOString());
-  const world = new OperationWorld(operationId, setup.initialStatus, setup.signers, setup.titles, sefaz);
+  const world = await freshWorld(environment, `model-${process.pid}`, setup.initialStatus, setup.signers, setup.titles);
+  const { registrar } = world;
   world.dispatchMode = setup.dispatchMode;
   world.pixMode = setup.pixMode;
   world.approvalsRequired = setup.approvalsRequired;
   const under = await OperationUnderTest.start(environment, world, {
     originatorId: 'model', displayNumber: world.operationId, embeddedSignature: setup.embeddedSignature, approvalsRequired: setup.approvalsRequired,
   }, setup.onClock);
-  const model: OperationModel = { status: world.status, titles: [], stalled: false, onClock: setup.onClock, nfes: nfes.length, sefazDown: false };
+  const model: OperationModel = {
+    status: world.status, titles: [], stalled: false, onClock: setup.onClock, nfes: world.sefaz.nfes.length, sefazDown: false, registrable: registrar?.titles.length ?? 0, registrarDown: false,
+  };
   let wedged = false;
   try {
     await fc.asyncModelRun(() => ({ model, real: under }), commands);
@@ -59,6 +85,8 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
     throw err;
   } finally {
     environment.gate.resume(world.operationId);
+    // The lane's escriturador serves its next run: a run that failed during an outage ends it.
+    if (registrar?.down) await registrar.setDown(false);
     if (wedged) {
       // The server that lost a task is replaced whole, with the run (and its clock) still open on it.
       await environment.renew();

@@ -26,6 +26,8 @@ const REST_TIMEOUT_MS = 30_000;
 const ANSWER_GRACE_MS = 1_000;
 /** The activity of the NF-e check before the PIX (activities/nfe-check.ts). */
 const NFE_CHECK_ACTIVITY = 'checkNfesBeforePayout';
+/** The activities that call the escriturador (activities/registration.ts). */
+const REGISTRAR_ACTIVITIES = ['registerOperationActs', 'cancelOperationActs', 'informRegistrarOfPayment', 'cancelTitleAct'];
 
 export type UpdateName = 'approve' | 'deny' | 'cancel' | 'sendForSignature' | 'retryDisbursement' | 'payerPayment';
 
@@ -191,8 +193,8 @@ export class OperationUnderTest {
     const events = await this.runHistory(this.handle.workflowId);
     this.startedTasks.observe(this.handle.workflowId, events);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
-    // While SEFAZ is down the NF-e check before the PIX waits out its retries, each giving no verdict again.
-    const waitingOut = this.world.sefaz.down ? NFE_CHECK_ACTIVITY : null;
+    // While SEFAZ (or the escriturador) is down, the calls to it wait out their retries, each unanswered again.
+    const waitingOut = [...(this.world.sefaz.down ? [NFE_CHECK_ACTIVITY] : []), ...(this.world.registrar?.down ? REGISTRAR_ACTIVITIES : [])];
     if (!quiet(events, gate.isStalled(this.operationId), waitingOut)) return false;
     if (!this.onClock) return true;
     // On a test clock the operation and its clock signal each other: both must be quiet, or a command
@@ -247,7 +249,7 @@ export class OperationUnderTest {
  * A run's history (its latest run) with no workflow task pending, no signal to another workflow on
  * its way, and no activity in flight but those a stalled provider holds.
  */
-function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean, waitingOut: string | null = null): boolean {
+function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean, waitingOut: readonly string[] = []): boolean {
   let taskPending = false;
   let signalling = 0;
   for (const event of events) {
@@ -262,12 +264,12 @@ function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean
   return !taskPending && signalling === 0 && (activitiesInFlight(events, waitingOut) === 0 || stalled);
 }
 
-/** Activities a run's history scheduled and has not closed, but those of type `waitingOut` (retrying with no end in sight). */
-function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[], waitingOut: string | null = null): number {
+/** Activities a run's history scheduled and has not closed, but those of the types `waitingOut` (retrying with no end in sight). */
+function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[], waitingOut: readonly string[] = []): number {
   const activities = new Set<string>();
   for (const event of events) {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && scheduled?.activityType?.name !== waitingOut) activities.add(String(event.eventId));
+    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && !waitingOut.includes(scheduled?.activityType?.name ?? '')) activities.add(String(event.eventId));
     else if (ACTIVITY_CLOSED.includes(event.eventType!)) activities.delete(String(scheduledEventIdOf(event)));
   }
   return activities.size;

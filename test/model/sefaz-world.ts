@@ -5,6 +5,7 @@ import type { PayerEvent } from '../../domain/sefaz/payer-events';
 import { NfeCancellationReason, payoutCheck } from '../../domain/sefaz/payout-check';
 import type { NfeStatusAnswer, PayerEventsAnswer } from '../../domain/sefaz/port';
 import { consultOutcome, distributionOutcome } from '../../domain/sefaz/status-codes';
+import { RECEIVABLE_ENCUMBERED } from '../../domain/escriturador/registration';
 
 /** The fiscal document behind a receivable: an NF-e (55), checked at SEFAZ; an NFC-e (65), out of the check's scope. */
 export type NfeModel = '55' | '65';
@@ -142,6 +143,7 @@ export function sefazBrokenAtRest(sefaz: SefazWorld, status: string, cancellatio
     const cancelling = stalled && status === 'SIGNED';
     return cancelling || (status === 'CANCELLED' && cancellationReason === verdict) ? [] : [`the last NF-e check refused (${verdict}), yet the operation is ${status} with cancellation_reason ${cancellationReason}`];
   }
-  if (status === 'CANCELLED' && cancellationReason !== 'requested') return [`the operation is CANCELLED with cancellation_reason ${cancellationReason} while its last NF-e check found ${verdict ?? 'nothing (it never ran)'}`];
+  // The escriturador's refusal comes after a check that passed (registrar-world.ts holds it to its own rule).
+  if (status === 'CANCELLED' && cancellationReason !== 'requested' && cancellationReason !== RECEIVABLE_ENCUMBERED) return [`the operation is CANCELLED with cancellation_reason ${cancellationReason} while its last NF-e check found ${verdict ?? 'nothing (it never ran)'}`];
   return [];
 }

@@ -10,7 +10,7 @@ import type { createNfeCheckActivities } from '../../activities/nfe-check';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
-import type { OperationWorld } from './world';
+import { runTimeOf, type OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
   & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
@@ -55,6 +55,12 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
   const titleWorld = (titleId: string) => {
     const w = world(titleId.replace(/-t\d+$/, ''));
     return { w, title: w.title(titleId) };
+  };
+  /** A PIX the PSP settled or refused: its payout posted or voided; settled, the titles' discount starts to be earned from then. */
+  const resolved = async (w: OperationWorld, payment: OperationWorld['pixPayments'][number]) => {
+    if (payment.status === 'PENDING') return;
+    w.books.payoutResolved(w.payoutAttempt(payment.attempt), payment.status, new Date());
+    if (payment.status === 'SETTLED') w.paidOutAt ??= await runTimeOf(w, now);
   };
   const balance = (title: OperationWorld['titles'][number]) => ({
     status: title.status, outstandingBalance: title.outstanding.toString(), paidAmount: title.paid.toString(),
@@ -110,16 +116,19 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       }
     }),
 
-    // Nor does any of them have a duplicata at an escriturador: nothing to register or cancel.
-    async registerOperationActs({ operationId }) {
-      world(operationId);
-      return { refusal: null };
+    // The escriturador is a provider too, reached over HTTP: an operation with no registrable title asks it nothing.
+    registerOperationActs: ({ operationId }) => gate.call(operationId, async () => (await world(operationId).registrar?.register()) ?? { refusal: null }),
+    cancelOperationActs: ({ operationId }) => gate.call(operationId, async () => { await world(operationId).registrar?.cancelAll(); }),
+    informRegistrarOfPayment: (news) => {
+      const { w } = titleWorld(news.titleId);
+      return gate.call(w.operationId, async () => { await w.registrar?.inform(news); });
     },
-    async cancelOperationActs() {},
-    async informRegistrarOfPayment() {},
-    async cancelTitleAct() {},
+    cancelTitleAct: ({ titleId }) => {
+      const { w } = titleWorld(titleId);
+      return gate.call(w.operationId, async () => { await w.registrar?.cancelTitle(titleId); });
+    },
 
-    startDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
+    startDisbursement: ({ operationId, attempt }) => gate.call(operationId, async () => {
       const w = world(operationId);
       const key = `operation-${operationId}-pix-${attempt}`;
       let payment = w.pixPayments.find((p) => p.key === key);
@@ -127,19 +136,20 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
         if (w.settledPayments().length > 0) w.violations.push(`PIX attempt ${attempt} ordered after an earlier one settled: paid twice`);
         const unchecked = w.sefaz.pixOrdered();
         if (unchecked) w.violations.push(`PIX attempt ${attempt} ordered while ${unchecked}`);
+        for (const unregistered of w.registrar?.pixOrdered() ?? []) w.violations.push(`PIX attempt ${attempt} ordered while ${unregistered}`);
         const status = ({ settle: 'SETTLED', pending: 'PENDING', refuse: 'REJECTED' } as const)[w.pixMode];
         payment = { key, attempt, status };
         w.pixPayments.push(payment);
         w.books.payoutOrdered(w.payoutAttempt(attempt), new Date());
       }
-      if (payment.status !== 'PENDING') w.books.payoutResolved(w.payoutAttempt(attempt), payment.status, new Date());
+      await resolved(w, payment);
       return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
     }),
 
-    getDisbursement: ({ operationId, attempt }) => gate.call(operationId, () => {
+    getDisbursement: ({ operationId, attempt }) => gate.call(operationId, async () => {
       const w = world(operationId);
       const payment = w.pixPayments.find((p) => p.attempt === attempt)!;
-      if (payment.status !== 'PENDING') w.books.payoutResolved(w.payoutAttempt(attempt), payment.status, new Date());
+      await resolved(w, payment);
       return { status: payment.status, reason: payment.status === 'REJECTED' ? 'pix_rejected' : null };
     }),
 
@@ -151,7 +161,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     async titleTrackingOfOperation({ operationId }) {
       const w = world(operationId);
       // On a test clock deadlines count from the clock's time, as due dates would.
-      const at = w.clock ? Date.parse(w.clock.frozenTime) : await now();
+      const at = await runTimeOf(w, now);
       return w.titles.map((title) => {
         title.overdueAt = new Date(at + title.overdueAfterMs).toISOString();
         title.trackedAt = w.clock?.frozenTime ?? null;

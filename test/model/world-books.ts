@@ -1,7 +1,8 @@
 import { Money } from '../../domain/money';
 import { accountKey, BANK_CASH, NORMAL_BALANCE } from '../../domain/ledger/chart';
 import { acquisition, payout, PayoutAttempt } from '../../domain/ledger/disbursement-postings';
-import { CollectedTitle, overdueRecourse, payerPayment } from '../../domain/ledger/collection-postings';
+import { accrual, CollectedTitle, overdueRecourse, payerPayment } from '../../domain/ledger/collection-postings';
+import { accrualDue, type AccrualTerms } from '../../domain/ledger/accrual';
 import { imbalance, reversal, TransactionSpec, TransactionStatus } from '../../domain/ledger/transaction';
 
 /** What a model title's books are made of: R, its face, and D, the discount the model prices it at. */
@@ -59,6 +60,15 @@ export class WorldBooks {
     this.post(overdueRecourse({ title, payableId, open, unearnedLeft: this.posted(`unearned_discount:${title.titleId}`) }, at));
   }
 
+  /**
+   * The daily accrual of an open title on business date `day`, `elapsed` days after its payout
+   * (db/repositories/ledger-accruals.ts): its income to date less what it has earned already, once per title and day.
+   */
+  accrued(title: BookedTitle, terms: AccrualTerms, elapsed: number, day: string, at: Date): void {
+    const due = accrualDue(terms, elapsed, this.incomeOf(title.titleId));
+    if (due.gt(Money.ZERO)) this.post(accrual(title, day, due, at));
+  }
+
   /** An account's posted balance on its normal side, by key (`title_receivable:<title>`...); zero for one never moved. */
   posted(key: string): Money {
     let balance = Money.ZERO;
@@ -82,6 +92,11 @@ export class WorldBooks {
   /** The keys of transactions whose debits and credits differ. */
   unbalanced(): string[] {
     return [...this.transactions.values()].filter(({ spec }) => !imbalance(spec.entries).isZero()).map(({ spec }) => spec.idempotencyKey);
+  }
+
+  /** How many transactions of `kind` were posted. */
+  count(kind: TransactionSpec['kind']): number {
+    return [...this.transactions.values()].filter(({ spec, status }) => spec.kind === kind && status === 'posted').length;
   }
 
   hasAcquired(titleId: string): boolean {

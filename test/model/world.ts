@@ -5,6 +5,9 @@ import { Money } from '../../domain/money';
 import type { PayoutAttempt } from '../../domain/ledger/disbursement-postings';
 import { BookedTitle, WorldBooks } from './world-books';
 import { SefazWorld } from './sefaz-world';
+import type { RegistrarWorld } from './registrar-world';
+import { accrualSchedule, AccrualTerms, daysBetween } from '../../domain/ledger/accrual';
+import { businessDate } from '../../domain/pricing';
 
 /** How the stand-in e-sign provider answers the next dispatch: as it should, or refusing (the `esign-fail-create` sandbox value). */
 export type DispatchMode = 'ok' | 'refuse';
@@ -45,6 +48,11 @@ export interface ReadModelMove {
   actor: string | null;
 }
 
+/** A run's own time: its test clock's when it lives on one (a PSP's settlement time and due dates are that clock's there), the test server's otherwise. */
+export async function runTimeOf(world: OperationWorld, serverNow: () => Promise<number>): Promise<number> {
+  return world.clock ? Date.parse(world.clock.frozenTime) : serverNow();
+}
+
 /**
  * One operation's rows and its providers, in memory: what the stand-in activities read and write
  * instead of Postgres, the e-sign provider and the PIX provider. Whatever the workflow asks that
@@ -69,12 +77,19 @@ export class OperationWorld {
   clock: { frozenTime: string; status: 'ready' | 'advancing' } | null = null;
   /** The operation's ledger, as the stand-in activities post it. */
   readonly books = new WorldBooks();
-  /** The row's `cancellation_reason` once CANCELLED: `requested`, or the reason of the NF-e check that refused. */
+  /** The row's `cancellation_reason` once CANCELLED: `requested`, or the reason of the check before the PIX that refused. */
   cancellationReason: string | null = null;
+  /** The run's time when its PIX settled (the payout's effective time, from which its titles earn their discount). */
+  paidOutAt: number | null = null;
+  /** The business date of the latest daily accrual run, and how many titles it found earning. */
+  accruedOn: string | null = null;
+  accrualsRun = 0;
 
   constructor(
     readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[],
     readonly sefaz = new SefazWorld([], null),
+    /** Null: none of its titles is registrable, or its originator registers nowhere. */
+    readonly registrar: RegistrarWorld | null = null,
   ) {
     this.status = initialStatus;
     this.titles = titles.map((t, i) => ({
@@ -127,6 +142,43 @@ export class OperationWorld {
   payoutAttempt(attempt: number): PayoutAttempt {
     const price = Money.sum(this.titles.map((t) => t.face.minus(t.discount)));
     return { disbursementId: `${this.operationId}-pix-${attempt}`, operationId: this.operationId, assignorId: `${this.operationId}-assignor`, amount: price };
+  }
+
+  /**
+   * How a title earns its discount (domain/ledger/accrual.ts): its price L = R − D, its face R, by
+   * effective interest over the days from its payout to its due date (the model's titles float no days).
+   */
+  accrualTerms(title: WorldTitle): AccrualTerms | null {
+    if (this.paidOutAt === null || title.overdueAt === null) return null;
+    const days = daysBetween(businessDate(new Date(this.paidOutAt)), businessDate(new Date(title.overdueAt)));
+    return { price: title.face.minus(title.discount), requested: title.face, days, method: 'effective_interest' };
+  }
+
+  /**
+   * The daily accrual at `at` (activities/ledger-accrual.ts through db/repositories/ledger-accruals.ts):
+   * each open title of a paid operation posts what it has earned to date.
+   */
+  runAccrual(at: number): void {
+    if (this.status !== 'PAID' && this.status !== 'SETTLED') return;
+    const day = businessDate(new Date(at));
+    for (const title of this.openTitles()) {
+      const terms = this.accrualTerms(title);
+      if (terms && this.books.hasAcquired(title.titleId)) this.books.accrued(this.booked(title), terms, daysBetween(businessDate(new Date(this.paidOutAt!)), day), day, new Date(at));
+    }
+    this.accruedOn = day;
+    this.accrualsRun += 1;
+  }
+
+  /**
+   * What an open title has earned by the latest accrual run, by its schedule: the schedule's days up
+   * to that date summed; from its due date on (a schedule of no day included), all of its discount.
+   */
+  incomeByLatestAccrual(title: WorldTitle): Money {
+    const terms = this.accrualTerms(title);
+    if (!terms || this.accruedOn === null) return Money.ZERO;
+    const elapsed = daysBetween(businessDate(new Date(this.paidOutAt!)), this.accruedOn);
+    if (elapsed >= terms.days && elapsed > 0) return title.discount;
+    return Money.sum(accrualSchedule(terms).slice(0, Math.max(0, elapsed)));
   }
 
   openTitles(): WorldTitle[] {

@@ -4,7 +4,11 @@ import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourc
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelCoverage } from '../model/coverage';
 import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environment';
-import { leaveLaneSkipping } from '../model/operation-model';
+import { freshWorld, leaveLaneSkipping } from '../model/operation-model';
+import { registrarBrokenAtRest } from '../model/registrar-world';
+import { DailyAccrualRuns, observe, type OperationModel } from '../model/commands';
+import { accrualSchedule } from '../../domain/ledger/accrual';
+import { Money } from '../../domain/money';
 import { OperationUnderTest } from '../model/operation-under-test';
 import { OperationWorld } from '../model/world';
 import { nfeKeyOf, sefazBrokenAtRest, SefazWorld } from '../model/sefaz-world';
@@ -289,6 +293,102 @@ describe('operation workflow against its model (random interleavings)', function
       expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['REJECTED', 'SETTLED']);
       expect([...under.world.violations, ...sefazBroken(under)]).to.deep.equal([]);
       await under.handle.terminate('checked');
+    });
+  });
+
+  /**
+   * An approved operation of two titles, each backed by an NF-e whose duplicata the lane's sandbox
+   * escriturador holds for the assignor, its contract signed after `prepare`: its workflow is at
+   * the acts before the PIX or past them.
+   */
+  const signedWithDuplicatas = async (environment: ModelEnvironment, name: string, prepare: (world: OperationWorld) => Promise<void> | void) => {
+    const due = { overdueAfterMs: 86_400_000, nfe: '55' as const };
+    const world = await freshWorld(environment, `model-${name}-${process.pid}`, 'APPROVED_DIRECT', 1, [{ face: '100.00', ...due }, { face: '250.00', ...due }]);
+    const under = await startOn(environment, world);
+    await prepare(world);
+    world.document!.signed = 1;
+    await under.signal('signerSigned');
+    return under;
+  };
+  const registrarBroken = ({ world }: OperationUnderTest) => [...world.violations, ...registrarBrokenAtRest(world.registrar!, { ...world, pixOrders: world.pixPayments.length }, false)];
+  const actStatuses = ({ world }: OperationUnderTest) => [...world.registrar!.acts.values()].map((act) => act.status);
+  /** The operation ended with our acts as `statuses` say, none in force at the escriturador, and every invariant holding. */
+  const endedWithNoActInForce = (under: OperationUnderTest, statuses: string[]) => {
+    expect(actStatuses(under)).to.deep.equal(statuses);
+    expect(under.world.registrar!.actsInForce()).to.deep.equal([]);
+    expect(registrarBroken(under)).to.deep.equal([]);
+  };
+
+  it('a competitor that acquired the second title\'s duplicata first ends the operation CANCELLED (receivable_encumbered) with no PIX, the first title\'s act cancelled at the escriturador', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithDuplicatas(environment, 'competitor', (world) => world.registrar!.competitorAcquires(world.registrar!.titles[1].key));
+      expect((await under.state()).status).to.equal('CANCELLED');
+      expect(under.world.cancellationReason).to.equal('receivable_encumbered');
+      expect(under.world.pixPayments).to.deep.equal([]);
+      expect(under.world.registrar!.refusals.map((r) => [r.titleId, r.reason])).to.deep.equal([[`${under.operationId}-t2`, 'already_transferred']]);
+      endedWithNoActInForce(under, ['cancelled', 'refused']);
+    });
+  });
+
+  it('an operation waits in SIGNED while the escriturador is down, orders no PIX, and pays once it is back, every act registered first', async function () {
+    this.timeout(120_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithDuplicatas(environment, 'registrar-outage', (world) => world.registrar!.setDown(true));
+      await environment.advance(600_000);
+      await under.atRest();
+      expect((await under.state()).status).to.equal('SIGNED');
+      expect(under.world.pixPayments).to.deep.equal([]);
+      expect(under.world.registrar!.unanswered).to.be.at.least(3);
+      expect(registrarBroken(under)).to.deep.equal([]);
+
+      await under.world.registrar!.setDown(false);
+      await environment.advance(300_000);
+      await under.atRest();
+      expect((await under.state()).status).to.equal('PAID');
+      expect(under.world.pixPayments.map((p) => p.status)).to.deep.equal(['SETTLED']);
+      expect(actStatuses(under)).to.deep.equal(['registered', 'registered']);
+      expect(registrarBroken(under)).to.deep.equal([]);
+      await under.handle.terminate('checked');
+    });
+  });
+
+  it('a cancel after the PIX failed cancels our acts at the escriturador', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithDuplicatas(environment, 'cancel-acts', (world) => { world.pixMode = 'refuse'; });
+      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      expect(under.world.registrar!.actsInForce()).to.have.length(2);
+      const cancel = await under.update('cancel', (id) => ({ requestedBy: id, reason: null }));
+      await under.unanswered();
+      expect(cancel.answer).to.include({ ok: true });
+      expect((await under.state()).status).to.equal('CANCELLED');
+      endedWithNoActInForce(under, ['cancelled', 'cancelled']);
+    });
+  });
+
+  it('the daily accrual earns an open title its effective-interest schedule day by day and leaves the rest unearned; paid in full, all of it is earned', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const world = await freshWorld(environment, `model-accrual-${process.pid}`, 'APPROVED_DIRECT', 1, [{ face: '1000.00', overdueAfterMs: 10 * 86_400_000, nfe: null }]);
+      const under = await startOn(environment, world);
+      world.document!.signed = 1;
+      await under.signal('signerSigned');
+      const model: OperationModel = { status: 'PAID', titles: [], stalled: false, onClock: false, nfes: 0, sefazDown: false, registrable: 0, registrarDown: false };
+      const [title] = world.titles;
+      const terms = world.accrualTerms(title)!;
+      // Each run checks every invariant at rest, the books against the schedule among them.
+      for (let day = 1; day <= 3; day += 1) await new DailyAccrualRuns().run(model, under);
+      expect(terms.days).to.be.within(10, 11);
+      const earned = Money.sum(accrualSchedule(terms).slice(0, 3));
+      expect(earned.gt(Money.ZERO)).to.equal(true);
+      expect(world.books.incomeOf(title.titleId).toString()).to.equal(earned.toString());
+      expect(world.books.posted(`unearned_discount:${title.titleId}`).toString()).to.equal(title.discount.minus(earned).toString());
+      expect(world.books.count('accrual')).to.equal(3);
+
+      await under.update('payerPayment', (id) => ({ titleId: title.titleId, payment: { externalId: id, paidAmountBrl: '1000.00', paidAt: null, channel: 'SANDBOX', recordedBy: id } }));
+      await observe(model, under);
+      expect(world.books.incomeOf(title.titleId).toString()).to.equal(title.discount.toString());
     });
   });
 
