@@ -122,3 +122,13 @@ def ensure_open_debt(assignor_id, credit):
     _call("POST", "/v1/assignor-payables", headers={"Idempotency-Key": str(uuid.uuid4())}, json={
         "assignor_id": assignor_id, "amount_brl": money(shortfall), "due_date": due, "reason": "fuzz: the debt a discount credit settles",
     })
+
+
+def stored_certificate(assignor_id, pfx, password):
+    """The assignor's delegated certificate stored again, so that reading or removing it finds one."""
+    _call("PUT", f"/v1/assignors/{assignor_id}/nfe-certificate", headers={"Idempotency-Key": str(uuid.uuid4())}, json={"pfx": pfx, "password": password})
+
+
+def issued_duplicatas(nfe_key, holder_document):
+    """The key's duplicatas issued at the sandbox escriturador (taken by another financier), so a payer can pay one."""
+    _call("POST", "/v1/sandbox/registrar/transfers", headers={"Idempotency-Key": str(uuid.uuid4())}, json={"nfe_key": nfe_key, "holder_document": holder_document})

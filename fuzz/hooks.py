@@ -30,6 +30,7 @@ PRODUCT_IDS = os.environ["FUZZ_PRODUCT_IDS"].split(",")
 POLICY_IDS = os.environ["FUZZ_POLICY_IDS"].split(",")
 ASSIGNOR_IDS = os.environ["FUZZ_ASSIGNOR_IDS"].split(",")
 ASSIGNOR_DOCUMENT = os.environ["FUZZ_ASSIGNOR_DOCUMENT"]
+A1_PFX, A1_PASSWORD = os.environ["FUZZ_A1_PFX"], os.environ["FUZZ_A1_PASSWORD"]
 STOCK_ITEM_IDS = os.environ["FUZZ_STOCK_ITEM_IDS"].split(",")
 OPERATION_IDS = os.environ["FUZZ_OPERATION_IDS"].split(",")
 TITLE_IDS = os.environ["FUZZ_TITLE_IDS"].split(",")
@@ -110,6 +111,7 @@ schemathesis.openapi.format("dev-assignor-document", st.just(ASSIGNOR_DOCUMENT))
 # Invitations scripts/lib/fuzz.mjs made, one enrolment each (later draws of a spent one are 404s).
 schemathesis.openapi.format("dev-enrolment-token", st.sampled_from(ENROLMENT_TOKENS))
 PATH_ID_FORMATS = (
+    ("/v1/assignors/{id}/nfe-certificate", "dev-assignor"),
     ("/v1/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/backoffice/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/operations/{id}", "dev-operation"),
@@ -415,7 +417,12 @@ POSITIVE_BODIES = {
     # A valid key (check digit, model 55) and CNPJ; a generated outage would leave the escriturador down for the rest of the run.
     ("POST", "/v1/sandbox/registrar/transfers"): lambda case, body: {**valid_bodies.nfe(body, ASSIGNOR_DOCUMENT), "holder_document": valid_bodies.cnpj(body.get("holder_document"))},
     ("POST", "/v1/sandbox/registrar/outage"): lambda case, body: {**body, "seconds": 0},
+    ("PUT", "/v1/assignors/{id}/nfe-certificate"): lambda case, body: {"pfx": A1_PFX, "password": A1_PASSWORD},
+    # A cent on the first installment of a key whose duplicatas were issued just before (_valid_request).
+    ("POST", "/v1/sandbox/registrar/settlements"): lambda case, body: {"nfe_key": valid_bodies.nfe_key(body.get("nfe_key"), ASSIGNOR_DOCUMENT), "installment": None, "amount": "0.01"},
 }
+CERTIFICATE_READS = {("GET", "/v1/assignors/{id}/nfe-certificate"), ("DELETE", "/v1/assignors/{id}/nfe-certificate")}
+SETTLEMENT = ("POST", "/v1/sandbox/registrar/settlements")
 
 
 def _pending_grant(case):
@@ -477,6 +484,11 @@ def _valid_request(case):
     repair = POSITIVE_BODIES.get(operation)
     if repair is not None and isinstance(case.body, dict):
         case.body = repair(case, case.body)
+    # Stored state the case needs: a certificate to read or remove, duplicatas for the payer to pay.
+    if operation in CERTIFICATE_READS:
+        api_state.stored_certificate(case.path_parameters.get("id"), A1_PFX, A1_PASSWORD)
+    if operation == SETTLEMENT and isinstance(case.body, dict):
+        api_state.issued_duplicatas(case.body["nfe_key"], valid_bodies.cnpj(None))
 
 
 @schemathesis.hook

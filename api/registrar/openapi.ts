@@ -16,7 +16,7 @@ const CNPJ_INPUT = {
 /** Printable ASCII without spaces: the escriturador's ids. */
 const PRINTABLE = '^[\\x21-\\x7E]+$';
 const PROVIDER_SIGNED = [{ providerSignature: [], providerTimestamp: [] }];
-const OUTCOMES = ['applied', 'applied_in_part', 'title_closed', 'informed_by_us', 'not_ours', 'recorded', 'repeat'];
+const OUTCOMES = ['applied', 'applied_in_part', 'title_closed', 'informed_by_us', 'not_ours', 'recorded', 'repeat', 'ignored'];
 
 /** What a registration reconciliation compared and found. */
 const RECONCILIATION_ANSWER = json('What was compared and what differs', {
@@ -45,7 +45,7 @@ export const registrarPaths = {
         + 'Handled once per event `id`: a repeat answers `repeat`. `duplicata.settled` with `origem: boleto` (the payer paid the boleto dinâmico to the holder) pays our title '
         + 'through its workflow, channel REGISTRAR, up to its balance (`applied`, `applied_in_part`), or nothing when the title was paid by another path or went back to the assignor '
         + '(`title_closed`); `liquidada: true` marks our registration `settled`. A payment we informed (`origem: informado`) and act news change nothing (`informed_by_us`, `recorded`). '
-        + '422 for a body that is no escriturador event; 409 or 503 when the title\'s workflow could not take the payment now: the escriturador retries.',
+        + 'An event type this service does not read is acknowledged (`ignored`); one it reads without its fields is 422 `registrar_event_unreadable`; 409 or 503 when the title\'s workflow could not take the payment now: the escriturador retries.',
       security: PROVIDER_SIGNED, 'x-rate-limit': 'callback',
       requestBody: jsonBody({ type: 'object', additionalProperties: true, required: ['evento', 'id'], properties: { evento: { type: 'string', maxLength: 60, pattern: PRINTABLE }, id: { type: 'string', maxLength: 100, pattern: PRINTABLE } } }),
       responses: {

@@ -5,7 +5,8 @@ import type { Logger } from '../../platform/logger';
 import { EscrituradorSandboxControls } from '../../providers/escriturador/sandbox-controls';
 import { readEscrituradorEvent } from '../../providers/escriturador/client';
 import { RegistrarError } from '../../providers/provider-errors';
-import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable, ValidationFailed } from '../../domain/errors';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed, RuleViolation, Unavailable } from '../../domain/errors';
+import { ESCRITURADOR_EVENT_TYPES } from '../../domain/escriturador/port';
 import { parseDocument } from '../../domain/documents';
 import { checkNfeKey, normaliseNfeKey } from '../../domain/nfe-key';
 import { handle, ok } from '../http/handle';
@@ -38,8 +39,11 @@ export function registrarRoutes(deps: { db: Knex; temporal: TemporalHandle; conf
   router.post('/v1/internal/registrar/callback', handle(async (req) => {
     // api/middleware/provider-signature.ts verified it; a pipeline that skipped the check is refused.
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    const event = readEscrituradorEvent(body<'registrarCallback'>(req));
-    if (!event) throw new ValidationFailed([{ loc: ['body'], msg: 'not an escriturador event this service reads', type: 'value_error' }], 'Unreadable escriturador event');
+    const sent = body<'registrarCallback'>(req);
+    // A type published for others (or added later) is acknowledged, or the escriturador would retry it for ever.
+    if (!(ESCRITURADOR_EVENT_TYPES as readonly string[]).includes(sent.evento)) return ok({ accepted: true, outcome: 'ignored' });
+    const event = readEscrituradorEvent(sent);
+    if (!event) throw new RuleViolation({ code: 'registrar_event_unreadable', message: `A ${sent.evento} event without the fields it carries` });
     return ok({ accepted: true, outcome: await handleRegistrarEvent(deps, event) });
   }));
 

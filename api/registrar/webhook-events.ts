@@ -16,7 +16,7 @@ import { recordPayerPayment } from '../titles/payer-payments';
  * the assignor: nothing applied), `informed_by_us` (a payment we told it of), `not_ours` (no act of
  * ours on the duplicata, or our act no longer in force), `recorded` (an act's news), `repeat`.
  */
-export type RegistrarEventOutcome = 'applied' | 'applied_in_part' | 'title_closed' | 'informed_by_us' | 'not_ours' | 'recorded' | 'repeat';
+export type RegistrarEventOutcome = 'applied' | 'applied_in_part' | 'title_closed' | 'informed_by_us' | 'not_ours' | 'recorded' | 'repeat' | 'ignored';
 
 export interface RegistrarEventContext {
   db: Knex;

@@ -1120,7 +1120,7 @@ export interface paths {
         put?: never;
         /**
          * Escriturador webhook: an act registered or cancelled, a duplicata paid
-         * @description For the escriturador only (the worker registers this URL with it at start). Signed with REGISTRAR_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`; missing, wrong or older than 5 minutes: 401 and nothing written (always 401 while no secret is set). Handled once per event `id`: a repeat answers `repeat`. `duplicata.settled` with `origem: boleto` (the payer paid the boleto dinâmico to the holder) pays our title through its workflow, channel REGISTRAR, up to its balance (`applied`, `applied_in_part`), or nothing when the title was paid by another path or went back to the assignor (`title_closed`); `liquidada: true` marks our registration `settled`. A payment we informed (`origem: informado`) and act news change nothing (`informed_by_us`, `recorded`). 422 for a body that is no escriturador event; 409 or 503 when the title's workflow could not take the payment now: the escriturador retries.
+         * @description For the escriturador only (the worker registers this URL with it at start). Signed with REGISTRAR_CALLBACK_SECRET: `X-Provider-Timestamp` (Unix seconds) and `X-Provider-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`; missing, wrong or older than 5 minutes: 401 and nothing written (always 401 while no secret is set). Handled once per event `id`: a repeat answers `repeat`. `duplicata.settled` with `origem: boleto` (the payer paid the boleto dinâmico to the holder) pays our title through its workflow, channel REGISTRAR, up to its balance (`applied`, `applied_in_part`), or nothing when the title was paid by another path or went back to the assignor (`title_closed`); `liquidada: true` marks our registration `settled`. A payment we informed (`origem: informado`) and act news change nothing (`informed_by_us`, `recorded`). An event type this service does not read is acknowledged (`ignored`); one it reads without its fields is 422 `registrar_event_unreadable`; 409 or 503 when the title's workflow could not take the payment now: the escriturador retries.
          */
         post: operations["registrarCallback"];
         delete?: never;
@@ -13287,7 +13287,7 @@ export interface operations {
                     "application/json": {
                         accepted: boolean;
                         /** @enum {string} */
-                        outcome: "applied" | "applied_in_part" | "title_closed" | "informed_by_us" | "not_ours" | "recorded" | "repeat";
+                        outcome: "applied" | "applied_in_part" | "title_closed" | "informed_by_us" | "not_ours" | "recorded" | "repeat" | "ignored";
                     };
                 };
             };

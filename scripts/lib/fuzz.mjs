@@ -9,12 +9,14 @@ import { ensureSchemathesis } from './contract-tools.mjs';
 import { DEMO, PREPARED_ASSIGNOR_CPF, withContractStack } from './contract-stack.mjs';
 import { ROOT, say } from './infra.mjs';
 import { fuzzVerdict } from './fuzz-verdict.mjs';
+import { throwAwayA1 } from './a1-certificate.mjs';
 
 const schemathesis = ensureSchemathesis();
 mkdirSync(path.join(ROOT, '.data'), { recursive: true });
 const reportFile = path.join(ROOT, '.data', `fuzz-report-${process.pid}.txt`);
 const reportJson = path.join(ROOT, '.data', `fuzz-report-${process.pid}.json`);
 const reportFd = openSync(reportFile, 'w');
+const A1_PASSWORD = 'fuzz-a1-password';
 
 const code = await withContractStack('fuzz', async ({ apiUrl, env, prepared, logFile }) => {
   say(`fuzzing ${apiUrl} with schemathesis (its report in ${path.relative(ROOT, reportFile)}, services' logs in ${logFile})`);
@@ -53,6 +55,9 @@ const code = await withContractStack('fuzz', async ({ apiUrl, env, prepared, log
       FUZZ_PIX_CALLBACK_SECRET: env.PIX_CALLBACK_SECRET,
       FUZZ_PIX_COLLECTION_CALLBACK_SECRET: env.PIX_COLLECTION_CALLBACK_SECRET,
       FUZZ_REGISTRAR_CALLBACK_SECRET: env.REGISTRAR_CALLBACK_SECRET,
+      // The prepared assignor's delegated certificate, for the certificate routes' positive cases.
+      FUZZ_A1_PFX: await throwAwayA1(PREPARED_ASSIGNOR_CPF, A1_PASSWORD),
+      FUZZ_A1_PASSWORD: A1_PASSWORD,
     },
   });
   const stop = () => child.kill('SIGINT');

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { generate } from 'selfsigned';
 import { anotherApi, sharedApi, sharedSandbox, testConfig, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { buildIntegrator } from '../support/factories';
@@ -10,16 +9,12 @@ import { receivable } from '../support/simulate';
 import { setSandboxNfe } from '../support/sefaz';
 import { CipherRing } from '../../platform/crypto/cipher-ring';
 import { issuerCertificate } from '../../db/repositories/assignor-nfe-certificates';
+import { throwAwayA1 } from '../../scripts/lib/a1-certificate.mjs';
 
 const DAY_MS = 86_400_000;
 
 /** An ICP-Brasil-like A1 of `document` (CN `<name>:<document>`), as a PKCS#12 under `password`. */
-async function a1(document: string, password: string, notAfter = new Date(Date.now() + 365 * DAY_MS)): Promise<string> {
-  const pems = await generate([{ name: 'countryName', value: 'BR' }, { name: 'organizationName', value: 'ICP-Brasil' }, { name: 'commonName', value: `PADARIA CENTRAL LTDA:${document}` }], {
-    keyType: 'ec', algorithm: 'sha256', notBeforeDate: new Date(notAfter.getTime() - 400 * DAY_MS), notAfterDate: notAfter,
-  });
-  return Buffer.from(pkcs12Of({ certPem: pems.cert, keyPem: pems.private }, password)).toString('base64');
-}
+const a1 = throwAwayA1;
 
 /**
  * An assignor's delegated A1 certificate for SEFAZ's distribution: stored sealed once it opens with

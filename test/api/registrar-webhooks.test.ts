@@ -102,7 +102,7 @@ describe('the escriturador\'s webhooks settle our titles', function () {
     expect(await readTitle(title.id)).to.include({ status: 'WAITING_PAYMENT', paid_amount: '0.00' });
   });
 
-  it('applies an event delivered twice once, by its id, and an unreadable body is 422', async () => {
+  it('applies an event delivered twice once, by its id; a settlement without its fields is 422, a type it does not read is acknowledged', async () => {
     const { key, title } = await paidRegisteredTitle();
     const body = settlementOf(title, key, '2500.00');
     const first = await post(body, signed(body));
@@ -116,6 +116,12 @@ describe('the escriturador\'s webhooks settle our titles', function () {
     const unreadable = JSON.stringify({ evento: 'duplicata.settled', id: randomUUID() });
     const refused = await post(unreadable, signed(unreadable));
     expect(refused.status, refused.text).to.equal(422);
+    expect(refused.body.detail.code).to.equal('registrar_event_unreadable');
+    const other = JSON.stringify({ evento: 'duplicata.protestada', id: randomUUID() });
+    const acknowledged = await post(other, signed(other));
+    expect(acknowledged.status, acknowledged.text).to.equal(200);
+    expect(acknowledged.body).to.deep.equal({ accepted: true, outcome: 'ignored' });
+    expect(await readTitle(title.id)).to.include({ status: 'PARTIALLY_PAID', paid_amount: '2500.00' });
   });
 
   it('applies nothing for a title already paid by another path, marks the registration settled, and applies up to the balance when the payer paid more', async () => {
