@@ -111,7 +111,6 @@ schemathesis.openapi.format("dev-assignor-document", st.just(ASSIGNOR_DOCUMENT))
 # Invitations scripts/lib/fuzz.mjs made, one enrolment each (later draws of a spent one are 404s).
 schemathesis.openapi.format("dev-enrolment-token", st.sampled_from(ENROLMENT_TOKENS))
 PATH_ID_FORMATS = (
-    ("/v1/assignors/{id}/nfe-certificate", "dev-assignor"),
     ("/v1/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/backoffice/operations/{id}/cancel", "dev-cancellable-operation"),
     ("/v1/operations/{id}", "dev-operation"),
@@ -437,6 +436,9 @@ POSITIVE_PATHS = {
     ("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry"): lambda case: {"webhook_id": WEBHOOK_ID, "delivery_id": DELIVERY_ID},
     ("POST", "/v1/backoffice/role-grants/{id}/confirm"): _pending_grant,
     ("POST", "/v1/sandbox/nfe/{nfe_key}"): lambda case: {"nfe_key": valid_bodies.nfe_key((case.path_parameters or {}).get("nfe_key"), ASSIGNOR_DOCUMENT)},
+    # The throw-away certificate is the prepared assignor's: another assignor (an id the run drew
+    # from an earlier answer) is refused as certificate_not_assignors.
+    **{(method, "/v1/assignors/{id}/nfe-certificate"): lambda case: {"id": ASSIGNOR_IDS[0]} for method in ("PUT", "GET", "DELETE")},
 }
 DELETE_WEBHOOK = ("DELETE", "/v1/webhooks/{webhook_id}")
 SENT_IDEMPOTENCY_KEYS = set()
@@ -485,7 +487,9 @@ def _valid_request(case):
     if repair is not None and isinstance(case.body, dict):
         case.body = repair(case, case.body)
     # Stored state the case needs: a certificate to read or remove, duplicatas for the payer to pay.
-    if operation in CERTIFICATE_READS:
+    # Not in the stateful phase, whose chains store and remove certificates themselves and check
+    # that a removed one stays gone.
+    if operation in CERTIFICATE_READS and case.meta.phase.name != "stateful":
         api_state.stored_certificate(case.path_parameters.get("id"), A1_PFX, A1_PASSWORD)
     if operation == SETTLEMENT and isinstance(case.body, dict):
         api_state.issued_duplicatas(case.body["nfe_key"], valid_bodies.cnpj(None))

@@ -14,13 +14,18 @@ export async function throwAwayA1(document, password, notAfter = new Date(Date.n
   const pems = await generate([{ name: 'countryName', value: 'BR' }, { name: 'organizationName', value: 'ICP-Brasil' }, { name: 'commonName', value: `PADARIA CENTRAL LTDA:${document}` }], {
     keyType: 'ec', algorithm: 'sha256', notBeforeDate: new Date(notAfter.getTime() - 400 * DAY_MS), notAfterDate: notAfter,
   });
-  const folder = mkdtempSync(path.join(tmpdir(), 'a1-'));
+  return pkcs12(pems.cert, pems.private, password).toString('base64');
+}
+
+/** A certificate and its key as the PKCS#12 openssl exports, under `password`. */
+export function pkcs12(certPem, keyPem, password) {
+  const folder = mkdtempSync(path.join(tmpdir(), 'pkcs12-'));
   try {
-    writeFileSync(path.join(folder, 'cert.pem'), pems.cert);
-    writeFileSync(path.join(folder, 'key.pem'), pems.private);
+    writeFileSync(path.join(folder, 'cert.pem'), certPem);
+    writeFileSync(path.join(folder, 'key.pem'), keyPem);
     const made = spawnSync('openssl', ['pkcs12', '-export', '-in', 'cert.pem', '-inkey', 'key.pem', '-out', 'a1.pfx', '-passout', `pass:${password}`], { cwd: folder, encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`openssl pkcs12 failed: ${made.error?.message ?? made.stderr}`);
-    return readFileSync(path.join(folder, 'a1.pfx')).toString('base64');
+    return readFileSync(path.join(folder, 'a1.pfx'));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

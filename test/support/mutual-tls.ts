@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type CertificateExtension, generate } from 'selfsigned';
+import { pkcs12 } from '../../scripts/lib/a1-certificate.mjs';
 
 export interface MutualTlsParty {
   certPem: string;
@@ -74,14 +71,5 @@ export async function mutualTlsFront(target: string, ca: MutualTlsCa): Promise<M
  * over (Node's crypto cannot write PKCS#12: the openssl command line does it).
  */
 export function pkcs12Of(party: MutualTlsParty, passphrase: string): Uint8Array {
-  const folder = mkdtempSync(path.join(tmpdir(), 'pkcs12-'));
-  try {
-    writeFileSync(path.join(folder, 'cert.pem'), party.certPem);
-    writeFileSync(path.join(folder, 'key.pem'), party.keyPem);
-    const made = spawnSync('openssl', ['pkcs12', '-export', '-in', 'cert.pem', '-inkey', 'key.pem', '-out', 'a1.pfx', '-passout', `pass:${passphrase}`], { cwd: folder, encoding: 'utf8' });
-    if (made.status !== 0) throw new Error(`openssl pkcs12 failed: ${made.error?.message ?? made.stderr}`);
-    return readFileSync(path.join(folder, 'a1.pfx'));
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  return pkcs12(party.certPem, party.keyPem, passphrase);
 }
