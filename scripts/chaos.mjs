@@ -428,8 +428,16 @@ try {
   check('503 workflow_unavailable from an update whose workflow task died with its worker (the contract\'s answer)', '-', crashedWorkerAnswers.length, true);
   check('503 database_unavailable while Postgres was out', '>0', requests.filter((r) => r.status === 503 && postgresOut(r)).length, requests.some((r) => r.status === 503 && postgresOut(r)));
   const duringOutage = requests.filter((r) => outages.some(([from, to]) => r.started >= from && r.started <= to));
+  // A creation also asks SEFAZ and then the escriturador before it writes, each within its own
+  // budget (SEFAZ_CREATION_BUDGET_MS, REGISTRAR_CREATION_BUDGET_MS: 800 ms by default), time that is
+  // not Postgres's: one begun as Postgres came back spends them between its waits on it.
+  const CREATION_LOOKUPS_MS = 800 + 800;
+  const CREATING = new Set(['/v1/operations/direct', '/v1/stock/request-anticipation']);
+  const boundOf = (r) => 2_000 + (r.method === 'POST' && CREATING.has(r.url) ? CREATION_LOOKUPS_MS : 0);
+  const overBound = duringOutage.filter((r) => r.ms > boundOf(r));
   const slowest = Math.max(0, ...duringOutage.map((r) => r.ms));
-  check('slowest answer while Postgres was down or frozen (ms)', '<= 2000', slowest, slowest <= 2_000 && duringOutage.every((r) => r.status !== 0));
+  check('answers while Postgres was down or frozen slower than 2000 ms (creations: + their look-ups\' 1600 ms); slowest', `0; -`, `${overBound.length}; ${slowest}`,
+    overBound.length === 0 && duringOutage.every((r) => r.status !== 0));
   for (const r of duringOutage.filter((o) => o.ms > 1_800)) say(`slow during the outage: ${r.ms} ms ${r.status} ${r.code ?? ''} ${r.method} ${r.url}`);
   for (const [name, list] of Object.entries(windows)) {
     for (const [, back] of list) {
