@@ -114,10 +114,9 @@ class Run {
 
   /** Every signer of the contract signs through the sandbox signing page. */
   async sign(operationId: string): Promise<void> {
-    const operation = { id: operationId };
-    await this.until(operation.id, 'CONTRACT_SENT');
+    await this.until(operationId, 'CONTRACT_SENT');
     const signers = await this.poll('the contract\'s signers', async () => {
-      const answer = await this.api.call<{ signers: { sign_url: string | null }[] }>('GET', `/v1/operations/${operation.id}/contract/signers`);
+      const answer = await this.api.call<{ signers: { sign_url: string | null }[] }>('GET', `/v1/operations/${operationId}/contract/signers`);
       return answer.status === 200 ? answer.body.signers : null;
     });
     for (const signer of signers) if (signer.sign_url) await signThroughPage(signer.sign_url);

@@ -6,17 +6,15 @@ import { RuleViolation } from './errors';
  * CNPJ root (its first 8 characters: the company, any branch) is the party's (cStat 593 otherwise),
  * so that is what must match; an e-CPF must be the person's own CPF.
  */
-export const NFE_CERTIFICATE_CODES = ['certificate_unreadable', 'certificate_not_assignors', 'certificate_expired'] as const;
-
 const ROOT_LENGTH = 8;
 
 /** The document an ICP-Brasil certificate's CN carries after its last colon (DOC-ICP-04: `<name>:<CNPJ or CPF>`). */
-export function documentOfCommonName(commonName: string | null): string | null {
+function documentOfCommonName(commonName: string | null): string | null {
   const found = commonName ? /:([0-9A-Z]{11}|[0-9A-Z]{14})$/.exec(commonName.trim().toUpperCase()) : null;
   return found ? found[1] : null;
 }
 
-export function sameParty(certificateDocument: string | null, assignorDocument: string): boolean {
+function sameParty(certificateDocument: string | null, assignorDocument: string): boolean {
   if (certificateDocument === null || certificateDocument.length !== assignorDocument.length) return false;
   return assignorDocument.length === 11 ? certificateDocument === assignorDocument : certificateDocument.slice(0, ROOT_LENGTH) === assignorDocument.slice(0, ROOT_LENGTH);
 }

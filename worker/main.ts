@@ -66,9 +66,10 @@ export async function startWorker(config: Config, options: { resolveHost?: HostR
   // The relay's and dispatcher's client shares the worker's native connection, so the runtime's metrics count its calls too.
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter, ...traced.client });
   await ensureSchedules(client, config, logger);
-  await registerRegistrarWebhook(config, logger);
   const dispatcher = startWebhookDispatcher({ db, client, config, logger });
   const relay = startOutboxRelay({ db, client, config, logger });
+  // After the dispatcher and the relay: an escriturador down holds this call to its timeout.
+  await registerRegistrarWebhook(config, logger);
   return {
     worker,
     run,

@@ -3,7 +3,7 @@ import type { Logger } from '../platform/logger';
 import { HttpEscriturador } from '../providers/escriturador/client';
 
 /** Where the escriturador posts its events: the api's signed webhook route under PUBLIC_URL. */
-export const registrarWebhookUrl = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/v1/internal/registrar/callback`;
+const registrarWebhookUrl = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/v1/internal/registrar/callback`;
 
 /**
  * Tells the escriturador where to post its events, at each start: the URL follows PUBLIC_URL, which

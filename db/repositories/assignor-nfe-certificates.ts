@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CipherRing } from '../../platform/crypto/cipher-ring';
+import type { DistributionParty } from '../../domain/sefaz/port';
 import { TenantScopedRepository } from './tenant-scoped';
 
 /** What the read shows of a stored certificate: never the file or its password. */
@@ -47,10 +48,7 @@ export class AssignorNfeCertificatesRepository extends TenantScopedRepository {
 }
 
 /** A PKCS#12 file and its password, opened, to present to SEFAZ. */
-export interface OpenedCertificate {
-  pfx: Uint8Array;
-  passphrase: string;
-}
+export type OpenedCertificate = NonNullable<DistributionParty['certificate']>;
 
 /** The issuer's delegated certificate, opened with the ring, or null when it stored none (the worker's and creation's checks at SEFAZ). */
 export async function issuerCertificate(db: Knex, ring: CipherRing, assignorId: string): Promise<OpenedCertificate | null> {

@@ -18,8 +18,10 @@ export class LedgerPostingsRepository extends TenantScopedRepository {
   }
 
   /**
-   * Records each of `specs` once per idempotency key, in three statements however many there are
-   * (an operation's acquisitions are one per title): for each, true when this call recorded it.
+   * Records each of `specs` once per idempotency key, in four statements however many there are
+   * (an operation's acquisitions are one per title): for each, true when this call recorded it. A
+   * spec may not reverse another of the same batch (the statement cannot see its own rows, so its
+   * `reverses_id` would be null): post such a reversal on its own.
    */
   async postAll(specs: readonly TransactionSpec[]): Promise<boolean[]> {
     if (specs.length === 0) return [];

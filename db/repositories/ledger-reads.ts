@@ -76,7 +76,7 @@ const transactionsJson = (listed: string) => `with listed as (${listed}),
  * order (an operation's, a title's: migration 20261128154952) are prepared once per connection; the
  * others, whose best plan depends on how much they select, are planned for their values each time.
  */
-export function transactionPageStatement(originatorId: string, filters: TransactionFilters, limit: number, offset: number): Statement {
+function transactionPageStatement(originatorId: string, filters: TransactionFilters, limit: number, offset: number): Statement {
   const values: unknown[] = [originatorId];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const where = ['t.originator_id = $1'];

@@ -70,10 +70,10 @@ export type NegotiationOutcome = { outcome: 'registered'; act: Act } | { outcome
  */
 export type PaymentOrigin = 'payer' | 'holder';
 
-/** What the escriturador publishes: an act recorded or cancelled, or a payment recorded. */
 /** The event types this service reads; the escriturador may publish others. */
 export const ESCRITURADOR_EVENT_TYPES = ['act.registered', 'act.cancelled', 'duplicata.settled'] as const;
 
+/** What the escriturador publishes: an act recorded or cancelled, or a payment recorded. */
 export type EscrituradorEvent =
   | { type: 'act.registered' | 'act.cancelled'; eventId: string; act: Act }
   | {

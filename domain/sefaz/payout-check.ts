@@ -44,8 +44,7 @@ export interface NfeCheckOutcome {
   payerEvents: PayerEventsRead;
 }
 
-export const PAYER_EVENTS_READ = ['read', 'not_available'] as const;
-export type PayerEventsRead = (typeof PAYER_EVENTS_READ)[number];
+export type PayerEventsRead = 'read' | 'not_available';
 
 /**
  * The check before the PIX: a consult that refuses refuses, and so does one beyond the consult's
@@ -63,8 +62,10 @@ export function payoutCheck(status: NfeStatusAnswer, payer: PayerEventsAnswer, p
   const base = { key: status.key, cStat: status.cStat, xMotivo: status.reason, payerEvent: word?.event ?? null, payerEventAt: word?.at ?? null, payerEvents: notAvailable ? 'not_available' : 'read' } as const;
   const refusal = REFUSING[status.outcome];
   if (refusal) return { ...base, status: 'refused', reason: refusal };
-  if (status.outcome === 'too_old' && !policy.beyondConsultAgeAccepted) return { ...base, status: 'refused', reason: 'nfe_too_old_to_check' };
-  if (consultConsequence(status.outcome) !== 'pass' && status.outcome !== 'too_old') return { ...base, status: 'pending', reason: null };
+  // 526 is the one outcome whose consequence is the product's policy.
+  const consequence = consultConsequence(status.outcome);
+  if (consequence === 'policy' && !policy.beyondConsultAgeAccepted) return { ...base, status: 'refused', reason: 'nfe_too_old_to_check' };
+  if (consequence !== 'pass' && consequence !== 'policy') return { ...base, status: 'pending', reason: null };
   if (payer.outcome !== 'found' && payer.outcome !== 'none' && !notAvailable) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'pending', reason: null };
   if (isDisowning(word)) return { ...base, cStat: payer.cStat, xMotivo: payer.reason, status: 'refused', reason: 'nfe_disowned_by_payer' };
   if (payerConfirmation === 'required' && word?.event !== 'confirmed') {

@@ -13,8 +13,6 @@ import { throwAwayA1 } from '../../scripts/lib/a1-certificate.mjs';
 
 const DAY_MS = 86_400_000;
 
-/** An ICP-Brasil-like A1 of `document` (CN `<name>:<document>`), as a PKCS#12 under `password`. */
-const a1 = throwAwayA1;
 
 /**
  * An assignor's delegated A1 certificate for SEFAZ's distribution: stored sealed once it opens with
@@ -44,7 +42,7 @@ describe('assignors\' delegated NF-e certificates', function () {
 
   it('stores the certificate sealed (file and password) and answers its metadata only; GET reads it, DELETE removes it', async () => {
     const { id, document } = await assignor();
-    const pfx = await a1(document, 'a1-password');
+    const pfx = await throwAwayA1(document, 'a1-password');
     const put = await client.put(path(id), { pfx, password: 'a1-password' }, { token });
     expect(put.status, put.text).to.equal(200);
     expect(Object.keys(put.body).sort()).to.deep.equal(['assignor_id', 'not_after', 'serial', 'subject', 'uploaded_at']);
@@ -77,10 +75,10 @@ describe('assignors\' delegated NF-e certificates', function () {
 
   it('a new certificate replaces the old one; a branch\'s certificate (same CNPJ root) is the assignor\'s too', async () => {
     const { id, document } = await assignor();
-    const first = await client.put(path(id), { pfx: await a1(document, 'one'), password: 'one' }, { token });
+    const first = await client.put(path(id), { pfx: await throwAwayA1(document, 'one'), password: 'one' }, { token });
     expect(first.status, first.text).to.equal(200);
     const branch = `${document.slice(0, 8)}000299`;
-    const second = await client.put(path(id), { pfx: await a1(branch, 'two'), password: 'two' }, { token });
+    const second = await client.put(path(id), { pfx: await throwAwayA1(branch, 'two'), password: 'two' }, { token });
     expect(second.status, second.text).to.equal(200);
     expect(second.body.serial).to.not.equal(first.body.serial);
     expect(await testDb()('assignor_nfe_certificates').where({ assignor_id: id }).pluck('serial')).to.deep.equal([second.body.serial]);
@@ -90,10 +88,10 @@ describe('assignors\' delegated NF-e certificates', function () {
   it('refuses, with 422 and its code and nothing stored: a wrong password, a file that is no PKCS#12, another company\'s certificate, an expired one', async () => {
     const { id, document } = await assignor();
     const refusals: [string, Record<string, unknown>][] = [
-      ['certificate_unreadable', { pfx: await a1(document, 'right-password'), password: 'wrong-password' }],
+      ['certificate_unreadable', { pfx: await throwAwayA1(document, 'right-password'), password: 'wrong-password' }],
       ['certificate_unreadable', { pfx: Buffer.from('not a pkcs12 file').toString('base64'), password: 'any-password' }],
-      ['certificate_not_assignors', { pfx: await a1(cnpj(), 'other-password'), password: 'other-password' }],
-      ['certificate_expired', { pfx: await a1(document, 'old-password', new Date(Date.now() - DAY_MS)), password: 'old-password' }],
+      ['certificate_not_assignors', { pfx: await throwAwayA1(cnpj(), 'other-password'), password: 'other-password' }],
+      ['certificate_expired', { pfx: await throwAwayA1(document, 'old-password', new Date(Date.now() - DAY_MS)), password: 'old-password' }],
     ];
     for (const [code, body] of refusals) {
       const res = await client.put(path(id), body, { token });
@@ -107,7 +105,7 @@ describe('assignors\' delegated NF-e certificates', function () {
 
   it('another originator\'s assignor, or an unknown one, is not found, and its certificate untouched', async () => {
     const { id, document } = await assignor();
-    const pfx = await a1(document, 'pw');
+    const pfx = await throwAwayA1(document, 'pw');
     expect((await client.put(path(id), { pfx, password: 'pw' }, { token })).status).to.equal(200);
     const asOther = { token: otherToken };
     for (const res of [await client.put(path(id), { pfx, password: 'pw' }, asOther), await client.get(path(id), asOther), await client.delete(path(id), asOther)]) {

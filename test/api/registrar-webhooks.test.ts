@@ -6,11 +6,11 @@ import { ApiClient } from '../support/http';
 import { cnpj, nfeOf } from '../support/documents';
 import { createDirect, directBody, startOperationsTest } from '../support/operations';
 import { receivable } from '../support/simulate';
-import { signAll, untilStatus } from '../support/lifecycle';
+import { untilPaid } from '../support/lifecycle';
 import { expectEvenTrialBalance, postedBalances } from '../support/ledger';
 import { eventually } from '../support/webhooks';
 import { issueDuplicatas, registerAtSandbox, sandboxEscriturador } from '../support/registration';
-import { payerPayment, simulatePayerPayment, titlePaidEvents } from '../support/titles';
+import { payerPayment, readTitle as titleRead, simulatePayerPayment, titlePaidEvents } from '../support/titles';
 import { testConfig, testDb } from '../support/stack';
 
 const CALLBACK = '/v1/internal/registrar/callback';
@@ -40,13 +40,11 @@ describe('the escriturador\'s webhooks settle our titles', function () {
     await issueDuplicatas(nfe.nfe_key, [{ n_dup: '001', vencimento: item.due_date as string, valor: item.requested_net_future_value as string }]);
     const res = await createDirect(client, token, directBody({ cnpj: assignor, receivables: [item] }));
     expect(res.status, res.text).to.equal(201);
-    await untilStatus(client, token, res.body.id, 'CONTRACT_SENT');
-    await signAll(client, token, res.body.id);
-    const paid = await untilStatus(client, token, res.body.id, 'PAID', 90_000);
+    const paid = await untilPaid(client, token, res.body.id);
     expect(paid.titles[0].registration.status).to.equal('registered');
     return { key: nfe.nfe_key, title: paid.titles[0] };
   };
-  const readTitle = async (id: string): Promise<Title> => (await client.get(`/v1/titles/${id}`, { token })).body;
+  const readTitle = (id: string): Promise<Title> => titleRead(client, token, id);
   const paymentsOf = (titleId: string) => testDb()('title_payments').where({ title_id: titleId }).orderBy('created_at').select('channel', 'amount', 'external_id');
   const post = (body: string, headers: Record<string, string>) =>
     client.request('POST', CALLBACK, { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } });

@@ -24,6 +24,8 @@ describe('a registration compared with the escriturador\'s record', () => {
 
   it('names each difference', () => {
     expect(compare('registered', { duplicata: duplicata(), acts: [] })).to.equal('act_missing_there');
+    // Our act is found by its id, not by its place among the duplicata's acts.
+    expect(compare('registered', { duplicata: duplicata(), acts: [act({ actId: 'act-other' })] })).to.equal('act_missing_there');
     expect(compare('registered', { duplicata: duplicata(), acts: [act({ status: 'cancelled' })] })).to.equal('act_cancelled_there');
     expect(compare('registered', { duplicata: duplicata({ holderDocument: '44555666000177' }), acts: [act()] })).to.equal('holder_changed_there');
     expect(compare('registered', { duplicata: duplicata({ paidAmount: '1000.00', settled: true }), acts: [act()] })).to.equal('settled_there');
