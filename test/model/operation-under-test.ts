@@ -193,8 +193,9 @@ export class OperationUnderTest {
     const events = await this.runHistory(this.handle.workflowId);
     this.startedTasks.observe(this.handle.workflowId, events);
     if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) this.continuedAsNew = true;
-    // While SEFAZ (or the escriturador) is down, the calls to it wait out their retries, each unanswered again.
-    const waitingOut = [...(this.world.sefaz.down ? [NFE_CHECK_ACTIVITY] : []), ...(this.world.registrar?.down ? REGISTRAR_ACTIVITIES : [])];
+    // While SEFAZ (or the escriturador) is down, the calls to it that got no answer wait out their retries, each unanswered again.
+    const waitingTypes = [...(this.world.sefaz.down ? [NFE_CHECK_ACTIVITY] : []), ...(this.world.registrar?.down ? REGISTRAR_ACTIVITIES : [])];
+    const waitingOut = (type: string, activityId: string) => waitingTypes.includes(type) && gate.isRetrying(this.handle.workflowId, activityId);
     if (!quiet(events, gate.isStalled(this.operationId), waitingOut)) return false;
     if (!this.onClock) return true;
     // On a test clock the operation and its clock signal each other: both must be quiet, or a command
@@ -249,7 +250,7 @@ export class OperationUnderTest {
  * A run's history (its latest run) with no workflow task pending, no signal to another workflow on
  * its way, and no activity in flight but those a stalled provider holds.
  */
-function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean, waitingOut: readonly string[] = []): boolean {
+function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean, waitingOut: WaitingOut = () => false): boolean {
   let taskPending = false;
   let signalling = 0;
   for (const event of events) {
@@ -264,12 +265,15 @@ function quiet(events: temporal.api.history.v1.IHistoryEvent[], stalled: boolean
   return !taskPending && signalling === 0 && (activitiesInFlight(events, waitingOut) === 0 || stalled);
 }
 
-/** Activities a run's history scheduled and has not closed, but those of the types `waitingOut` (retrying with no end in sight). */
-function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[], waitingOut: readonly string[] = []): number {
+/** Whether a scheduled activity (its type and id) is waiting out a provider's outage between attempts, with no end in sight. */
+type WaitingOut = (type: string, activityId: string) => boolean;
+
+/** Activities a run's history scheduled and has not closed, but those `waitingOut` says wait out an outage. */
+function activitiesInFlight(events: temporal.api.history.v1.IHistoryEvent[], waitingOut: WaitingOut = () => false): number {
   const activities = new Set<string>();
   for (const event of events) {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && !waitingOut.includes(scheduled?.activityType?.name ?? '')) activities.add(String(event.eventId));
+    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && !waitingOut(scheduled?.activityType?.name ?? '', scheduled?.activityId ?? '')) activities.add(String(event.eventId));
     else if (ACTIVITY_CLOSED.includes(event.eventType!)) activities.delete(String(scheduledEventIdOf(event)));
   }
   return activities.size;
