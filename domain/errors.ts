@@ -103,7 +103,7 @@ export class ProviderFailed extends AppError {
 
 /** An internal dependency is down: 503, retryable with backoff. */
 export class Unavailable extends AppError {
-  constructor(code: string) {
-    super(503, code);
+  constructor(detail: Detail) {
+    super(503, detail);
   }
 }

@@ -6,6 +6,10 @@ const SIGNED = 'Signed with PIX_COLLECTION_CALLBACK_SECRET: `X-Provider-Timestam
   + 'Missing, wrong or older than 5 minutes: 401 (always 401 while collection is off). A replayed signature is accepted and does nothing.';
 
 const sweepAnswer = json('The window swept and the payments it applied (those the webhooks had missed); empty when none was missed', ref('CollectionSweep'));
+/** The sweep's 503s: the usual envelope, or `collection_sweep_incomplete` with what it applied and what it left. */
+const sweepUnavailable = json('Some PIX could not be applied now (`collection_sweep_incomplete`: the sweep went on past them; `detail.applied` are applied, '
+  + '`detail.unapplied` say which were left and why; the next run tries them again), or a dependency every PIX needs is down (database_unavailable, '
+  + 'pix_collection_unavailable: the sweep stopped there, the PIX before it stay applied); retryable with backoff', ref('CollectionSweepUnavailable'));
 
 export const collectionSchemas = {
   ReconciledPix: {
@@ -31,6 +35,38 @@ export const collectionSchemas = {
       applied: { type: 'array', items: ref('ReconciledPix') },
     },
   },
+  CollectionSweepUnavailable: {
+    type: 'object',
+    required: ['detail'],
+    properties: {
+      detail: {
+        description: 'A code string (the PSP or Postgres down, ...), or `collection_sweep_incomplete` with the window, what was applied and what was left.',
+        oneOf: [{ type: 'string' }, ref('CollectionSweepIncomplete')],
+      },
+    },
+  },
+  CollectionSweepIncomplete: {
+    type: 'object',
+    required: ['code'],
+    properties: {
+      code: { type: 'string', examples: ['collection_sweep_incomplete'] },
+      message: { type: 'string' },
+      from: { type: 'string', format: 'date-time' },
+      to: { type: 'string', format: 'date-time' },
+      applied: { type: 'array', items: ref('ReconciledPix'), description: 'Applied by this run despite the PIX left' },
+      unapplied: { type: 'array', items: ref('UnappliedPix') },
+    },
+  },
+  UnappliedPix: {
+    type: 'object',
+    required: ['end_to_end_id', 'txid', 'code'],
+    properties: {
+      end_to_end_id: { type: 'string' },
+      txid: { type: ['string', 'null'] },
+      code: { type: 'string', description: 'Why it was left: title_payment_unavailable (its title refused the payment for a reason reconciliation has no rule for), '
+        + 'workflow_unavailable (its operation\'s workflow did not answer the update in time), database_lock_timeout, internal_error...' },
+    },
+  },
 };
 
 export const collectionPaths = {
@@ -48,16 +84,17 @@ export const collectionPaths = {
     post: {
       operationId: 'pixCollectionSweep', tags: ['internal'], summary: 'The hourly collection sweep (the Temporal Schedule\'s call)', security: COLLECTION_SIGNED, 'x-rate-limit': 'callback',
       description: `For the worker's schedule only: as \`POST /v1/backoffice/collection/sweep\`. ${SIGNED}`,
-      responses: { 200: sweepAnswer, ...errors(401, 429, 503) },
+      responses: { 200: sweepAnswer, ...errors(401, 429), 503: sweepUnavailable },
     },
   },
   '/v1/backoffice/collection/sweep': {
     post: {
       operationId: 'sweepCollection', tags: ['backoffice'], summary: 'Backoffice: apply now the PIX payments the webhooks missed',
       description: 'Lists what the collection PSP received in the last PIX_COLLECTION_SWEEP_WINDOW_HOURS (48) and applies each PIX not applied yet, exactly once, '
-        + 'as the hourly schedule does. Analyst or above. Audited (`collection.sweep`).',
+        + 'as the hourly schedule does. A PIX that cannot be applied now does not hold the others: the sweep applies every other and answers 503 '
+        + '`collection_sweep_incomplete` naming it. Analyst or above. Audited (`collection.sweep`).',
       security: staffActSecurity(),
-      responses: { 200: sweepAnswer, ...errors(401, 403, 429, 502, 503) },
+      responses: { 200: sweepAnswer, ...errors(401, 403, 429, 502), 503: sweepUnavailable },
     },
   },
   '/v1/sandbox/titles/{id}/pix': {

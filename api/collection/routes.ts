@@ -5,21 +5,18 @@ import { PixCollectionError } from '../../providers/provider-errors';
 import type { Config } from '../../platform/config/config';
 import { PixChargesRepository } from '../../db/repositories/pix-charges';
 import { OperationsRepository } from '../../db/repositories/operations';
-import { Conflict, NotAuthenticated, NotFound, ProviderFailed, Unavailable } from '../../domain/errors';
+import { Conflict, NotAuthenticated, NotFound, ProviderFailed } from '../../domain/errors';
 import { positiveAmount } from '../payables/inputs';
 import { auditedRequest } from '../audit/audit-trail';
 import type { Logger } from '../../platform/logger';
 import type { TemporalHandle } from '../temporal/client';
 import { handle, ok } from '../http/handle';
-import { answeringProviderFailure } from '../http/provider-failure';
 import { body, tenantOf } from '../http/request-helpers';
 import { forgetCallbackSignature, recordCallbackSignature } from '../../db/repositories/callback-signatures';
 import { operationClockTime } from '../../db/repositories/test-clocks';
 import { reconcileWithinBudget } from './reconcile';
-import { presentSweep, sweepCollection } from './sweep';
-
-/** The PSP down or refusing while reconciling: 503, as documented, not an unhandled 500; the caller (PSP, schedule, staff) tries again. */
-const withPsp = <T>(work: () => Promise<T>): Promise<T> => answeringProviderFailure(PixCollectionError, () => new Unavailable('pix_collection_unavailable'), work);
+import { answerSweep, sweepCollection } from './sweep';
+import { withPsp } from './psp-failure';
 
 /**
  * Collecting titles by PIX: the PSP's webhook, the sweep (the scheduler's signed call
@@ -49,11 +46,11 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
 
   router.post('/v1/internal/pix-collection/sweep', handle(async (req) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    return ok(presentSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
+    return ok(answerSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
   }));
 
   // Each PIX the sweep applies carries the staff's request: its row commits with that payment.
-  router.post('/v1/backoffice/collection/sweep', handle(async (req) => ok(presentSweep(
+  router.post('/v1/backoffice/collection/sweep', handle(async (req) => ok(answerSweep(
     await withPsp(() => sweepCollection(ctx, window, deps.now(), auditedRequest(req, 'collection.sweep'))),
   ))));
 

@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
-import { AppError, errorCode, Unavailable, ValidationFailed } from '../../domain/errors';
-import { isDatabaseUnavailable, isLockTimeout } from '../../db/unavailable';
-import { isTemporalUnavailable } from '../temporal/client';
+import { AppError, errorCode, ValidationFailed } from '../../domain/errors';
+import { knownFailure } from '../http/known-failure';
 import type { Logger } from '../../platform/logger';
 import { tokenEndpointError } from '../auth/oauth-errors';
 
@@ -36,23 +35,16 @@ function serialise(error: AppError, logger: Logger): { status: number; text: str
 export function errorHandler(logger: Logger, beforeAnswer?: (req: Request, error: AppError) => Promise<void>): ErrorRequestHandler {
   return async (err, req, res, _next) => {
     let appError: AppError;
-    if (isLockTimeout(err)) {
-      // Postgres is up; a row this request needs stayed locked by another for longer than its budget.
-      logger.warn('database lock wait timed out', { request_id: req.ctx?.requestId, err: (err as Error).message });
-      appError = new Unavailable('database_lock_timeout');
-    } else if (isDatabaseUnavailable(err)) {
-      // Postgres down, frozen or the pool exhausted: retryable, not a bug.
-      logger.warn('database unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
-      appError = new Unavailable('database_unavailable');
-    } else if (isTemporalUnavailable(err)) {
-      logger.warn('temporal unavailable', { request_id: req.ctx?.requestId, err: (err as Error).message });
-      appError = new Unavailable('workflow_unavailable');
-    } else if (err instanceof AppError) {
-      appError = err instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(err) : err;
-      if (req.ctx?.route?.pathTemplate === '/v1/auth/token') appError = tokenEndpointError(appError, /^basic /i.test(req.get('Authorization') ?? ''));
-    } else {
+    const known = knownFailure(err);
+    if (known === null) {
       logger.error('unhandled error', { request_id: req.ctx?.requestId, err: (err as Error).message, stack: (err as Error).stack });
       appError = new AppError(500, 'internal_error');
+    } else if (known.warning !== undefined) {
+      logger.warn(known.warning, { request_id: req.ctx?.requestId, err: (err as Error).message });
+      appError = known.error;
+    } else {
+      appError = known.error instanceof ValidationFailed && req.path.startsWith('/v1/auth/') ? redactInputs(known.error) : known.error;
+      if (req.ctx?.route?.pathTemplate === '/v1/auth/token') appError = tokenEndpointError(appError, /^basic /i.test(req.get('Authorization') ?? ''));
     }
     if (res.headersSent) return res.end();
     await beforeAnswer?.(req, appError);

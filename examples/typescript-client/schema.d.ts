@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Backoffice: apply now the PIX payments the webhooks missed
-         * @description Lists what the collection PSP received in the last PIX_COLLECTION_SWEEP_WINDOW_HOURS (48) and applies each PIX not applied yet, exactly once, as the hourly schedule does. Analyst or above. Audited (`collection.sweep`).
+         * @description Lists what the collection PSP received in the last PIX_COLLECTION_SWEEP_WINDOW_HOURS (48) and applies each PIX not applied yet, exactly once, as the hourly schedule does. A PIX that cannot be applied now does not hold the others: the sweep applies every other and answers 503 `collection_sweep_incomplete` naming it. Analyst or above. Audited (`collection.sweep`).
          */
         post: operations["sweepCollection"];
         delete?: never;
@@ -2952,6 +2952,22 @@ export interface components {
             /** Format: date-time */
             to: string;
         };
+        CollectionSweepIncomplete: {
+            /** @description Applied by this run despite the PIX left */
+            applied?: components["schemas"]["ReconciledPix"][];
+            /** @example collection_sweep_incomplete */
+            code: string;
+            /** Format: date-time */
+            from?: string;
+            message?: string;
+            /** Format: date-time */
+            to?: string;
+            unapplied?: components["schemas"]["UnappliedPix"][];
+        };
+        CollectionSweepUnavailable: {
+            /** @description A code string (the PSP or Postgres down, ...), or `collection_sweep_incomplete` with the window, what was applied and what was left. */
+            detail: string | components["schemas"]["CollectionSweepIncomplete"];
+        };
         ContractDispatch: {
             /** Format: uuid */
             contract_id: string;
@@ -4130,6 +4146,12 @@ export interface components {
                 /** @enum {string} */
                 kind: "psp_cash" | "bank_cash" | "title_receivable" | "unearned_discount" | "discount_income" | "late_charges_income" | "fee_income" | "assignor_price_payable" | "assignor_payable" | "assignor_charges_income" | "payer_overpayment" | "unidentified_receipts" | "discount_credit_expense" | "write_off_expense" | "funding_transfers" | "psp_fee_expense";
             }[];
+        };
+        UnappliedPix: {
+            /** @description Why it was left: title_payment_unavailable (its title refused the payment for a reason reconciliation has no rule for), workflow_unavailable (its operation's workflow did not answer the update in time), database_lock_timeout, internal_error... */
+            code: string;
+            end_to_end_id: string;
+            txid: string | null;
         };
         /** @description Deliveries are retried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), then given up. An endpoint whose every delivery failed for 5 days is disabled (`status` disabled, the operational event webhook_endpoint.disabled) until `POST /v1/webhooks/{id}/enable`. */
         Webhook: {
@@ -8127,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
+            /** @description Some PIX could not be applied now (`collection_sweep_incomplete`: the sweep went on past them; `detail.applied` are applied, `detail.unapplied` say which were left and why; the next run tries them again), or a dependency every PIX needs is down (database_unavailable, pix_collection_unavailable: the sweep stopped there, the PIX before it stay applied); retryable with backoff */
             503: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -8140,7 +8162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["CollectionSweepUnavailable"];
                 };
             };
         };
@@ -13113,7 +13135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description An internal dependency is unavailable (database_unavailable, workflow_unavailable), or a row the request needs stayed locked by another request for longer than it could wait (database_lock_timeout); retryable with backoff */
+            /** @description Some PIX could not be applied now (`collection_sweep_incomplete`: the sweep went on past them; `detail.applied` are applied, `detail.unapplied` say which were left and why; the next run tries them again), or a dependency every PIX needs is down (database_unavailable, pix_collection_unavailable: the sweep stopped there, the PIX before it stay applied); retryable with backoff */
             503: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
@@ -13126,7 +13148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["CollectionSweepUnavailable"];
                 };
             };
         };

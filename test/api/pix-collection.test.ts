@@ -17,7 +17,9 @@ import { collectionSweepScheduleId } from '../../domain/workflow-ids';
 import { addDays, businessDate } from '../../domain/pricing';
 import { advanceClock, readyClock, untilReady } from '../support/test-clocks';
 
-const CASES = ['full', 'twice', 'lost', 'raced', 'refused', 'scheduled', 'partial', 'over', 'manual'] as const;
+const CASES = ['full', 'twice', 'lost', 'raced', 'refused', 'scheduled', 'partial', 'over', 'manual', 'stuck', 'behind'] as const;
+/** The sweep's two titles are smaller, so the operation stays within the policy's auto-approval (50,000.00). */
+const SMALL: readonly Case[] = ['stuck', 'behind'];
 type Case = (typeof CASES)[number];
 
 /**
@@ -47,7 +49,10 @@ describe('titles collected by PIX', function () {
     token = integrator.token;
     backoffice = await loginAs(client, await buildUser());
     await collectOnPix(integrator.originatorId);
-    const receivables = CASES.map((name) => receivable({ external_id: name, net_future_value: '5000.00', requested_net_future_value: '5000.00' }));
+    const receivables = CASES.map((name) => {
+      const value = SMALL.includes(name) ? '2000.00' : '5000.00';
+      return receivable({ external_id: name, net_future_value: value, requested_net_future_value: value });
+    });
     const res = await createDirect(client, token, directBody({ email: `collection+${randomUUID()}@example.com`, receivables }));
     expect(res.status, res.text).to.equal(201);
     for (const title of res.body.titles as { id: string; external_id: Case }[]) titles[title.external_id] = title.id;
@@ -176,6 +181,35 @@ describe('titles collected by PIX', function () {
     expect(retried.status).to.equal(200);
     await titleIn(titles.refused, 'PAID');
     expect((await paymentsOf(titles.refused)).map((p) => p.external_id)).to.deep.equal([pix.end_to_end_id]);
+  });
+
+  it('goes on past a PIX it cannot apply: applies the PIX listed after it, answers 503 naming the one left, and applies that one on a later run', async () => {
+    await chargedTitle(titles.stuck);
+    await chargedTitle(titles.behind);
+    // Listed in the order received: the PIX the sweep cannot apply comes first.
+    const stuck = await payByPix(titles.stuck, { webhook: 'lost' });
+    const behind = await payByPix(titles.behind, { webhook: 'lost' });
+    // While a claim of its endToEndId with another body stands, the stuck title refuses its payment (as in the test above).
+    const claim = { grain: 'title_payer_payment', scope: titles.stuck, external_id: stuck.end_to_end_id };
+    await testDb()('external_id_records').insert({ ...claim, request: JSON.stringify({ paid_amount_brl: '1.00', external_id: stuck.end_to_end_id }) });
+    try {
+      const sweep = await client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice });
+      expect((await paymentsOf(titles.behind)).map((p) => [p.external_id, p.recorded_by]), 'the PIX after the stuck one').to.deep.equal([[behind.end_to_end_id, 'psp:sweep']]);
+      expect(await readTitle(client, token, titles.behind)).to.include({ status: 'PAID', paid_amount: '2000.00' });
+      expect(await paymentsOf(titles.stuck)).to.have.length(0);
+      // Still a failure for its caller (the Schedule's activity retries on it), naming what it applied and what it left.
+      expect(sweep.status, sweep.text).to.equal(503);
+      expect(sweep.body.detail.code).to.equal('collection_sweep_incomplete');
+      expect(sweep.body.detail.unapplied).to.deep.include({ end_to_end_id: stuck.end_to_end_id, txid: titles.stuck.replace(/-/g, ''), code: 'title_payment_unavailable' });
+      expect(sweep.body.detail.applied.map((p: { end_to_end_id: string }) => p.end_to_end_id)).to.include(behind.end_to_end_id);
+    } finally {
+      await testDb()('external_id_records').where(claim).delete();
+    }
+    const again = await client.post('/v1/backoffice/collection/sweep', undefined, { token: backoffice });
+    expect(again.status, again.text).to.equal(200);
+    expect(again.body.applied.map((p: { end_to_end_id: string }) => p.end_to_end_id)).to.include(stuck.end_to_end_id);
+    expect(await readTitle(client, token, titles.stuck)).to.include({ status: 'PAID', paid_amount: '2000.00' });
+    expect((await paymentsOf(titles.behind)).map((p) => p.external_id)).to.deep.equal([behind.end_to_end_id]);
   });
 
   it('sweeps every hour by a Temporal Schedule, whose run applies a payment whose webhook was lost', async () => {
