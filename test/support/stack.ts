@@ -97,7 +97,7 @@ export function sharedSandbox(): Promise<RunningSandbox> {
 }
 
 /** The api and the worker under test reach the shared sandbox as their providers. */
-async function providerUrls(): Promise<Record<string, string>> {
+export async function providerUrls(): Promise<Record<string, string>> {
   const providers = await sharedSandbox();
   return {
     ESIGN_URL: providers.esignUrl, PIX_URL: providers.pixUrl,
