@@ -26,7 +26,7 @@ export class LedgerTransactionCache {
    * the originator's) is left out.
    */
   async renderings(originatorId: string, ids: readonly string[], render: (missing: string[]) => Promise<RenderedTransaction[]>): Promise<Buffer[]> {
-    const found = ids.map((id) => this.kept.get(`${originatorId}/${id}`));
+    const found = ids.map((id) => this.kept.get(originatorId, id));
     const missing = ids.filter((_id, at) => found[at] === undefined);
     // Counted once per page, not per item, as the other caches' pages are.
     this.hits.inc(ids.length - missing.length);
@@ -36,7 +36,7 @@ export class LedgerTransactionCache {
     for (const transaction of await render(missing)) {
       const json = Buffer.from(transaction.json);
       rendered.set(transaction.id, json);
-      if (transaction.posted) this.kept.set(`${originatorId}/${transaction.id}`, json);
+      if (transaction.posted) this.kept.set(originatorId, transaction.id, json);
     }
     return ids.map((id, at) => found[at] ?? rendered.get(id)).filter((json): json is Buffer => json !== undefined);
   }

@@ -2,48 +2,58 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ByteLru } from '../../api/cache/byte-lru';
 
-const kept = (lru: ByteLru<string>, keys: readonly string[]) => keys.filter((key) => lru.get(key) !== undefined);
+const kept = (lru: ByteLru<string>, keys: readonly string[]) => keys.filter((key) => lru.get('s', key) !== undefined);
 
 describe('a least-recently-used cache bounded by bytes', () => {
   it('drops the least recently read first once its bytes pass the capacity', () => {
     const lru = new ByteLru<string>(10, (value) => value.length);
-    lru.set('a', 'xxx');
-    lru.set('b', 'xxx');
-    lru.set('c', 'xxx');
-    expect(lru.get('a')).to.equal('xxx');
-    lru.set('d', 'xxx');
-    expect(lru.get('b')).to.equal(undefined);
+    lru.set('s', 'a', 'xxx');
+    lru.set('s', 'b', 'xxx');
+    lru.set('s', 'c', 'xxx');
+    expect(lru.get('s', 'a')).to.equal('xxx');
+    lru.set('s', 'd', 'xxx');
+    expect(lru.get('s', 'b')).to.equal(undefined);
     expect(kept(lru, ['a', 'c', 'd'])).to.deep.equal(['a', 'c', 'd']);
   });
 
   it('keeps nothing heavier than its capacity, and nothing at all at capacity 0', () => {
     const lru = new ByteLru<string>(4, (value) => value.length);
-    lru.set('small', 'xx');
-    lru.set('large', 'xxxxx');
+    lru.set('s', 'small', 'xx');
+    lru.set('s', 'large', 'xxxxx');
     expect(kept(lru, ['small', 'large'])).to.deep.equal(['small']);
     const none = new ByteLru<string>(0, (value) => value.length);
-    none.set('a', 'x');
-    expect(none.get('a')).to.equal(undefined);
+    none.set('s', 'a', 'x');
+    expect(none.get('s', 'a')).to.equal(undefined);
   });
 
-  it('agrees with a list in order of use, whatever the reads and writes', () => {
+  it('finds a value only in its own scope', () => {
+    const lru = new ByteLru<string>(10, (value) => value.length);
+    lru.set('one', 'a', 'x');
+    expect(lru.get('two', 'a')).to.equal(undefined);
+    expect(lru.get('one', 'a')).to.equal('x');
+  });
+
+  it('agrees with a list in order of use, whatever the scopes, reads and writes', () => {
     const capacity = 12;
-    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.integer({ min: 0, max: 8 })), { maxLength: 60 }), (steps) => {
+    const step = fc.tuple(fc.boolean(), fc.constantFrom('s', 't'), fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.integer({ min: 0, max: 14 }));
+    fc.assert(fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
       const lru = new ByteLru<string>(capacity, (value) => value.length);
       // The model: entries from least to most recently used, dropped from the front past the capacity.
-      let model: [string, string][] = [];
-      for (const [write, key, size] of steps) {
-        const found = model.find(([k]) => k === key);
+      let model: { name: string; value: string }[] = [];
+      for (const [write, scope, key, size] of steps) {
+        const name = `${scope}/${key}`;
+        const found = model.find((entry) => entry.name === name);
         if (write) {
-          lru.set(key, 'x'.repeat(size));
+          const value = 'x'.repeat(size);
+          lru.set(scope, key, value);
           if (size > capacity) continue;
-          model = [...model.filter(([k]) => k !== key), [key, 'x'.repeat(size)]];
-          while (model.reduce((sum, [, value]) => sum + value.length, 0) > capacity) model.shift();
+          model = [...model.filter((entry) => entry.name !== name), { name, value }];
+          while (model.reduce((sum, entry) => sum + entry.value.length, 0) > capacity) model.shift();
         } else {
-          expect(lru.get(key)).to.equal(found?.[1]);
-          if (found) model = [...model.filter(([k]) => k !== key), found];
+          expect(lru.get(scope, key), name).to.equal(found?.value);
+          if (found) model = [...model.filter((entry) => entry.name !== name), found];
         }
       }
-    }), { numRuns: 300 });
+    }), { numRuns: 500 });
   });
 });
