@@ -3,7 +3,7 @@ import { NotFound } from '../../domain/errors';
 import { Money } from '../../domain/money';
 import { LedgerBalancesRepository } from '../../db/repositories/ledger-balances';
 import { LedgerReadsRepository } from '../../db/repositories/ledger-reads';
-import { handle, jsonPage, JsonText, ok } from '../http/handle';
+import { handle, JsonText, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { presentAccount, presentTrialBalance } from './presenter';
 import { statementCsv, StatementLanguage } from './statement-csv';
@@ -65,8 +65,7 @@ export function ledgerRoutes(transactions: LedgerTransactionCache): Router {
     const { ids, total } = await ledger.transactionPage({
       accountId: q.account_id, operationId: q.operation_id, titleId: q.title_id, effectiveFrom: momentOf(q.effective_from), effectiveTo: momentOf(q.effective_to),
     }, limit, offset);
-    const items = await transactions.renderings(tenantOf(req), ids, (missing) => ledger.renderedTransactions(missing));
-    return ok(jsonPage(items, { total, limit, offset }));
+    return ok(await transactions.page(tenantOf(req), req.url, ids, { total, limit, offset }, (missing) => ledger.renderedTransactions(missing)));
   }));
 
   router.get('/v1/ledger/transactions/:id', handle(async (req, uow) => {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
-import { pspCash } from '../../domain/ledger/chart';
 import { transaction, type TransactionSpec } from '../../domain/ledger/transaction';
 import { LedgerPostingsRepository } from '../../db/repositories/ledger-postings';
 import { anotherApi, testDb } from '../support/stack';
@@ -9,7 +8,9 @@ import { ApiClient } from '../support/http';
 import { scrape, valueOf } from '../support/metrics';
 import { buildOperationsIntegrator, createDirect, directBody, operationsStack } from '../support/operations';
 
-const SUSPENSE = { kind: 'unidentified_receipts' } as const;
+// Accounts no PSP statement holds: the reconciliation of the files sharing this database never sees these postings.
+const BANK = { kind: 'bank_cash' } as const;
+const OVERPAYMENT = { kind: 'payer_overpayment' } as const;
 /** Replies as the route writes them: an api that validates its replies writes parsed bytes again. */
 const UNVALIDATED = { OPENAPI_VALIDATE_RESPONSES: 'false' };
 
@@ -25,17 +26,17 @@ describe('GET /v1/ledger/transactions: posted transactions kept by the api', fun
   let metricsUrl: string;
   let operationId: string;
   let titleId: string;
-  let cashId: string;
+  let bankId: string;
   const pendingKeys: string[] = [];
 
-  /** Posted and pending receipts of the operation (every other one on its title), a day apart in 2030, posted as the lifecycle posts. */
-  const receipt = (day: number, status: 'posted' | 'pending'): TransactionSpec => {
+  /** Posted and pending payments of the operation (every other one on its title), a day apart in 2030, posted as the lifecycle posts. */
+  const payment = (day: number, status: 'posted' | 'pending'): TransactionSpec => {
     const amount = Money.fromCents(100 + day);
     const onTitle = day % 2 === 0 ? { titleId } : {};
     return transaction({
-      kind: 'unidentified_receipt', idempotencyKey: `cache-test:${uuidv7()}`, status, effectiveAt: new Date(Date.UTC(2030, 0, day)),
-      references: { operationId, ...onTitle, externalId: `receipt "${day}" ação` },
-    }, [{ account: pspCash('collection'), amount, operationId }], [{ account: SUSPENSE, amount, ...onTitle }]);
+      kind: 'payer_payment', idempotencyKey: `cache-test:${uuidv7()}`, status, effectiveAt: new Date(Date.UTC(2030, 0, day)),
+      references: { operationId, ...onTitle, externalId: `payment "${day}" ação` },
+    }, [{ account: BANK, amount, operationId }], [{ account: OVERPAYMENT, amount, ...onTitle }]);
   };
   const post = (specs: TransactionSpec[]) => testDb().transaction((trx) => new LedgerPostingsRepository(trx, stack.originatorId).postAll(specs));
   const idOf = async (key: string): Promise<string> => (await testDb()('ledger_transactions').where({ idempotency_key: key }).first('id')).id;
@@ -58,15 +59,15 @@ describe('GET /v1/ledger/transactions: posted transactions kept by the api', fun
     expect(created.status, created.text).to.equal(201);
     operationId = created.body.id;
     titleId = created.body.titles[0].id;
-    const specs = Array.from({ length: 14 }, (_, at) => receipt(at + 1, at % 4 === 3 ? 'pending' : 'posted'));
+    const specs = Array.from({ length: 14 }, (_, at) => payment(at + 1, at % 4 === 3 ? 'pending' : 'posted'));
     pendingKeys.push(...specs.filter((spec) => spec.status === 'pending').map((spec) => spec.idempotencyKey));
     await post(specs);
-    cashId = (await testDb()('ledger_accounts').where({ originator_id: stack.originatorId, account_key: 'psp_cash:collection' }).first('id')).id;
+    bankId = (await testDb()('ledger_accounts').where({ originator_id: stack.originatorId, account_key: 'bank_cash' }).first('id')).id;
   });
 
   it('answers a page from kept renderings byte for byte as from none, for every filter and page', async () => {
     const queries = [
-      '', `?operation_id=${operationId}`, `?operation_id=${operationId}&limit=3&offset=2`, `?title_id=${titleId}`, `?account_id=${cashId}`,
+      '', `?operation_id=${operationId}`, `?operation_id=${operationId}&limit=3`, `?operation_id=${operationId}&limit=3&offset=2`, `?title_id=${titleId}`, `?account_id=${bankId}`,
       '?effective_from=2030-01-03T00:00:00.000Z&effective_to=2030-01-09T00:00:00.000Z', `?operation_id=${operationId}&offset=10`,
       `?operation_id=${operationId}&offset=50`,
     ];
@@ -84,6 +85,24 @@ describe('GET /v1/ledger/transactions: posted transactions kept by the api', fun
       expect(await bytesOf(tiny, path), query).to.equal(fromNone);
     }
     expect(JSON.parse(await bytesOf(warm, `/v1/ledger/transactions?operation_id=${operationId}`)).total).to.be.at.least(14);
+  });
+
+  it('answers a kept page again only while it lists the same transactions, count and bounds', async () => {
+    const head = `/v1/ledger/transactions?operation_id=${operationId}&limit=3`;
+    const { total } = JSON.parse(await bytesOf(warm, head));
+    const tail = `/v1/ledger/transactions?operation_id=${operationId}&limit=3&offset=${total - 1}`;
+    for (const path of [head, tail]) {
+      const page = JSON.parse(await bytesOf(warm, path));
+      expect(page.items.map((item: { status: string }) => item.status), path).to.deep.equal(path === head ? ['posted', 'posted', 'posted'] : ['posted']);
+    }
+    await post([payment(20, 'posted')]);
+    // The head lists the same transactions with a new count; the tail lists one more.
+    for (const path of [head, tail]) {
+      const page = await bytesOf(warm, path);
+      expect(JSON.parse(page).total, path).to.equal(total + 1);
+      expect(page, path).to.equal(await bytesOf(cold, path));
+    }
+    expect(JSON.parse(await bytesOf(warm, tail)).items).to.have.length(2);
   });
 
   it('never answers one originator with another\'s kept transaction', async () => {
