@@ -54,6 +54,7 @@ import { stockRoutes } from './stock/routes';
 import { assignorPayableRoutes } from './payables/routes';
 import { discountCreditRoutes } from './payables/credit-routes';
 import { ledgerRoutes } from './ledger/routes';
+import { LedgerTransactionCache } from './ledger/transaction-cache';
 import { ledgerBackofficeRoutes } from './ledger/backoffice-routes';
 import { ledgerSandboxRoutes } from './ledger/sandbox-routes';
 import { statementSources } from '../activities/ledger-reconciliation';
@@ -150,7 +151,7 @@ export function createApp(deps: AppDeps): Express {
     registrarRoutes({ db, temporal: deps.temporal, config, logger, audit, now }),
     assignorPayableRoutes(),
     discountCreditRoutes(),
-    ledgerRoutes(),
+    ledgerRoutes(new LedgerTransactionCache(config.ledgerTransactionCache.maxBytes)),
     ledgerSandboxRoutes({ config }),
     ledgerBackofficeRoutes({ sources: statementSources(config), audit, now }),
     codecRoutes(new EncryptionCodec(new CipherRing(config.payloadKeys)), audit, {

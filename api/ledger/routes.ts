@@ -3,11 +3,12 @@ import { NotFound } from '../../domain/errors';
 import { Money } from '../../domain/money';
 import { LedgerBalancesRepository } from '../../db/repositories/ledger-balances';
 import { LedgerReadsRepository } from '../../db/repositories/ledger-reads';
-import { handle, jsonPage, JsonText, ok } from '../http/handle';
+import { handle, JsonText, ok } from '../http/handle';
 import { page, tenantOf } from '../http/request-helpers';
 import { presentAccount, presentTrialBalance } from './presenter';
 import { statementCsv, StatementLanguage } from './statement-csv';
 import { statementLines } from '../../domain/ledger/statement';
+import type { LedgerTransactionCache } from './transaction-cache';
 
 type Query = Record<string, string | undefined>;
 const queryOf = (req: Request) => req.query as Query;
@@ -18,8 +19,11 @@ const asOfOf = (req: Request): { asOf: Date | null; shown: Date } => {
   return { asOf, shown: asOf ?? new Date() };
 };
 
-/** The originator's books: accounts and balances at any moment, transactions, the trial balance. */
-export function ledgerRoutes(): Router {
+/**
+ * The originator's books: accounts and balances at any moment, transactions (posted ones answered
+ * from `transactions`, this process's kept renderings), the trial balance.
+ */
+export function ledgerRoutes(transactions: LedgerTransactionCache): Router {
   const router = Router();
   const reads = (req: Request, db: Parameters<Parameters<typeof handle>[0]>[1]['db']) => new LedgerReadsRepository(db, tenantOf(req));
 
@@ -57,16 +61,20 @@ export function ledgerRoutes(): Router {
   router.get('/v1/ledger/transactions', handle(async (req, uow) => {
     const { limit, offset } = page(req);
     const q = queryOf(req);
-    const { items, total } = await reads(req, uow.db).transactionPage({
+    const ledger = reads(req, uow.db);
+    const { ids, total } = await ledger.transactionPage({
       accountId: q.account_id, operationId: q.operation_id, titleId: q.title_id, effectiveFrom: momentOf(q.effective_from), effectiveTo: momentOf(q.effective_to),
     }, limit, offset);
-    return ok(jsonPage([Buffer.from(items)], { total, limit, offset }));
+    return ok(await transactions.page(tenantOf(req), req.url, ids, { total, limit, offset }, (missing) => ledger.renderedTransactions(missing)));
   }));
 
   router.get('/v1/ledger/transactions/:id', handle(async (req, uow) => {
-    const transaction = await reads(req, uow.db).transactionJson(String(req.params.id));
+    const ledger = reads(req, uow.db);
+    // Postgres writes ids in lower case, and the kept renderings are found by the id as written.
+    const id = String(req.params.id).toLowerCase();
+    const [transaction] = await transactions.renderings(tenantOf(req), [id], (missing) => ledger.renderedTransactions(missing));
     if (transaction === undefined) throw new NotFound('ledger_transaction_not_found');
-    return ok(new JsonText([Buffer.from(transaction)]));
+    return ok(new JsonText([transaction]));
   }));
 
   router.get('/v1/ledger/trial-balance', handle(async (req, uow) => {

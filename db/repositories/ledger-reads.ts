@@ -60,21 +60,22 @@ const TRANSACTION_JSON = jsonObject({
 });
 
 /**
- * The transactions of `listed` (a query of whole `ledger_transactions` rows) written as JSON,
- * comma-separated, oldest first. Their entries are joined once for all of them: as a subquery per
- * transaction, each one hashed the originator's accounts again.
+ * Each transaction of `listed` (a query of whole `ledger_transactions` rows) as a row: its id,
+ * whether it is posted, and its JSON. Their entries are joined once for all of them: as a subquery
+ * per transaction, each one hashed the originator's accounts again.
  */
-const transactionsJson = (listed: string) => `with listed as (${listed}),
+const renderedTransactions = (listed: string) => `with listed as (${listed}),
   entries as (select e.transaction_id, string_agg(${ENTRY_JSON}, ',' order by e.position) as entries
     from listed l join ledger_entries e on e.transaction_id = l.id join ledger_accounts a on a.id = e.account_id group by e.transaction_id)
-  select coalesce(string_agg(${TRANSACTION_JSON}, ',' order by t.id), '') from listed t left join entries x on x.transaction_id = t.id`;
+  select t.id, t.status = 'posted' as posted, ${TRANSACTION_JSON} as json from listed t left join entries x on x.transaction_id = t.id`;
 
 /**
- * One statement for a page of transactions: the count before pagination and the page's items,
- * oldest first (ids are UUIDv7), written once the page is cut. Parsing and planning the rendering
- * costs Postgres more than running it, so the shapes read by one key whose index gives the page's
- * order (an operation's, a title's: migration 20261128154952) are prepared once per connection; the
- * others, whose best plan depends on how much they select, are planned for their values each time.
+ * One statement for a page of transactions: the count before pagination and the page's ids, oldest
+ * first (ids are UUIDv7), comma-separated; the api keeps posted transactions' renderings and has
+ * the others written by `renderedTransactions`. The shapes read by one key are prepared once per
+ * connection, and their indexes `(originator_id, operation_id|title_id, id)` (migration
+ * 20261128154952) answer both the count and the ids from the index alone; the others, whose best
+ * plan depends on how much they select, are planned for their values each time.
  */
 function transactionPageStatement(originatorId: string, filters: TransactionFilters, limit: number, offset: number): Statement {
   const values: unknown[] = [originatorId];
@@ -86,10 +87,17 @@ function transactionPageStatement(originatorId: string, filters: TransactionFilt
   if (filters.effectiveFrom) where.push(`t.effective_at >= ${bind(filters.effectiveFrom)}`);
   if (filters.effectiveTo) where.push(`t.effective_at < ${bind(filters.effectiveTo)}`);
   const selected = `from ledger_transactions t where ${where.join(' and ')}`;
-  const page = `select t.* ${selected} order by t.id limit ${bind(limit)} offset ${bind(offset)}`;
-  const text = `select (select count(*) ${selected}) as total, (${transactionsJson(page)}) as items`;
+  const page = `select t.id ${selected} order by t.id limit ${bind(limit)} offset ${bind(offset)}`;
+  const text = `select (select count(*) ${selected}) as total, (select coalesce(string_agg(p.id::text, ',' order by p.id), '') from (${page}) p) as ids`;
   const byOneKey = where.length === 2 && !filters.accountId && !filters.effectiveFrom && !filters.effectiveTo;
-  return byOneKey ? { name: `ledger_transactions_by_${filters.operationId ? 'operation' : 'title'}`, text, values } : { text, values };
+  return byOneKey ? { name: `ledger_transaction_ids_by_${filters.operationId ? 'operation' : 'title'}`, text, values } : { text, values };
+}
+
+/** A transaction as the API answers it: the JSON text of a LedgerTransaction, and whether it is posted (it will never change). */
+export interface RenderedTransaction {
+  id: string;
+  posted: boolean;
+  json: string;
 }
 
 /** Oldest first: a ledger reads in the order it was written (ids are UUIDv7). */
@@ -131,20 +139,16 @@ export class LedgerReadsRepository extends TenantScopedRepository {
     }));
   }
 
-  /**
-   * A page of the transactions `filters` select, oldest first, as the JSON text of its items (each
-   * a LedgerTransaction with its entries, comma-separated) and the count before pagination.
-   */
-  async transactionPage(filters: TransactionFilters, limit: number, offset: number): Promise<{ items: string; total: number }> {
-    const [row] = await statementRows<{ items: string; total: number }>(this.db, transactionPageStatement(this.originatorId, filters, limit, offset));
-    return row;
+  /** The ids of a page of the transactions `filters` select, oldest first, and their count before pagination. */
+  async transactionPage(filters: TransactionFilters, limit: number, offset: number): Promise<{ ids: string[]; total: number }> {
+    const [row] = await statementRows<{ ids: string; total: number }>(this.db, transactionPageStatement(this.originatorId, filters, limit, offset));
+    return { ids: row.ids === '' ? [] : row.ids.split(','), total: row.total };
   }
 
-  /** One transaction as the JSON text of a LedgerTransaction, or undefined when it is not this originator's. */
-  async transactionJson(id: string): Promise<string | undefined> {
-    const [row] = await statementRows<{ json: string }>(this.db, {
-      name: 'ledger_transaction_json', text: `select (${transactionsJson('select * from ledger_transactions where originator_id = $1 and id = $2')}) as json`, values: [this.originatorId, id],
+  /** The originator's transactions among `ids`, in no order; an id not the originator's is left out. */
+  async renderedTransactions(ids: readonly string[]): Promise<RenderedTransaction[]> {
+    return statementRows<RenderedTransaction>(this.db, {
+      name: 'ledger_transactions_rendered', text: renderedTransactions('select * from ledger_transactions where originator_id = $1 and id = any($2::uuid[])'), values: [this.originatorId, ids],
     });
-    return row.json === '' ? undefined : row.json;
   }
 }

@@ -57,6 +57,8 @@ export interface Config {
   purge: { intervalMs: number };
   /** Per-process caches of credentials, users, policies, fee defaults and products: a backstop lifetime beside LISTEN/NOTIFY. */
   referenceCache: { ttlMs: number };
+  /** Bytes of posted ledger transactions' renderings each api process keeps (least recently used dropped first); 0 keeps none. */
+  ledgerTransactionCache: { maxBytes: number };
   providers: { esignUrl: string; pixUrl: string; timeoutMs: number };
   /** Staff e-mail (enrolment tokens): an SMTP relay (`smtpUrl`, required in prod), else the sandbox's mailbox at `sandboxUrl`. */
   mail: { smtpUrl: string | null; from: string; sandboxUrl: string };
@@ -332,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     purge: { intervalMs: int(env, 'PURGE_INTERVAL_MS', 60_000, 10) },
     referenceCache: { ttlMs: int(env, 'REFERENCE_CACHE_TTL_SECONDS', 60, 1) * 1000 },
+    ledgerTransactionCache: { maxBytes: int(env, 'LEDGER_TRANSACTION_CACHE_BYTES', 32_000_000, 0) },
     providers: {
       esignUrl: str(env, 'ESIGN_URL', 'http://127.0.0.1:8100/esign'),
       pixUrl: str(env, 'PIX_URL', 'http://127.0.0.1:8100/pix'),

@@ -30,6 +30,12 @@ describe('configuration fails closed', () => {
     expect(() => loadConfig(minimalEnv({ TEMPORAL_UPDATE_DEADLINE_MS: '999' }))).to.throw(/TEMPORAL_UPDATE_DEADLINE_MS must be an integer >= 1000/);
   });
 
+  it('keeps 32 MB of posted ledger transactions\' renderings per api unless told otherwise, none at 0, and refuses a negative size', () => {
+    expect(loadConfig(minimalEnv()).ledgerTransactionCache.maxBytes).to.equal(32_000_000);
+    expect(loadConfig(minimalEnv({ LEDGER_TRANSACTION_CACHE_BYTES: '0' })).ledgerTransactionCache.maxBytes).to.equal(0);
+    expect(() => loadConfig(minimalEnv({ LEDGER_TRANSACTION_CACHE_BYTES: '-1' }))).to.throw(/LEDGER_TRANSACTION_CACHE_BYTES must be an integer >= 0/);
+  });
+
   it('reads the key ring newest first and refuses malformed keys', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig(minimalEnv({ PAYLOAD_KEYS: `k2:${key}, k1:${key}` })).payloadKeys.map((k) => k.id)).to.deep.equal(['k2', 'k1']);
