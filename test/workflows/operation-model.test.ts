@@ -374,7 +374,7 @@ describe('operation workflow against its model (random interleavings)', function
       const under = await startOn(environment, world);
       world.document!.signed = 1;
       await under.signal('signerSigned');
-      const model: OperationModel = { status: 'PAID', titles: [], stalled: false, onClock: false, nfes: 0, sefazDown: false, registrable: 0, registrarDown: false };
+      const model: OperationModel = { status: 'PAID', titles: [], stalled: false, onClock: false, nfes: 0, sefazDown: false, registrable: 0, registrarDown: false, webhooksPending: 0, webhooksAnswered: 0 };
       const [title] = world.titles;
       const terms = world.accrualTerms(title)!;
       // Each run checks every invariant at rest, the books against the schedule among them.
