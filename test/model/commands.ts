@@ -237,7 +237,7 @@ const escrituradorDown = (down: boolean) => new OutsideWillAnswer((m) => m.regis
 }, down ? 'the escriturador goes down (connections refused)' : 'the escriturador is back');
 
 /** Delivers `events` in turn to the route's handler (registrar-world.ts `deliver`), whose payer-payment updates the workflow answers. */
-async function deliverWebhooks(u: OperationUnderTest, events: readonly EscrituradorEvent[], arrival: Arrival): Promise<void> {
+export async function deliverWebhooks(u: OperationUnderTest, events: readonly EscrituradorEvent[], arrival: Arrival): Promise<void> {
   const pay = async (titleId: string, payment: PayerPaymentInput) => u.answerOf(await u.update('payerPayment', () => ({ titleId, payment })));
   for (const event of events) await u.world.registrar!.deliver(event, arrival, u.world.titles, pay);
 }
