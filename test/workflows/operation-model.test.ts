@@ -310,6 +310,12 @@ describe('operation workflow against its model (random interleavings)', function
     await under.signal('signerSigned');
     return under;
   };
+  /** Signed with two duplicatas, our acts registered, and the PIX refused: DISBURSEMENT_FAILED. */
+  const failedPixWithDuplicatas = async (environment: ModelEnvironment, name: string) => {
+    const under = await signedWithDuplicatas(environment, name, (world) => { world.pixMode = 'refuse'; });
+    expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+    return under;
+  };
   const registrarBroken = ({ world }: OperationUnderTest) => [...world.violations, ...registrarBrokenAtRest(world.registrar!, { ...world, pixOrders: world.pixPayments.length }, false)];
   const actStatuses = ({ world }: OperationUnderTest) => [...world.registrar!.acts.values()].map((act) => act.status);
   /** The operation ended with our acts as `statuses` say, none in force at the escriturador, and every invariant holding. */
@@ -356,8 +362,7 @@ describe('operation workflow against its model (random interleavings)', function
   it('a cancel after the PIX failed cancels our acts at the escriturador', async function () {
     this.timeout(60_000);
     await onFreshLane(async (environment) => {
-      const under = await signedWithDuplicatas(environment, 'cancel-acts', (world) => { world.pixMode = 'refuse'; });
-      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      const under = await failedPixWithDuplicatas(environment, 'cancel-acts');
       expect(under.world.registrar!.actsInForce()).to.have.length(2);
       const cancel = await under.update('cancel', (id) => ({ requestedBy: id, reason: null }));
       await under.unanswered();
@@ -398,8 +403,7 @@ describe('operation workflow against its model (random interleavings)', function
   it('a settlement the payer paid at the escriturador before our acts were cancelled, arriving after, is not ours: it pays nothing and brings no act back', async function () {
     this.timeout(60_000);
     await onFreshLane(async (environment) => {
-      const under = await signedWithDuplicatas(environment, 'webhook-after-cancel', (world) => { world.pixMode = 'refuse'; });
-      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      const under = await failedPixWithDuplicatas(environment, 'webhook-after-cancel');
       const registrar = under.world.registrar!;
       await registrar.payerPays(under.world.titles[0].titleId, false);
       await under.update('cancel', (id) => ({ requestedBy: id, reason: null }));
