@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
 import type { EscrituradorEvent } from '../../domain/escriturador/port';
 import { AppError, errorCode } from '../../domain/errors';
-import { Money } from '../../domain/money';
-import { CLOSED_TITLE_STATUSES, TitleStatus } from '../../domain/title-rules';
+import {
+  appliedOutcome, settlementExternalId, settlementIsOurs, settlementPayment, TITLE_CLOSED_REFUSALS, type SettlementEvent,
+} from '../../domain/escriturador/settlement';
+import type { TitleStatus } from '../../domain/title-rules';
 import { OperationsRepository } from '../../db/repositories/operations';
 import { RegistrarEventsRepository } from '../../db/repositories/registrar-events';
+import { TitlePaymentsRepository } from '../../db/repositories/title-payments';
 import { TitleRegistrationsRepository } from '../../db/repositories/title-registrations';
 import type { Logger } from '../../platform/logger';
 import type { TemporalHandle } from '../temporal/client';
@@ -25,48 +28,42 @@ export interface RegistrarEventContext {
   now: () => Date;
 }
 
-/** Refusals of the title's payment that mean it takes nothing more from this event. */
-const TITLE_CLOSED = new Set(['title_already_paid', 'title_balance_locked', 'title_cancelled']);
-
-const settlementExternalId = (eventId: string) => `registrar:${eventId}`;
-
-type Settlement = Extract<EscrituradorEvent, { type: 'duplicata.settled' }>;
-
 /**
- * The payer paid the boleto dinâmico to the holder: our title is paid through its workflow like any
- * payer payment (channel REGISTRAR, external_id derived from the event id, so a repeat or a
- * concurrent delivery applies it once), up to the title's balance. The duplicata paid in full at
- * the escriturador, our registration is `settled`, whichever path paid our title.
+ * The payer paid the boleto dinâmico to the holder: our title is paid through its workflow
+ * (domain/escriturador/settlement.ts says with what). The duplicata paid in full at the
+ * escriturador, our registration is `settled`, whichever path paid our title.
  */
-async function settle(ctx: RegistrarEventContext, event: Settlement): Promise<{ titleId: string | null; outcome: RegistrarEventOutcome }> {
+async function settle(ctx: RegistrarEventContext, event: SettlementEvent): Promise<{ titleId: string | null; outcome: RegistrarEventOutcome }> {
   const registrations = new TitleRegistrationsRepository(ctx.db);
   const ours = await registrations.ofDuplicata(event.duplicataId);
-  if (!ours || !['registered', 'settled'].includes(ours.status)) return { titleId: ours?.titleId ?? null, outcome: 'not_ours' };
+  if (!ours || !settlementIsOurs(ours.status)) return { titleId: ours?.titleId ?? null, outcome: 'not_ours' };
   const outcome = event.origin === 'holder' ? 'informed_by_us' : await applyToTitle(ctx, ours.originatorId, ours.titleId, event);
   if (event.settled) await registrations.settled(ours.titleId, ctx.now());
   return { titleId: ours.titleId, outcome };
 }
 
-async function applyToTitle(ctx: RegistrarEventContext, originatorId: string, titleId: string, event: Settlement): Promise<RegistrarEventOutcome> {
+async function applyToTitle(ctx: RegistrarEventContext, originatorId: string, titleId: string, event: SettlementEvent): Promise<RegistrarEventOutcome> {
+  const earlier = await new TitlePaymentsRepository(ctx.db, originatorId).byExternalId(titleId, settlementExternalId(event.eventId));
+  // Delivered again after our answer to an earlier delivery was lost: its payment stands as it was applied, whatever the balance is now.
+  if (earlier) return appliedOutcome(event, earlier.amount);
   const title = (await new OperationsRepository(ctx.db, originatorId).titleById(titleId))!;
-  const balance = Money.of(title.outstandingBalance);
-  if (CLOSED_TITLE_STATUSES.includes(title.status as TitleStatus) || balance.isZero()) return closed(ctx, titleId, event);
-  const applied = Money.of(event.amount).min(balance);
+  const payment = settlementPayment(event, { status: title.status as TitleStatus, outstandingBalance: title.outstandingBalance });
+  if (!payment) return closed(ctx, titleId, event);
   try {
     await recordPayerPayment(ctx, ctx.db, originatorId, titleId,
-      { paid_amount_brl: applied.toString(), external_id: settlementExternalId(event.eventId), paid_at: event.paidAt },
-      { channel: 'REGISTRAR', recordedBy: 'registrar:webhook' });
+      { paid_amount_brl: payment.paidAmountBrl, external_id: payment.externalId, paid_at: payment.paidAt },
+      { channel: payment.channel, recordedBy: payment.recordedBy });
   } catch (err) {
-    if (err instanceof AppError && TITLE_CLOSED.has(errorCode(err))) return closed(ctx, titleId, event);
+    if (err instanceof AppError && TITLE_CLOSED_REFUSALS.includes(errorCode(err))) return closed(ctx, titleId, event);
     throw err;
   }
-  if (applied.equals(Money.of(event.amount))) return 'applied';
-  ctx.logger.warn('escriturador settlement above the title\'s balance: the rest is the payer\'s overpayment', { title_id: titleId, event_id: event.eventId, applied: applied.toString() });
+  if (appliedOutcome(event, payment.paidAmountBrl) === 'applied') return 'applied';
+  ctx.logger.warn('escriturador settlement above the title\'s balance: the rest is the payer\'s overpayment', { title_id: titleId, event_id: event.eventId, applied: payment.paidAmountBrl });
   return 'applied_in_part';
 }
 
 /** The payer paid a title closed meanwhile (paid by PIX, or gone back to the assignor): nothing applied, left to staff to return. */
-function closed(ctx: RegistrarEventContext, titleId: string, event: Settlement): RegistrarEventOutcome {
+function closed(ctx: RegistrarEventContext, titleId: string, event: SettlementEvent): RegistrarEventOutcome {
   ctx.logger.warn('escriturador settlement for a title that takes no more payments: nothing applied', { title_id: titleId, event_id: event.eventId });
   return 'title_closed';
 }

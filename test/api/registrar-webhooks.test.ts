@@ -122,6 +122,19 @@ describe('the escriturador\'s webhooks settle our titles', function () {
     expect(await readTitle(title.id)).to.include({ status: 'PARTIALLY_PAID', paid_amount: '2500.00' });
   });
 
+  it('answers a settlement delivered again, its first answer lost before the event was recorded, as first applied, and pays nothing more though the balance is smaller since', async () => {
+    const { key, title } = await paidRegisteredTitle();
+    const body = settlementOf(title, key, '6000.00');
+    expect((await post(body, signed(body))).body).to.deep.equal({ accepted: true, outcome: 'applied' });
+    // As if the route had failed after the workflow applied the payment and before it recorded the event (an update past its deadline, a restart).
+    await testDb()('registrar_events').where({ event_id: JSON.parse(body).id }).delete();
+    const again = await post(body, signed(body));
+    expect(again.status, again.text).to.equal(200);
+    expect(again.body).to.deep.equal({ accepted: true, outcome: 'applied' });
+    expect((await paymentsOf(title.id)).map((p) => [p.channel, p.amount])).to.deep.equal([['REGISTRAR', '6000.00']]);
+    expect(await readTitle(title.id)).to.include({ status: 'PARTIALLY_PAID', paid_amount: '6000.00' });
+  });
+
   it('applies nothing for a title already paid by another path, marks the registration settled, and applies up to the balance when the payer paid more', async () => {
     const { key, title } = await paidRegisteredTitle();
     expect((await simulatePayerPayment(client, token, title.id, payerPayment({ paid_amount_brl: '9000.00' }))).status).to.equal(201);

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import type { LifecycleStatus } from '../../domain/operation-lifecycle';
-import type { TrackedTitle } from '../../domain/lifecycle-messages';
+import type { PayerPaymentInput, TrackedTitle } from '../../domain/lifecycle-messages';
 import { Money } from '../../domain/money';
 import type { PayerEvent } from '../../domain/sefaz/payer-events';
+import type { EscrituradorEvent } from '../../domain/escriturador/port';
 import { brokenAtRest, sentPayment } from './invariants';
 import type { OperationUnderTest, UpdateName } from './operation-under-test';
 import { sefazBrokenAtRest, waitingOutOutage, waitsAtCheck } from './sefaz-world';
-import { registrarBrokenAtRest } from './registrar-world';
+import { registrarBrokenAtRest, type Arrival } from './registrar-world';
 import type { DispatchMode, OperationWorld, PixMode } from './world';
 
 /** What a model run knows of its operation: what the workflow showed at rest after the last command. */
@@ -22,6 +23,9 @@ export interface OperationModel {
   /** How many titles have a duplicata at the escriturador (an NF-e, model 55), and whether the escriturador is down. */
   registrable: number;
   registrarDown: boolean;
+  /** The escriturador's webhooks of the run not answered 2xx yet, and those answered (which it may deliver again). */
+  webhooksPending: number;
+  webhooksAnswered: number;
 }
 
 /**
@@ -64,6 +68,8 @@ export async function observe(model: OperationModel, under: OperationUnderTest):
   model.status = state.status;
   model.titles = state.titles;
   const { world } = under;
+  model.webhooksPending = world.registrar?.pendingWebhooks().length ?? 0;
+  model.webhooksAnswered = world.registrar?.answeredWebhooks().length ?? 0;
   const registrarWaits = world.registrar !== null && world.registrar.down && world.registrar.awaitingRetry;
   const broken = [
     ...await brokenAtRest(under, state, model.stalled || waitingOutOutage(world.sefaz) || registrarWaits),
@@ -229,6 +235,52 @@ const escrituradorDown = (down: boolean) => new OutsideWillAnswer((m) => m.regis
   await u.world.registrar!.setDown(down);
   m.registrarDown = down;
 }, down ? 'the escriturador goes down (connections refused)' : 'the escriturador is back');
+
+/** Delivers `events` in turn to the route's handler (registrar-world.ts `deliver`), whose payer-payment updates the workflow answers. */
+export async function deliverWebhooks(u: OperationUnderTest, events: readonly EscrituradorEvent[], arrival: Arrival): Promise<void> {
+  const pay = async (titleId: string, payment: PayerPaymentInput) => u.answerOf(await u.update('payerPayment', () => ({ titleId, payment })));
+  for (const event of events) await u.world.registrar!.deliver(event, arrival, u.world.titles, pay);
+}
+
+/** How the webhook of the payer's payment at the escriturador reaches us: held back (to arrive late), at once, or at once and again (the first answer lost). */
+type SettlementNews = 'held back' | 'at once' | 'at once and again';
+
+/** The payer pays a registrable title's boleto dinâmico at the escriturador, which publishes a webhook of it. */
+const payerPaysThere = (whole: boolean, index: number, news: SettlementNews) => new OutsideWillAnswer(
+  (m) => m.registrable > 0 && !m.registrarDown && ['SIGNED', 'DISBURSING', 'DISBURSEMENT_FAILED', 'PAID'].includes(m.status),
+  async (_m, u) => {
+    const published = await u.world.registrar!.payerPays(registrableOf(u, index).titleId, whole);
+    if (published && news !== 'held back') await deliverWebhooks(u, [published], 'at once');
+    if (published && news === 'at once and again') await deliverWebhooks(u, [published], 'again');
+  },
+  `the payer pays ${whole ? 'all it owes' : 'part'} of registrable title ${index + 1}'s boleto at the escriturador (its webhook ${news})`,
+);
+
+/**
+ * The escriturador's signed webhook reaches the route: `late`, one not answered yet (after what
+ * it tells of: our act known from the activity's answer, the title paid or the act cancelled
+ * since); `again`, one answered already, redelivered because the answer was lost before the
+ * route recorded it.
+ */
+class EscrituradorWebhookArrives extends ModelCommand {
+  constructor(private readonly delivery: Extract<Arrival, 'late' | 'again'>, private readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<OperationModel>): boolean {
+    return this.delivery === 'again' ? m.webhooksAnswered > 0 : m.webhooksPending > 0;
+  }
+
+  protected async act(_m: OperationModel, u: OperationUnderTest): Promise<void> {
+    const registrar = u.world.registrar!;
+    const events = this.delivery === 'again' ? registrar.answeredWebhooks() : registrar.pendingWebhooks();
+    await deliverWebhooks(u, [events[this.index % events.length]], this.delivery);
+  }
+
+  toString(): string {
+    return `the escriturador's webhook ${this.index + 1} arrives ${this.delivery}`;
+  }
+}
 
 /** The pending PIX settles or is refused, and the provider calls back. */
 class PixAnswers extends ModelCommand {
@@ -448,10 +500,40 @@ export const OPERATION_COMMANDS: fc.Arbitrary<ModelCommand>[] = [
   ...weighted(2, fc.nat(2).map(competitorAcquires)),
   ...weighted(2, fc.constant(escrituradorDown(true))),
   fc.constant(escrituradorDown(false)),
+  ...weighted(3, fc.tuple(fc.boolean(), fc.nat(2), fc.constantFrom<SettlementNews>('held back', 'at once', 'at once and again'))
+    .map(([whole, index, news]) => payerPaysThere(whole, index, news))),
+  ...weighted(3, fc.tuple(fc.constantFrom('late' as const, 'late' as const, 'again' as const), fc.nat(3)).map(([delivery, index]) => new EscrituradorWebhookArrives(delivery, index))),
   ...weighted(3, fc.constant(new DailyAccrualRuns())),
 ];
 
 const BEFORE_SIGNATURE: readonly LifecycleStatus[] = ['WAITING_APPROVAL', 'PRE_APPROVED', 'APPROVED_DIRECT', 'CONTRACT_SENT', 'CONTRACT_ERROR'];
+
+/**
+ * In a run whose payer has paid nothing at the escriturador yet, a registrable title's payer pays
+ * there: by the parity of its face, part of its boleto, the webhook delivered at once and again
+ * (the first answer lost), or all of it, the webhook held back until the run's end, after the
+ * title was paid to us in full (or went back to the assignor, our act cancelled). Null otherwise.
+ */
+function payingThere(u: OperationUnderTest, titleId: string): ModelCommand | null {
+  const { registrar } = u.world;
+  const index = registrar?.titles.findIndex((t) => t.titleId === titleId) ?? -1;
+  if (!registrar || index < 0 || registrar.payerPaidThere > 0 || !registrar.payableThere(titleId)) return null;
+  return u.world.title(titleId).face.cents.mod(2).isZero() ? payerPaysThere(false, index, 'at once and again') : payerPaysThere(true, index, 'held back');
+}
+
+/**
+ * After the workflow completed, the escriturador delivers every webhook it still holds, and each
+ * must be answered 2xx. None reaches the closed workflow (its titles are closed, or our acts
+ * cancelled), so only the escriturador's invariants are checked again.
+ */
+export async function lastWebhooks(u: OperationUnderTest): Promise<void> {
+  const { registrar } = u.world;
+  if (!registrar) return;
+  await deliverWebhooks(u, registrar.pendingWebhooks(), 'after the run');
+  registrar.drained = true;
+  const broken = [...u.world.violations, ...registrarBrokenAtRest(registrar, { ...u.world, pixOrders: u.world.pixPayments.length }, false)];
+  if (broken.length > 0) throw new Error(`invariant broken once the escriturador delivered every webhook left:\n  - ${broken.join('\n  - ')}`);
+}
 
 /**
  * The next step towards the operation's end, whatever a run left: what an analyst, the payer and
@@ -481,8 +563,8 @@ export function towardsTheEnd(m: Readonly<OperationModel>, u: OperationUnderTest
     case 'PAID':
       // Twice in a paid run whose open titles fall due days after payout, the daily accrual runs: the second posts on top of the first.
       if (u.world.accrualsRun < 2 && open.some((t) => Date.parse(t.overdueAt) - (u.world.paidOutAt ?? Infinity) > DAY_MS)) return new DailyAccrualRuns();
-      if (open.length > 1) return new PayerPayment('full', m.titles.indexOf(open[0]));
-      if (open.length === 1) return m.onClock ? new ClockAdvances('past every deadline') : new PassDueDate();
+      if (open.length > 1) return payingThere(u, open[0].titleId) ?? new PayerPayment('full', m.titles.indexOf(open[0]));
+      if (open.length === 1) return payingThere(u, open[0].titleId) ?? (m.onClock ? new ClockAdvances('past every deadline') : new PassDueDate());
       return new TimePasses(1_000);
     default: return new TimePasses(1_000);
   }

@@ -24,6 +24,9 @@ export class ModelCoverage {
   competitorFirst = 0;
   competitorTooLate = 0;
   waitedOutRegistrar = 0;
+  /** The escriturador's webhooks by event type and how the route answered (`again`: redelivered), and the payer's payments there. */
+  private readonly webhooks = new Map<string, number>();
+  payerPaidThere = 0;
   /** Daily accrual runs on paid operations, and the accrual transactions they posted. */
   accrualRuns = 0;
   accrualPostings = 0;
@@ -45,6 +48,8 @@ export class ModelCoverage {
       this.competitorFirst += registrar.competitorFirst.size;
       this.competitorTooLate += registrar.competitorTooLate;
       if (registrar.unanswered > 0) this.waitedOutRegistrar += 1;
+      for (const [delivery, n] of registrar.deliveryCounts()) this.webhooks.set(delivery, (this.webhooks.get(delivery) ?? 0) + n);
+      this.payerPaidThere += registrar.payerPaidThere;
     }
     this.accrualRuns += under.world.accrualsRun;
     this.accrualPostings += under.world.books.count('accrual');
@@ -54,6 +59,8 @@ export class ModelCoverage {
     const moves = [...this.moves].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`).join(', ');
     return `${this.interleavings} interleavings completed; ${this.continuedAsNew} crossed continue-as-new; ${this.overdueByTimer} titles turned OVERDUE by their timer; ${this.clockAdvances} test clock advances turned ${this.overdueByClock} titles OVERDUE; test server renewed after ${this.renewedAfterActivityInFlight} runs closed with an activity in flight and ${this.stuckAfterClose.length} stuck probes; ${this.rerunAfterWedgedTask.length} run again after the test server lost a workflow task; NF-e checks: ${[...this.nfeChecks].map(([verdict, n]) => `${verdict} ${n}`).join(', ')}, ${this.waitedOutOutage} runs waited out an outage at the check; `
       + `acts at the escriturador: ${[...this.registrations].map(([status, n]) => `${status} ${n}`).join(', ')}, competitors first ${this.competitorFirst} and too late ${this.competitorTooLate}, `
-      + `${this.waitedOutRegistrar} runs called it while it was down; ${this.accrualRuns} daily accruals posted ${this.accrualPostings} times; moves: ${moves}`;
+      + `${this.waitedOutRegistrar} runs called it while it was down; the payer paid there ${this.payerPaidThere} times; its webhooks: `
+      + `${[...this.webhooks].sort(([a], [b]) => a.localeCompare(b)).map(([delivery, n]) => `${delivery} ${n}`).join(', ')}; `
+      + `${this.accrualRuns} daily accruals posted ${this.accrualPostings} times; moves: ${moves}`;
   }
 }

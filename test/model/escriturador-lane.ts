@@ -2,6 +2,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createLogger } from '../../platform/logger';
+import type { EscrituradorEvent } from '../../domain/escriturador/port';
 import { HttpEscriturador, type EscrituradorSettings } from '../../providers/escriturador/client';
 import { EscrituradorSandboxControls } from '../../providers/escriturador/sandbox-controls';
 import { EscrituradorBook } from '../../sandbox/escriturador/book';
@@ -22,11 +23,13 @@ export class EscrituradorLane {
     readonly book: EscrituradorBook,
     readonly client: HttpEscriturador,
     readonly controls: EscrituradorSandboxControls,
+    /** Every event its book published, oldest first: none is sent, each reaches us when a model command delivers it. */
+    readonly published: readonly EscrituradorEvent[],
   ) {}
 
   static async start(): Promise<EscrituradorLane> {
-    // Its webhooks go nowhere: no route of ours takes the escriturador's events in the model.
-    const book = new EscrituradorBook(() => new Date(), () => undefined);
+    const published: EscrituradorEvent[] = [];
+    const book = new EscrituradorBook(() => new Date(), (event) => published.push(event));
     const app = express();
     app.use(express.json());
     app.use(escrituradorRoutes(book, { apiKey: API_KEY, now: () => new Date() }));
@@ -35,7 +38,7 @@ export class EscrituradorLane {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
     const settings: EscrituradorSettings = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: API_KEY, timeoutMs: 5_000 };
-    return new EscrituradorLane(server, book, new HttpEscriturador(settings), new EscrituradorSandboxControls(settings));
+    return new EscrituradorLane(server, book, new HttpEscriturador(settings), new EscrituradorSandboxControls(settings), published);
   }
 
   stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { OPERATION_COMMANDS, OperationModel, ProvidersResume, towardsTheEnd } from './commands';
+import { lastWebhooks, OPERATION_COMMANDS, OperationModel, ProvidersResume, towardsTheEnd } from './commands';
 import type { ModelCoverage } from './coverage';
 import type { ModelEnvironment } from './model-environment';
 import { OperationUnderTest } from './operation-under-test';
@@ -74,6 +74,7 @@ export async function runInterleaving(environment: ModelEnvironment, { setup, co
   }, setup.onClock);
   const model: OperationModel = {
     status: world.status, titles: [], stalled: false, onClock: setup.onClock, nfes: world.sefaz.nfes.length, sefazDown: false, registrable: registrar?.titles.length ?? 0, registrarDown: false,
+    webhooksPending: 0, webhooksAnswered: 0,
   };
   let wedged = false;
   try {
@@ -120,7 +121,7 @@ export async function leaveLaneSkipping(environment: ModelEnvironment, under: Op
 }
 
 /** How many steps driving an operation to its end may take: each moves it at least one state forward. */
-const MAX_FINISH_STEPS = 16;
+const MAX_FINISH_STEPS = 24;
 
 async function finish(model: OperationModel, under: OperationUnderTest): Promise<void> {
   if (model.stalled) await new ProvidersResume().run(model, under);
@@ -130,6 +131,7 @@ async function finish(model: OperationModel, under: OperationUnderTest): Promise
   if (!(await under.closed())) {
     throw new Error(`the workflow never completed: ${MAX_FINISH_STEPS} steps towards its end left it ${model.status}, running`);
   }
+  await lastWebhooks(under);
   // The query, not the result: the test client's result() unlocks time skipping for everyone meanwhile.
   const result = await under.state();
   if (!['SETTLED', 'DENIED', 'CANCELLED'].includes(result.status)) throw new Error(`the workflow completed in ${result.status}, not a terminal state`);

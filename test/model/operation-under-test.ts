@@ -154,6 +154,12 @@ export class OperationUnderTest {
     return this.handle.query<string>('runActivity');
   }
 
+  /** One update's answer, after the grace an answer needs to arrive (null: none yet). */
+  async answerOf(sent: SentUpdate): Promise<SentUpdate['answer']> {
+    if (sent.answer === null) await Promise.race([this.answers.get(sent.id), sleep(ANSWER_GRACE_MS)]);
+    return sent.answer;
+  }
+
   /** Updates with no answer yet, after the grace an answer needs to arrive. */
   async unanswered(): Promise<SentUpdate[]> {
     const waiting = this.updates.filter((u) => u.answer === null);

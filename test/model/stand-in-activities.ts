@@ -10,7 +10,7 @@ import type { createNfeCheckActivities } from '../../activities/nfe-check';
 import { Money } from '../../domain/money';
 import { payerPaymentRefusal } from '../../domain/title-rules';
 import type { ProviderGate } from './provider-gate';
-import { runTimeOf, type OperationWorld } from './world';
+import { paymentIdOf, runTimeOf, type OperationWorld } from './world';
 
 type Activities = ReturnType<typeof createOperationActivities> & ReturnType<typeof createContractActivities>
   & ReturnType<typeof createDisbursementActivities> & ReturnType<typeof createTitleActivities> & ReturnType<typeof createTestClockActivities>
@@ -121,7 +121,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
     cancelOperationActs: ({ operationId }) => gate.call(operationId, async () => { await world(operationId).registrar?.cancelAll(); }),
     informRegistrarOfPayment: (news) => {
       const { w } = titleWorld(news.titleId);
-      return gate.call(w.operationId, async () => { await w.registrar?.inform(news); });
+      return gate.call(w.operationId, async () => { await w.registrar?.inform(news, w.paymentChannels.get(news.paymentId) === 'REGISTRAR'); });
     },
     cancelTitleAct: ({ titleId }) => {
       const { w } = titleWorld(titleId);
@@ -173,7 +173,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
       const { w, title } = titleWorld(titleId);
       const amount = Money.of(payment.paidAmountBrl);
       const result = (remaining: Money) => ({
-        paymentId: `${titleId}-${payment.externalId}`, titleId, externalId: payment.externalId, paidAmountBrl: amount.toString(),
+        paymentId: paymentIdOf(titleId, payment.externalId), titleId, externalId: payment.externalId, paidAmountBrl: amount.toString(),
         paidAt: payment.paidAt ?? new Date(0).toISOString(), titleStatus: remaining.isZero() ? 'PAID' as const : 'PARTIALLY_PAID' as const, remaining: remaining.toString(),
       });
       if (title.applied.has(payment.externalId)) return { result: result(title.outstanding), title: balance(title) };
@@ -183,6 +183,7 @@ export function createStandInActivities({ worlds, gate, now }: StandInDeps): Act
         throw ApplicationFailure.nonRetryable(refusal.code, refusal.code, refusal.detail);
       }
       title.applied.set(payment.externalId, amount);
+      w.paymentChannels.set(paymentIdOf(titleId, payment.externalId), payment.channel);
       title.outstanding = title.outstanding.minus(amount);
       title.paid = title.paid.plus(amount);
       title.status = title.outstanding.isZero() ? 'PAID' : 'PARTIALLY_PAID';

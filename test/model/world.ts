@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleStatus, readModelMove } from '../../domain/operation-lifecycle';
 import type { TitleStatus } from '../../domain/title-rules';
+import type { PaymentChannel } from '../../domain/lifecycle-messages';
 import { Money } from '../../domain/money';
 import type { PayoutAttempt } from '../../domain/ledger/disbursement-postings';
 import { BookedTitle, WorldBooks } from './world-books';
@@ -48,6 +49,9 @@ export interface ReadModelMove {
   actor: string | null;
 }
 
+/** A payment's id: one per title and external_id, as the real rows key it. */
+export const paymentIdOf = (titleId: string, externalId: string) => `${titleId}-${externalId}`;
+
 /** A run's own time: its test clock's when it lives on one (a PSP's settlement time and due dates are that clock's there), the test server's otherwise. */
 export async function runTimeOf(world: OperationWorld, serverNow: () => Promise<number>): Promise<number> {
   return world.clock ? Date.parse(world.clock.frozenTime) : serverNow();
@@ -84,6 +88,8 @@ export class OperationWorld {
   /** The business date of the latest daily accrual run, and how many titles it found earning. */
   accruedOn: string | null = null;
   accrualsRun = 0;
+  /** Each applied payment's channel by its id (the `title_payments` column the real inform activity reads). */
+  readonly paymentChannels = new Map<string, PaymentChannel>();
 
   constructor(
     readonly operationId: string, initialStatus: LifecycleStatus, readonly signers: number, titles: { face: string; overdueAfterMs: number }[],

@@ -6,7 +6,7 @@ import { ModelCoverage } from '../model/coverage';
 import { bundleModelWorkflows, ModelEnvironment } from '../model/model-environment';
 import { freshWorld, leaveLaneSkipping } from '../model/operation-model';
 import { registrarBrokenAtRest } from '../model/registrar-world';
-import { DailyAccrualRuns, observe, type OperationModel } from '../model/commands';
+import { DailyAccrualRuns, deliverWebhooks, lastWebhooks, observe, type OperationModel } from '../model/commands';
 import { accrualSchedule } from '../../domain/ledger/accrual';
 import { Money } from '../../domain/money';
 import { OperationUnderTest } from '../model/operation-under-test';
@@ -310,6 +310,12 @@ describe('operation workflow against its model (random interleavings)', function
     await under.signal('signerSigned');
     return under;
   };
+  /** Signed with two duplicatas, our acts registered, and the PIX refused: DISBURSEMENT_FAILED. */
+  const failedPixWithDuplicatas = async (environment: ModelEnvironment, name: string) => {
+    const under = await signedWithDuplicatas(environment, name, (world) => { world.pixMode = 'refuse'; });
+    expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+    return under;
+  };
   const registrarBroken = ({ world }: OperationUnderTest) => [...world.violations, ...registrarBrokenAtRest(world.registrar!, { ...world, pixOrders: world.pixPayments.length }, false)];
   const actStatuses = ({ world }: OperationUnderTest) => [...world.registrar!.acts.values()].map((act) => act.status);
   /** The operation ended with our acts as `statuses` say, none in force at the escriturador, and every invariant holding. */
@@ -356,13 +362,58 @@ describe('operation workflow against its model (random interleavings)', function
   it('a cancel after the PIX failed cancels our acts at the escriturador', async function () {
     this.timeout(60_000);
     await onFreshLane(async (environment) => {
-      const under = await signedWithDuplicatas(environment, 'cancel-acts', (world) => { world.pixMode = 'refuse'; });
-      expect((await under.state()).status).to.equal('DISBURSEMENT_FAILED');
+      const under = await failedPixWithDuplicatas(environment, 'cancel-acts');
       expect(under.world.registrar!.actsInForce()).to.have.length(2);
       const cancel = await under.update('cancel', (id) => ({ requestedBy: id, reason: null }));
       await under.unanswered();
       expect(cancel.answer).to.include({ ok: true });
       expect((await under.state()).status).to.equal('CANCELLED');
+      endedWithNoActInForce(under, ['cancelled', 'cancelled']);
+    });
+  });
+
+  it('the escriturador\'s webhooks late or again pay a title once: a settlement after the title was paid to us applies nothing, one delivered again after its answer was lost applies nothing more, our acts\' news change nothing', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await signedWithDuplicatas(environment, 'late-webhooks', () => undefined);
+      expect((await under.state()).status).to.equal('PAID');
+      const registrar = under.world.registrar!;
+      const [first, second] = under.world.titles;
+      // The first title's payer pays all its boleto at the escriturador, and the title to us too before the webhook arrives.
+      const late = (await registrar.payerPays(first.titleId, true))!;
+      await under.update('payerPayment', (id) => ({ titleId: first.titleId, payment: { externalId: id, paidAmountBrl: '100.00', paidAt: null, channel: 'SANDBOX', recordedBy: id } }));
+      await deliverWebhooks(under, [late], 'late');
+      // The second's pays part of its boleto there: its webhook at once, then again.
+      const part = (await registrar.payerPays(second.titleId, false))!;
+      await deliverWebhooks(under, [part], 'at once');
+      await deliverWebhooks(under, [part], 'again');
+      await deliverWebhooks(under, registrar.pendingWebhooks(), 'late');
+      expect(registrar.deliveries.map((d) => [d.arrival, d.event.type, d.outcome])).to.deep.equal([
+        ['late', 'duplicata.settled', 'title_closed'], ['at once', 'duplicata.settled', 'applied'], ['again', 'duplicata.settled', 'applied'],
+        ['late', 'act.registered', 'recorded'], ['late', 'act.registered', 'recorded'],
+      ]);
+      expect(under.updates.filter((u) => u.name === 'payerPayment')).to.have.length(2);
+      expect([first, second].map((t) => [t.status, t.paid.toString(), [...t.applied.keys()].length])).to.deep.equal([['PAID', '100.00', 1], ['PARTIALLY_PAID', '125.01', 1]]);
+      expect(actStatuses(under)).to.deep.equal(['settled', 'registered']);
+      expect(registrarBroken(under)).to.deep.equal([]);
+      await under.handle.terminate('checked');
+    });
+  });
+
+  it('a settlement the payer paid at the escriturador before our acts were cancelled, arriving after, is not ours: it pays nothing and brings no act back', async function () {
+    this.timeout(60_000);
+    await onFreshLane(async (environment) => {
+      const under = await failedPixWithDuplicatas(environment, 'webhook-after-cancel');
+      const registrar = under.world.registrar!;
+      await registrar.payerPays(under.world.titles[0].titleId, false);
+      await under.update('cancel', (id) => ({ requestedBy: id, reason: null }));
+      await under.unanswered();
+      expect((await under.state()).status).to.equal('CANCELLED');
+      await lastWebhooks(under);
+      expect(registrar.deliveries.map((d) => [d.event.type, d.outcome])).to.deep.equal([
+        ['act.registered', 'recorded'], ['act.registered', 'recorded'], ['duplicata.settled', 'not_ours'], ['act.cancelled', 'recorded'], ['act.cancelled', 'recorded'],
+      ]);
+      expect(under.world.titles.map((t) => t.paid.toString())).to.deep.equal(['0.00', '0.00']);
       endedWithNoActInForce(under, ['cancelled', 'cancelled']);
     });
   });
@@ -374,7 +425,7 @@ describe('operation workflow against its model (random interleavings)', function
       const under = await startOn(environment, world);
       world.document!.signed = 1;
       await under.signal('signerSigned');
-      const model: OperationModel = { status: 'PAID', titles: [], stalled: false, onClock: false, nfes: 0, sefazDown: false, registrable: 0, registrarDown: false };
+      const model: OperationModel = { status: 'PAID', titles: [], stalled: false, onClock: false, nfes: 0, sefazDown: false, registrable: 0, registrarDown: false, webhooksPending: 0, webhooksAnswered: 0 };
       const [title] = world.titles;
       const terms = world.accrualTerms(title)!;
       // Each run checks every invariant at rest, the books against the schedule among them.
