@@ -46,12 +46,12 @@ export function collectionRoutes(deps: { db: Knex; temporal: TemporalHandle; con
 
   router.post('/v1/internal/pix-collection/sweep', handle(async (req) => {
     if (!req.providerCallback) throw new NotAuthenticated('callback_signature_missing');
-    return ok(answerSweep(await withPsp(() => sweepCollection(ctx, window, deps.now()))));
+    return ok(answerSweep(await sweepCollection(ctx, window, deps.now())));
   }));
 
   // Each PIX the sweep applies carries the staff's request: its row commits with that payment.
   router.post('/v1/backoffice/collection/sweep', handle(async (req) => ok(answerSweep(
-    await withPsp(() => sweepCollection(ctx, window, deps.now(), auditedRequest(req, 'collection.sweep'))),
+    await sweepCollection(ctx, window, deps.now(), auditedRequest(req, 'collection.sweep')),
   ))));
 
   router.post('/v1/sandbox/titles/:id/pix', handle(async (req, uow) => {

@@ -29,17 +29,18 @@ const SERVICE_WIDE = new Set(['database_unavailable', 'pix_collection_unavailabl
 
 /**
  * Lists what the PSP received in the window and reconciles each PIX (within its own Postgres
- * budget): one already applied changes nothing, so the window overlaps the previous sweep's on
- * purpose (a PIX late to be listed is not missed). A PIX that cannot be applied now (its title's
- * workflow not answering, a refusal reconciliation has no rule for) is set aside and the sweep
- * goes on: one stuck title must not hold every other payer's payment until it is freed. Run by
- * staff (`audit`), each PIX it applies has its row, written with the payment.
+ * budget; the PSP down or refusing answers 503 `pix_collection_unavailable`): one already applied
+ * changes nothing, so the window overlaps the previous sweep's on purpose (a PIX late to be listed
+ * is not missed). A PIX that cannot be applied now (its title's workflow not answering, a refusal
+ * reconciliation has no rule for) is set aside and the sweep goes on: one stuck title must not
+ * hold every other payer's payment until it is freed. Run by staff (`audit`), each PIX it applies
+ * has its row, written with the payment.
  */
 export async function sweepCollection(ctx: CollectionContext, window: { hours: number; budgetMs: number }, now: Date, audit?: AuditedRequest): Promise<SweepResult> {
   const from = new Date(now.getTime() - window.hours * 3_600_000);
   const applied: ReconciledPix[] = [];
   const unapplied: UnappliedPix[] = [];
-  for (const pix of await ctx.psp.receivedBetween(from, now)) {
+  for (const pix of await withPsp(() => ctx.psp.receivedBetween(from, now))) {
     try {
       const reconciled = await withPsp(() => reconcileWithinBudget(ctx, pix, 'sweep', window.budgetMs, audit));
       if (reconciled?.newlyApplied) applied.push(reconciled);
