@@ -3,7 +3,7 @@ import { cnpj, cpf, nfeOf } from '../support/documents';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
-import { testDb } from '../support/stack';
+import { patientApi, testDb } from '../support/stack';
 import { eventually } from '../support/webhooks';
 import { receivable } from '../support/simulate';
 import { rowsOf } from '../support/operation-checks';
@@ -215,7 +215,9 @@ describe('double assignment: NF-e keys and the receivable guard', () => {
       // An open transaction holding the invoice's claim makes every creation wait on it; its rollback lets them race.
       const blocker = await testDb().transaction();
       await blocker('receivable_claims').insert({ originator_id: originatorId, fingerprint: `nfe:${nfe.nfe_key}` });
-      const pending = Promise.all(Array.from({ length: N }, (_, i) => createDirect(client, token, direct(assignor, [receivable({ external_id: `C${i}`, ...nfe })]))));
+      // Six creations wait on the claim for longer than the default budget lets a request wait on a lock.
+      const patient = new ApiClient((await patientApi()).url);
+      const pending = Promise.all(Array.from({ length: N }, (_, i) => createDirect(patient, token, direct(assignor, [receivable({ external_id: `C${i}`, ...nfe })]))));
       await untilWaiting(N, '%insert into receivable_claims%');
       await blocker.rollback();
       const answers = await pending;

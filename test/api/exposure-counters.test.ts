@@ -5,7 +5,7 @@ import { Money } from '../../domain/money';
 import { OPEN_TITLE_STATUSES } from '../../domain/title-rules';
 import type { TitleStatus } from '../../domain/title-rules';
 import { renderOperation } from '../../api/operations/presenter';
-import { sharedApi, sharedWorker, testDb } from '../support/stack';
+import { patientApi, sharedApi, sharedWorker, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { cnpj } from '../support/documents';
 import { buildUser, loginAs } from '../support/factories';
@@ -184,6 +184,10 @@ describe('exposure counters', function () {
   });
 
   describe('under concurrency', () => {
+    // Creations queue on the counters here for longer than the default budget lets a request wait on a lock.
+    let patient: ApiClient;
+    before(async () => { patient = new ApiClient((await patientApi()).url); });
+
     it('lets exactly three of eight concurrent operations sharing payers through an originator ceiling that fits three, without a deadlock', async () => {
       const { token, originatorId } = await buildOperationsIntegrator(client, { aggregateLimitBrl: Money.of('35000.00') });
       const documents = [cnpj(), cnpj(), cnpj(), cnpj()];
@@ -191,7 +195,7 @@ describe('exposure counters', function () {
       const bodies = Array.from({ length: 8 }, (_, i) => directBody({
         receivables: [0, 1, 2].map((k) => receivable({ payer_document: documents[(i + k * (i % 2 ? 1 : 3)) % 4], net_future_value: k === 0 ? '4000.00' : '3000.00', requested_net_future_value: k === 0 ? '4000.00' : '3000.00' })),
       }));
-      const answers = await Promise.all(bodies.map((body) => createDirect(client, token, body)));
+      const answers = await Promise.all(bodies.map((body) => createDirect(patient, token, body)));
       expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join('\n')).to.deep.equal([201, 201, 201, 403, 403, 403, 403, 403]);
       for (const refusal of answers.filter((a) => a.status === 403)) {
         expect(refusal.body.detail).to.include({ code: 'LIMIT_AGGREGATE_EXPOSURE', open_exposure_brl: '30000.00', requested_brl: '10000.00' });
@@ -211,12 +215,19 @@ describe('exposure counters', function () {
       // Holding the first operation's netting line stops its release after it has cancelled the titles, so the
       // release holds the exposure counters while the second creation comes for the same payable and counters.
       const blocker = await testDb().transaction();
-      await blocker('payable_payments').where({ operation_id: first.body.id }).forUpdate();
-      const cancelled = cancel(token, first.body.id);
-      await waitingOnLocks(1);
-      const second = createDirect(client, token, body());
-      await waitingOnLocks(2);
-      await blocker.commit();
+      let second: ReturnType<typeof createDirect>;
+      let cancelled: Promise<void>;
+      try {
+        await blocker('payable_payments').where({ operation_id: first.body.id }).forUpdate();
+        cancelled = cancel(token, first.body.id);
+        await waitingOnLocks(1);
+        second = createDirect(patient, token, body());
+        await waitingOnLocks(2);
+        await blocker.commit();
+      } finally {
+        // A failed wait must not leave the release blocked behind the test, holding up the file's end.
+        if (!blocker.isCompleted()) await blocker.rollback();
+      }
       const created = await second;
       expect(created.status, created.text).to.equal(201);
       expect(created.body.other_debt_discounts).to.equal('9750.00');

@@ -15,9 +15,10 @@ describe('idempotency: concurrent requests and expiry', () => {
   let token: string;
   let originatorId: string;
   before(async () => {
-    // Its own api: a short wait, a fast purge and a clock the tests move (closed in `after`, so
-    // the moved clock never purges other files' records).
-    api = await startApi(testConfig({ IDEMPOTENCY_WAIT_MS: '400', PURGE_INTERVAL_MS: '50' }), { now: () => new Date(Date.now() + clockOffsetMs) });
+    // Its own api: a short wait for a key in flight, a fast purge and a clock the tests move (closed
+    // in `after`, so the moved clock never purges other files' records). A first request held on the
+    // tests' lock waits as long as they hold it (DB_FAIL_FAST_MS), not the default 1.2 s.
+    api = await startApi(testConfig({ IDEMPOTENCY_WAIT_MS: '400', PURGE_INTERVAL_MS: '50', DB_FAIL_FAST_MS: '60000' }), { now: () => new Date(Date.now() + clockOffsetMs) });
     client = new ApiClient(api.url);
     ({ token, originatorId } = await buildIntegrator(client));
   });

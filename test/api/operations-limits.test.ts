@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Money } from '../../domain/money';
 import type { LimitOrigin } from '../../domain/limits';
 import type { PolicySettings } from '../../db/repositories/policies';
-import { sharedApi, testDb } from '../support/stack';
+import { patientApi, sharedApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 import { cnpj, formatCnpj } from '../support/documents';
 import { buildOperationsIntegrator, createDirect } from '../support/operations';
@@ -157,6 +157,9 @@ describe('POST /v1/operations/direct: credit limits', () => {
   });
 
   describe('concurrency: checks and the write are one transaction under locks', () => {
+    // Creations queue on locks here for longer than the default budget lets a request wait on one.
+    let patient: ApiClient;
+    before(async () => { patient = new ApiClient((await patientApi()).url); });
     const waitingOnLocks = async (count: number) => eventually(async () => {
       const { rows } = await testDb().raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
       expect(rows[0].n).to.be.at.least(count);
@@ -169,7 +172,7 @@ describe('POST /v1/operations/direct: credit limits', () => {
       // Holding the payer row makes both requests queue on it (to lock it, or to reference it) before either checks the limit.
       const blocker = await testDb().transaction();
       await blocker('payers').where({ id: payer.id }).forUpdate();
-      const pending = Promise.all([1, 2].map(() => createDirect(client, token, bodyOf('10000.00', {}, { payer_document: payer.document }))));
+      const pending = Promise.all([1, 2].map(() => createDirect(patient, token, bodyOf('10000.00', {}, { payer_document: payer.document }))));
       await waitingOnLocks(2);
       await blocker.commit();
       const answers = await pending;
@@ -181,13 +184,13 @@ describe('POST /v1/operations/direct: credit limits', () => {
 
     it('lets exactly as many of six concurrent operations through as the assignor limit holds', async () => {
       const { token, body } = await scenario({ assignorDefaultLimitBrl: Money.of('35000.00') });
-      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createDirect(client, token, body('10000.00', { payer_document: cnpj() }))));
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createDirect(patient, token, body('10000.00', { payer_document: cnpj() }))));
       expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 201, 201, 403, 403, 403]);
     });
 
     it('lets exactly as many of six concurrent operations of disjoint assignors and payers through as the originator ceiling holds', async () => {
       const { token } = await scenario({ aggregateLimitBrl: Money.of('35000.00') });
-      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createDirect(client, token, bodyOf('10000.00'))));
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createDirect(patient, token, bodyOf('10000.00'))));
       expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 201, 201, 403, 403, 403]);
       const refusals = answers.filter((a) => a.status === 403).map((a) => [a.body.detail.scope, a.body.detail.open_exposure_brl]);
       expect(refusals).to.deep.equal(Array(3).fill([{ type: 'originator' }, '30000.00']));

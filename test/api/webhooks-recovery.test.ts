@@ -7,7 +7,7 @@ import { buildIntegrator } from '../support/factories';
 import { startReceiver, TestReceiver } from '../support/https-receiver';
 import { eventually, TEST_DISABLE_AFTER_MS } from '../support/webhooks';
 import { listEvents, recordOperationEvent } from '../support/events';
-import { anotherApi, testDb } from '../support/stack';
+import { patientApi, testDb } from '../support/stack';
 import { ApiClient } from '../support/http';
 
 /**
@@ -127,9 +127,8 @@ describe('webhook recovery, endpoint health and throttle', function () {
     // A trigger holds for 2 s every insert of a recovery made by a transaction that has already
     // written (enable's has: it locked and updated the endpoint), so a workflow started before that
     // insert would write the row first and wait on the endpoint's lock while the request waits on
-    // its row: the deadlock a CI run answered with a 500. The api here may wait on Postgres that
-    // long (the default budget is 1.5 s a request).
-    const patient = new ApiClient((await anotherApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true', DB_FAIL_FAST_MS: '10000' })).url);
+    // its row: the deadlock a CI run answered with a 500. The api here may wait on Postgres that long.
+    const patient = new ApiClient((await patientApi({ WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true' })).url);
     const { receiver } = await switchable();
     const sub = await subscribe(receiver);
     await testDb()('webhook_subscriptions').where({ id: sub.webhookId })

@@ -121,6 +121,15 @@ export async function anotherApi(overrides: Record<string, string> = {}, options
   return started;
 }
 
+/**
+ * An api whose requests wait on Postgres for up to a minute (the default budget gives up on a lock
+ * after 1.2 s): for a test that holds a row and sees requests queue behind it before letting them
+ * go, which on a loaded machine can take longer than the default wait.
+ */
+export function patientApi(overrides: Record<string, string> = {}): Promise<RunningApi> {
+  return anotherApi({ DB_FAIL_FAST_MS: '60000', ...overrides });
+}
+
 /** Closes one api of anotherApi's before the suite ends (one whose clock or settings must not outlive its test). */
 export async function closeApi(running: RunningApi): Promise<void> {
   extraApis.splice(extraApis.indexOf(running), 1);
