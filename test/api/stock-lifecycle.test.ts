@@ -3,7 +3,7 @@ import { cnpj, nfeOf } from '../support/documents';
 import { buildUser, loginAs } from '../support/factories';
 import { ApiClient } from '../support/http';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
-import { testDb } from '../support/stack';
+import { patientApi, testDb } from '../support/stack';
 import { untilLockWait } from '../support/idempotency';
 import { eventually } from '../support/webhooks';
 import { receivable } from '../support/simulate';
@@ -49,7 +49,9 @@ describe('stock items through the life of their operations', () => {
     // Holding the row makes both requests reach the lock before either can take it.
     const blocker = await testDb().transaction();
     await blocker('stock_items').where({ id: item.id }).forUpdate();
-    const pending = Promise.all([requestAnticipation(client, token, body), requestAnticipation(client, token, body)]);
+    // Both wait on the row for longer than the default budget lets a request wait on a lock.
+    const patient = new ApiClient((await patientApi()).url);
+    const pending = Promise.all([requestAnticipation(patient, token, body), requestAnticipation(patient, token, body)]);
     await untilLockWait('select "stock_items".*');
     await blocker.commit();
     const answers = await pending;
