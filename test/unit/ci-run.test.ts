@@ -33,12 +33,15 @@ const NEEDS: [step: string, tools: string[]][] = [
   ['npm run chaos', ['temporal', 'temporal-server']],
 ];
 
+/** Whether `line` starts a step in the background (`beside <name>: <command>`) whose command starts as `prefix` does after `[ci:dry] `. */
+const startsBeside = (line: string, prefix: string) => /^\[ci:dry\] beside [\w-]+: /.test(line) && line.replace(/^\[ci:dry\] beside [\w-]+: /, '[ci:dry] ').startsWith(prefix);
+
 describe('.ci/run: the order of its steps and the tools they wait for', () => {
   it('starts every tool\'s job before the steps, and runs each step only after the jobs of the tools it uses', () => {
     const { code, lines } = dryRun();
     expect(code, lines.join('\n')).to.equal(0);
     const index = (prefix: string) => {
-      const at = lines.findIndex((line) => line.startsWith(prefix));
+      const at = lines.findIndex((line) => line.startsWith(prefix) || startsBeside(line, prefix));
       expect(at, `no line starts with ${prefix}`).to.be.at.least(0);
       return at;
     };
@@ -53,12 +56,17 @@ describe('.ci/run: the order of its steps and the tools they wait for', () => {
     }
   });
 
-  it('runs the checks on the dev server before the cluster\'s, and ends the log on the suite\'s tally', () => {
+  it('runs the checks on the dev server before the cluster\'s, the model test beside the cluster\'s at the lowest priority, and ends the log on the suite\'s tally', () => {
     const { lines } = dryRun();
-    const order = ['npm run lint', 'npm run test:rules', 'npm run openapi:breaking', 'npm run fuzz', 'npm run prism', 'npm run test:model', 'npm test', 'npm run test:cluster -- --apps', 'npm run test:cluster -- test/api', 'npm run chaos']
-      .map((step) => lines.findIndex((line) => line.startsWith(`[ci:dry] ${step}`)));
+    const order = ['npm run lint', 'npm run test:rules', 'npm run openapi:breaking', 'npm run fuzz', 'npm run prism', 'npm test', 'npm run test:model', 'npm run test:cluster -- --apps', 'npm run test:cluster -- test/api', 'npm run chaos']
+      .map((step) => lines.findIndex((line) => line.startsWith(`[ci:dry] ${step}`) || startsBeside(line, `[ci:dry] ${step}`)));
     expect(order).to.not.include(-1);
     expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
+    expect(lines[order[6]]).to.equal('[ci:dry] beside model: npm run test:model');
+    // Its own output, printed when the run waits for it after the fault run, shows it ran at the lowest priority.
+    const waited = lines.indexOf('[ci] waiting for model took 0 s');
+    expect(waited).to.be.above(order[9]);
+    expect(lines.slice(order[9], waited)).to.include('[ci:dry] nice -n 19 npm run test:model');
     // The suite's last line (its tally, in a real run) is printed again as the log's last line.
     expect(lines.at(-1)).to.equal('[ci:dry] npm test');
     expect(lines.at(-2)).to.match(/^\[ci\] the whole run took \d+ s; the suite's tally:$/);
@@ -68,7 +76,14 @@ describe('.ci/run: the order of its steps and the tools they wait for', () => {
     const { code, lines } = dryRun('npm run prism');
     expect(code).to.equal(1);
     expect(lines.at(-1)).to.equal('[ci:dry] npm run prism');
-    expect(lines.some((line) => line.startsWith('[ci:dry] npm run test:model'))).to.equal(false);
+    expect(lines.some((line) => line.includes('npm test') || line.includes('test:model'))).to.equal(false);
+  });
+
+  it('a failing model test fails the run once the cluster\'s steps beside it are done, with its own output', () => {
+    const { code, lines } = dryRun('npm run test:model');
+    expect(code).to.equal(1);
+    expect(lines.slice(-2)).to.deep.equal(['[ci:dry] nice -n 19 npm run test:model', '[ci] running model failed (exit 1)']);
+    expect(lines).to.include('[ci:dry] npm run chaos');
   });
 
   it('a failing suite ends the run on its own last line, before the cluster\'s steps', () => {
