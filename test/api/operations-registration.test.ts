@@ -158,6 +158,27 @@ describe('each duplicata registered at its escriturador before the PIX', functio
     expect((await escriturador.status(duplicata.duplicataId)).acts.map((act) => [act.actId, act.status])).to.deep.equal([[registration.act_id, 'cancelled']]);
   });
 
+  it('a cancel whose act the escriturador can no longer cancel (the duplicata negotiated on since, act_superseded) still ends CANCELLED: the act stays registered and the reconciliation reports the holder changed', async () => {
+    const { keys, body } = operationOf('NF-ONWARD');
+    const id = await created({ ...body, email: `pix-reject-once+superseded${Date.now()}@example.com` });
+    await signAll(client, token, id);
+    const failed: Read = await untilStatus(client, token, id, 'DISBURSEMENT_FAILED', 90_000);
+    const { registration } = titleOf(failed, 'NF-ONWARD');
+    expect(registration.status).to.equal('registered');
+    // The holder negotiates the duplicata on: our transfer is no longer the last one, and the escriturador refuses its cancellation.
+    await takeAway(keys['NF-ONWARD']);
+    expect((await client.post(`/v1/operations/${id}/cancel`, { reason: 'deal is off' }, { token })).status).to.equal(200);
+    const read: Read = await untilStatus(client, token, id, 'CANCELLED', 60_000);
+    expect(read.cancellation_reason).to.equal('requested');
+    expect(titleOf(read, 'NF-ONWARD').registration).to.deep.equal(registration);
+    const { duplicata, acts } = await escriturador.status(registration.duplicata_id);
+    expect(duplicata.holderDocument).to.not.equal(holder);
+    expect(acts.find((act) => act.actId === registration.act_id)!.status).to.equal('registered');
+    const reconciled = await client.post('/v1/sandbox/registrar/reconcile', undefined, { token });
+    expect(reconciled.status, reconciled.text).to.equal(200);
+    expect(reconciled.body.mismatches).to.deep.include({ title_id: titleOf(read, 'NF-ONWARD').id, duplicata_id: registration.duplicata_id, act_id: registration.act_id, kind: 'holder_changed_there' });
+  });
+
   it('waits in SIGNED while the escriturador is down, never paying unregistered, then pays once it is back', async () => {
     const { keys, body } = operationOf('NF-WAIT');
     const id = await created(body);
