@@ -1,11 +1,11 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { RegistrationSettingsRepository } from '../db/repositories/registration-settings';
 import { NfeChecksRepository, TitleNfe } from '../db/repositories/nfe-checks';
 import { TitleRegistrationsRepository } from '../db/repositories/title-registrations';
 import { channelOfPayment } from '../db/repositories/title-payments';
 import { actCancelKey, paymentInformKey, RegistrationSettings, titleActKey } from '../domain/escriturador/negotiation';
-import type { Act, Duplicata, Escriturador, NegotiationOutcome, RefusalReason } from '../domain/escriturador/port';
+import { ACT_SUPERSEDED, type Act, type Duplicata, type Escriturador, type NegotiationOutcome, type RefusalReason } from '../domain/escriturador/port';
 import { duplicataOfTitle, TitleRegistration } from '../domain/escriturador/registration';
 import { checkedAtSefaz } from '../domain/sefaz/creation-refusal';
 import { RegistrarError } from '../providers/provider-errors';
@@ -55,6 +55,22 @@ async function provider<T>(work: () => Promise<T>): Promise<T> {
       throw ApplicationFailure.retryable(err.message, err.code);
     }
     throw err;
+  }
+}
+
+/**
+ * Our transfer cancelled at the escriturador, or null when it can no longer be: its acquirer has
+ * negotiated the duplicata on since (`act_superseded`), so the act is no longer ours to undo and no
+ * retry changes that. It stays `registered` on our record, as it is there, and the daily
+ * reconciliation reports its duplicata held by someone else (`holder_changed_there`).
+ */
+async function cancelledUnlessSuperseded(escriturador: Escriturador, recorded: TitleRegistration & { actId: string }): Promise<Act | null> {
+  try {
+    return await escriturador.cancelAct(recorded.actId, actCancelKey(recorded.actId));
+  } catch (err) {
+    if (!(err instanceof RegistrarError) || err.refusalCode !== ACT_SUPERSEDED) throw err;
+    log.warn('escriturador: our act left in force, the duplicata negotiated on since', { titleId: recorded.titleId, actId: recorded.actId, duplicataId: recorded.duplicataId });
+    return null;
   }
 }
 
@@ -115,7 +131,8 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
     /**
      * The operation fell through: every act of ours on its titles cancelled at the escriturador. A
      * title whose request went unanswered asks again with the same key, which answers the act if
-     * there is one, so no act is left in force.
+     * there is one, so no act is left in force, but one whose duplicata has been negotiated on since
+     * (`cancelledUnlessSuperseded`), which no wait could undo.
      */
     async cancelOperationActs({ operationId }: { operationId: string }): Promise<void> {
       const titles = new Map((await new NfeChecksRepository(db).titleNfes(operationId)).map((title) => [title.titleId, title]));
@@ -130,7 +147,7 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
           }, titleActKey(recorded.titleId)));
           actId = outcome.outcome === 'registered' ? outcome.act.actId : null;
         }
-        if (actId !== null) await waitingOn(() => escriturador.cancelAct(actId!, actCancelKey(actId!)));
+        if (actId !== null && !(await waitingOn(() => cancelledUnlessSuperseded(escriturador, { ...recorded, actId: actId! })))) continue;
         await registrations.cancelled(recorded.titleId, now());
       }
     },
@@ -176,13 +193,15 @@ export function createRegistrationActivities({ db, escriturador, now = () => new
       if (input.paidInFull) await registrations.settled(input.titleId, now());
     },
 
-    /** The title went back to the assignor by recourse: our act cancelled, so the duplicata is the assignor's again. */
+    /**
+     * The title went back to the assignor by recourse: our act cancelled, so the duplicata is the
+     * assignor's again; one negotiated on since stays with whoever holds it (`cancelledUnlessSuperseded`).
+     */
     async cancelTitleAct({ titleId }: { titleId: string }): Promise<void> {
       const recorded = await registrations.ofTitle(titleId);
       if (recorded?.status !== 'registered' || recorded.actId === null) return;
       const actId = recorded.actId;
-      await provider(() => escriturador.cancelAct(actId, actCancelKey(actId)));
-      await registrations.cancelled(titleId, now());
+      if (await provider(() => cancelledUnlessSuperseded(escriturador, { ...recorded, actId }))) await registrations.cancelled(titleId, now());
     },
 
     /** A payment we received outside the escriturador, so the payer is not asked to pay it again. */

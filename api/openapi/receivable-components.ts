@@ -59,7 +59,8 @@ export const SEFAZ_CODES = 'Each NF-e (model 55) is checked at SEFAZ before anyt
 /** Creation's lookup of each NF-e's duplicata at the originator's escriturador (api/operations/creation/registrar-lookup.ts). */
 export const ESCRITURADOR_CODES = 'For an originator that registers its acquisitions at an escriturador, each NF-e\'s duplicata is looked up there before anything is written: '
   + '409 receivable_encumbered (the assignor no longer holds it: transferred to another financier; detail: code, message, external_id, loc, nfe_key, duplicata_id, '
-  + 'installment). When the escriturador does not answer within the request\'s budget the operation is created and the act is registered before the PIX';
+  + 'installment). An NF-e (model 55) of an assignor that is an individual (CPF; the key\'s issuer 000 + CPF) backs no duplicata an escriturador keeps: '
+  + '422 nfe_issuer_not_registrable before any lookup (detail: code, message, external_id, loc, nfe_key). When the escriturador does not answer within the request\'s budget the operation is created and the act is registered before the PIX';
 /** The double-assignment refusals (docs/decisions.md, "Double assignment"). */
 export const DOUBLE_ASSIGNMENT_CODES = '409 receivable_already_assigned (detail: code, message, external_id, stock_item_id, operation_id: what of yours holds it), '
   + '409 receivable_assigned_elsewhere (policy double_assignment refuse; detail: code, message, external_id, nothing of the other holder)';

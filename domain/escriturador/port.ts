@@ -61,6 +61,9 @@ export interface Act {
 export const REFUSAL_REASONS = ['not_holder', 'already_transferred'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
+/** The escriturador's refusal to cancel a transfer whose acquirer has negotiated the duplicata on since. */
+export const ACT_SUPERSEDED = 'act_superseded';
+
 /** A refusal is an answer, not a failure: the caller decides what it means for the operation. */
 export type NegotiationOutcome = { outcome: 'registered'; act: Act } | { outcome: 'refused'; reason: RefusalReason };
 

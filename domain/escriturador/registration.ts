@@ -1,5 +1,7 @@
+import { storedDocument } from '../documents';
+import { RuleViolation } from '../errors';
 import { keyOfFingerprint } from '../receivable-identity';
-import { checkedAtSefaz } from '../sefaz/creation-refusal';
+import { checkedAtSefaz, type NfeToCheck } from '../sefaz/creation-refusal';
 import type { NegotiationType, Registrar } from './negotiation';
 import type { Duplicata, RefusalReason } from './port';
 
@@ -44,6 +46,27 @@ export const actAwaited = (recorded: TitleRegistration | undefined): boolean => 
 
 /** The cancellation reason (and creation's refusal code) when a title's duplicata is held by someone else. */
 export const RECEIVABLE_ENCUMBERED = 'receivable_encumbered';
+
+/** Creation's refusal code for an NF-e that no escriturador keeps a duplicata of. */
+export const NFE_ISSUER_NOT_REGISTRABLE = 'nfe_issuer_not_registrable';
+
+/**
+ * A duplicata (Lei 5.474/1968, escritural under Lei 13.775/2018) is drawn by a business on its
+ * sale: an NF-e its assignor issued as an individual (a CPF, `000` + CPF in the key: a rural
+ * producer, whose sales go by other instruments) backs none an escriturador keeps.
+ */
+const drawsDuplicatas = (issuerDocument: string): boolean => storedDocument(issuerDocument).kind === 'cnpj';
+
+/** The first NF-e (model 55), in the request's order, of an issuer that draws no duplicatas: a title of it could never be registered. */
+export function unregistrableIssuer(nfes: readonly NfeToCheck[], assignorDocument: string): RuleViolation | null {
+  const first = nfes.find((nfe) => checkedAtSefaz(nfe.key));
+  if (!first || drawsDuplicatas(assignorDocument)) return null;
+  return new RuleViolation({
+    code: NFE_ISSUER_NOT_REGISTRABLE,
+    message: `Receivable ${first.externalId}: NF-e ${first.key} was issued under a CPF, and no escriturador keeps a duplicata of it; this originator registers every NF-e title it funds`,
+    external_id: first.externalId, loc: [...first.loc, 'nfe_key'], nfe_key: first.key,
+  });
+}
 
 /** A duplicata negotiated away by its seller: whoever holds it now is not the assignor. */
 export const encumbered = (duplicata: Duplicata, assignorDocument: string): boolean => duplicata.holderDocument !== assignorDocument;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Dec } from '../../domain/money';
-import type { Act, Duplicata, EscrituradorEvent, NegotiationRequest, PaymentOrigin, RefusalReason } from '../../domain/escriturador/port';
+import { ACT_SUPERSEDED, type Act, type Duplicata, type EscrituradorEvent, type NegotiationRequest, type PaymentOrigin, type RefusalReason } from '../../domain/escriturador/port';
 import { Refusal, Replays } from '../http';
 
 /** What a lookup of a key nobody issued yet issues: one installment, as if the seller had just issued it. */
@@ -97,7 +97,7 @@ export class EscrituradorBook {
     if (act.status === 'cancelled') return act;
     const duplicata = this.find(act.duplicataId);
     if (act.kind === 'transfer') {
-      if (duplicata.holderDocument !== act.toDocument) throw new Refusal(409, 'act_superseded', 'the acquirer has negotiated the duplicata since: this transfer can no longer be cancelled');
+      if (duplicata.holderDocument !== act.toDocument) throw new Refusal(409, ACT_SUPERSEDED, 'the acquirer has negotiated the duplicata since: this transfer can no longer be cancelled');
       duplicata.holderDocument = act.fromDocument;
     } else {
       duplicata.liens = duplicata.liens.filter((lien) => lien.actId !== actId).map((lien, index) => ({ ...lien, rank: index + 1 }));

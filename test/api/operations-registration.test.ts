@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { HttpEscriturador } from '../../providers/escriturador/client';
 import { ApiClient } from '../support/http';
-import { cnpj, formatCnpj, nfeOf } from '../support/documents';
+import { cnpj, cpf, formatCnpj, nfeOf } from '../support/documents';
 import { buildOperationsIntegrator, createDirect, directBody, startOperationsTest } from '../support/operations';
 import { dueIn, receivable } from '../support/simulate';
 import { signAll, untilStatus } from '../support/lifecycle';
@@ -156,6 +156,39 @@ describe('each duplicata registered at its escriturador before the PIX', functio
     const [duplicata] = await escriturador.lookup(keys['NF-BACK']);
     expect(duplicata.holderDocument).to.equal(assignor);
     expect((await escriturador.status(duplicata.duplicataId)).acts.map((act) => [act.actId, act.status])).to.deep.equal([[registration.act_id, 'cancelled']]);
+  });
+
+  it('a cancel whose act the escriturador can no longer cancel (the duplicata negotiated on since, act_superseded) still ends CANCELLED: the act stays registered and the reconciliation reports the holder changed', async () => {
+    const { keys, body } = operationOf('NF-ONWARD');
+    const id = await created({ ...body, email: `pix-reject-once+superseded${Date.now()}@example.com` });
+    await signAll(client, token, id);
+    const failed: Read = await untilStatus(client, token, id, 'DISBURSEMENT_FAILED', 90_000);
+    const { registration } = titleOf(failed, 'NF-ONWARD');
+    expect(registration.status).to.equal('registered');
+    // The holder negotiates the duplicata on: our transfer is no longer the last one, and the escriturador refuses its cancellation.
+    await takeAway(keys['NF-ONWARD']);
+    expect((await client.post(`/v1/operations/${id}/cancel`, { reason: 'deal is off' }, { token })).status).to.equal(200);
+    const read: Read = await untilStatus(client, token, id, 'CANCELLED', 60_000);
+    expect(read.cancellation_reason).to.equal('requested');
+    expect(titleOf(read, 'NF-ONWARD').registration).to.deep.equal(registration);
+    const { duplicata, acts } = await escriturador.status(registration.duplicata_id);
+    expect(duplicata.holderDocument).to.not.equal(holder);
+    expect(acts.find((act) => act.actId === registration.act_id)!.status).to.equal('registered');
+    const reconciled = await client.post('/v1/sandbox/registrar/reconcile', undefined, { token });
+    expect(reconciled.status, reconciled.text).to.equal(200);
+    expect(reconciled.body.mismatches).to.deep.include({ title_id: titleOf(read, 'NF-ONWARD').id, duplicata_id: registration.duplicata_id, act_id: registration.act_id, kind: 'holder_changed_there' });
+  });
+
+  it('refuses at creation (422 nfe_issuer_not_registrable), writing nothing, an NF-e its assignor issued as an individual (CPF) when the originator registers at an escriturador, even while the escriturador is down', async () => {
+    const person = cpf();
+    const body = directBody({ type: 'F', cpf: person, cnpj: undefined, receivables: [receivable({ external_id: 'NF-CPF', ...nfeOf(`000${person}`) })] });
+    // Down, the escriturador's lookup refuses nothing and creation would go on: the refusal must not need it.
+    expect((await client.post('/v1/sandbox/registrar/outage', { seconds: 600 }, { token })).status).to.equal(200);
+    const res = await createDirect(client, token, body);
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.detail).to.include({ code: 'nfe_issuer_not_registrable', external_id: 'NF-CPF' });
+    expect(res.body.detail.message).to.include('NF-CPF');
+    expect(await testDb()('assignors').where({ document: person }).select('id')).to.deep.equal([]);
   });
 
   it('waits in SIGNED while the escriturador is down, never paying unregistered, then pays once it is back', async () => {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Conflict } from '../../../domain/errors';
 import type { Escriturador, Duplicata } from '../../../domain/escriturador/port';
-import { duplicataOfTitle, encumbered, RECEIVABLE_ENCUMBERED } from '../../../domain/escriturador/registration';
+import { duplicataOfTitle, encumbered, RECEIVABLE_ENCUMBERED, unregistrableIssuer } from '../../../domain/escriturador/registration';
 import { checkedAtSefaz, NfeToCheck } from '../../../domain/sefaz/creation-refusal';
 import { RegistrationSettingsRepository } from '../../../db/repositories/registration-settings';
 import { RegistrarError } from '../../../providers/provider-errors';
@@ -31,13 +31,17 @@ async function unlessUnavailable(ask: Promise<Duplicata[]>): Promise<Duplicata[]
 
 /**
  * Creation's lookup at the escriturador, for an originator that registers its acquisitions and
- * before anything is written: each NF-e's duplicata (the one the title will acquire), a few keys
- * at a time, none started once the budget is spent. The first one the assignor no longer holds,
- * in the request's order, refuses the request (409 `receivable_encumbered`).
+ * before anything is written. An NF-e issued under a CPF is refused first, asking no one (422
+ * `nfe_issuer_not_registrable`): registering it could only wait for ever. Then each NF-e's
+ * duplicata (the one the title will acquire), a few keys at a time, none started once the budget
+ * is spent. The first one the assignor no longer holds, in the request's order, refuses the
+ * request (409 `receivable_encumbered`).
  */
 export async function refuseEncumbered(trx: Knex, registrar: CreationRegistrar, originatorId: string, nfes: readonly NfeToLookUp[], assignorDocument: string): Promise<void> {
   const asked = nfes.filter((nfe) => checkedAtSefaz(nfe.key));
   if (asked.length === 0 || !(await new RegistrationSettingsRepository(trx).ofOriginator(originatorId))) return;
+  const individual = unregistrableIssuer(asked, assignorDocument);
+  if (individual) throw individual;
   const found = await askWithinBudget(asked, registrar.budgetMs, AT_ONCE, async (nfe) => {
     const duplicatas = await unlessUnavailable(registrar.port.lookup(nfe.key));
     return duplicatas && duplicataOfTitle(duplicatas, nfe.dueDate);
