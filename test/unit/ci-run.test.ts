@@ -56,17 +56,17 @@ describe('.ci/run: the order of its steps and the tools they wait for', () => {
     }
   });
 
-  it('runs the checks on the dev server before the cluster\'s, the model test beside the cluster\'s at the lowest priority, and ends the log on the suite\'s tally', () => {
+  it('runs the checks on the dev server before the cluster\'s, the model test beside the cluster\'s tests at the lowest priority and done before the fault run, and ends the log on the suite\'s tally', () => {
     const { lines } = dryRun();
     const order = ['npm run lint', 'npm run test:rules', 'npm run openapi:breaking', 'npm run fuzz', 'npm run prism', 'npm test', 'npm run test:model', 'npm run test:cluster -- --apps', 'npm run test:cluster -- test/api', 'npm run chaos']
       .map((step) => lines.findIndex((line) => line.startsWith(`[ci:dry] ${step}`) || startsBeside(line, `[ci:dry] ${step}`)));
     expect(order).to.not.include(-1);
     expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
     expect(lines[order[6]]).to.equal('[ci:dry] beside model: npm run test:model');
-    // Its own output, printed when the run waits for it after the fault run, shows it ran at the lowest priority.
+    // Its own output, printed when the run waits for it before the fault run, shows it ran at the lowest priority.
     const waited = lines.indexOf('[ci] waiting for model took 0 s');
-    expect(waited).to.be.above(order[9]);
-    expect(lines.slice(order[9], waited)).to.include('[ci:dry] nice -n 19 npm run test:model');
+    expect(waited).to.be.above(order[8]).and.below(order[9]);
+    expect(lines.slice(order[8], waited)).to.include('[ci:dry] nice -n 19 npm run test:model');
     // The suite's last line (its tally, in a real run) is printed again as the log's last line.
     expect(lines.at(-1)).to.equal('[ci:dry] npm test');
     expect(lines.at(-2)).to.match(/^\[ci\] the whole run took \d+ s; the suite's tally:$/);
@@ -79,11 +79,12 @@ describe('.ci/run: the order of its steps and the tools they wait for', () => {
     expect(lines.some((line) => line.includes('npm test') || line.includes('test:model'))).to.equal(false);
   });
 
-  it('a failing model test fails the run once the cluster\'s steps beside it are done, with its own output', () => {
+  it('a failing model test fails the run once the cluster\'s tests beside it are done, with its own output, before the fault run', () => {
     const { code, lines } = dryRun('npm run test:model');
     expect(code).to.equal(1);
     expect(lines.slice(-2)).to.deep.equal(['[ci:dry] nice -n 19 npm run test:model', '[ci] running model failed (exit 1)']);
-    expect(lines).to.include('[ci:dry] npm run chaos');
+    expect(lines.some((line) => line.startsWith('[ci:dry] npm run test:cluster -- test/api'))).to.equal(true);
+    expect(lines.some((line) => line.includes('npm run chaos'))).to.equal(false);
   });
 
   it('a failing suite ends the run on its own last line, before the cluster\'s steps', () => {
