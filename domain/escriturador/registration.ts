@@ -57,9 +57,9 @@ export const NFE_ISSUER_NOT_REGISTRABLE = 'nfe_issuer_not_registrable';
  */
 const drawsDuplicatas = (issuerDocument: string): boolean => storedDocument(issuerDocument).kind === 'cnpj';
 
-/** The first NF-e (model 55), in the request's order, of an issuer that draws no duplicatas: a title of it could never be registered. */
-export function unregistrableIssuer(nfes: readonly NfeToCheck[], assignorDocument: string): RuleViolation | null {
-  const first = nfes.find((nfe) => checkedAtSefaz(nfe.key));
+/** The first of the NF-e (model 55) creation looks up, when their issuer draws no duplicatas: a title of it could never be registered. */
+export function unregistrableIssuer(looked: readonly NfeToCheck[], assignorDocument: string): RuleViolation | null {
+  const [first] = looked;
   if (!first || drawsDuplicatas(assignorDocument)) return null;
   return new RuleViolation({
     code: NFE_ISSUER_NOT_REGISTRABLE,
